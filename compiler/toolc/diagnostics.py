@@ -1,0 +1,192 @@
+"""Locations, diagnostics and the one place where compilation fails.
+
+Every problem toolc reports is a :class:`Diagnostic`: a rule code, a severity, a
+message and the :class:`Span` it points at. Stages collect diagnostics in a
+:class:`DiagnosticBag` so that a run reports every problem, not only the first; a
+stage that cannot go on calls :func:`fail`, which raises :class:`SpecError` carrying
+one located diagnostic (jinja's ``fail(msg, location)``).
+
+Every rule is declared once in :data:`RULES` with a stable code, a slug and a
+one-line purpose; ``docs/diagnostics.md`` is the catalogue of the same list.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+
+class Severity(enum.IntEnum):
+    """How serious a diagnostic or a schema change is; ordered so that max() works."""
+
+    OFF = 0
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(
+                f"unknown severity {text!r} (expected off, info, warning or error)"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A place in a source file: 1-based line and column, and how many characters."""
+
+    path: str
+    line: int
+    col: int
+    length: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    span: Span | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def rule(self) -> Rule:
+        return RULES[self.code]
+
+
+class SpecError(Exception):
+    """Raised by :func:`fail`; carries the diagnostics that stopped a stage."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("; ".join(d.message for d in self.diagnostics))
+
+
+def _rules(*rows: tuple[str, str, Severity, str]) -> dict[str, Rule]:
+    return {code: Rule(code, name, sev, purpose) for code, name, sev, purpose in rows}
+
+
+E, W = Severity.ERROR, Severity.WARNING
+
+# The catalogue. Codes are stable: never renumber, only add. Families:
+# TC0xx input and YAML, TC1xx structure, TC2xx schemas, TC3xx names and references,
+# TC4xx composition, TC5xx build and certification, TC9xx configuration.
+RULES: dict[str, Rule] = _rules(
+    ("TC001", "unreadable-file", E, "The spec file cannot be read, or is not UTF-8 text."),
+    ("TC002", "file-too-large", E, "A spec file over 10 MiB is refused before parsing."),
+    ("TC003", "yaml-syntax", E, "The file is not well-formed YAML."),
+    ("TC004", "yaml-too-deep", E, "Nesting deeper than 200 levels is refused."),
+    ("TC005", "alias-bomb", E, "Aliases that expand to more than 100,000 nodes are refused."),
+    ("TC006", "duplicate-key", E, "A key given twice in one mapping; YAML would keep the last."),
+    ("TC007", "yaml-tag", E, "Tags are not allowed: specs are data, never objects."),
+    ("TC008", "multiple-documents", E, "A spec file holds exactly one YAML document."),
+    ("TC009", "non-string-key", E, "Mapping keys must be strings."),
+    ("TC101", "unknown-key", E, "A key the format does not know; often a misspelt one."),
+    ("TC102", "missing-key", E, "A key the format requires is absent."),
+    ("TC103", "bad-value", E, "A value of the wrong type or outside its allowed set."),
+    ("TC104", "bad-version", E, "`toolc:` must be the integer 1."),
+    ("TC201", "missing-description", E, "A tool or property has no description the model could read."),
+    ("TC202", "invalid-schema", E, "A schema is not valid JSON Schema 2020-12."),
+    ("TC203", "empty-enum", E, "An `enum` with no values admits nothing."),
+    ("TC204", "bad-default", E, "A `default` that its own schema rejects."),
+    ("TC205", "required-conflict", E, "A property's `required:` disagrees with its object's list."),
+    ("TC206", "recursive-type", W, "A named type refers to itself; published through `$defs`."),
+    ("TC207", "required-unknown", E, "A `required` list names a property that is not there."),
+    ("TC301", "bad-name", E, "A name outside the MCP tool-name rule `^[A-Za-z0-9._-]{1,128}$`."),
+    ("TC302", "unportable-name", W, "A name outside `^[A-Za-z0-9_-]{1,64}$`, refused by some providers."),
+    ("TC303", "bad-reference", E, "A handler, predicate, prepare or wrapper that is not `module.path:attr`."),
+    ("TC304", "unknown-tool", E, "A toolset names a tool the module does not define."),
+    ("TC305", "unknown-type", E, "A schema names a type that no module defines."),
+    ("TC306", "unknown-toolset", E, "A reference to a toolset that does not exist."),
+    ("TC307", "unknown-module", E, "A reference to a module no spec defines."),
+    ("TC308", "duplicate-module", E, "Two spec files declare the same module."),
+    ("TC309", "bad-module-name", E, "A module name must be an ASCII Python identifier, not a keyword."),
+    ("TC310", "missing-handler", E, "A tool listed by a `function` toolset has no handler."),
+    ("TC401", "toolset-cycle", E, "Toolsets that contain themselves."),
+    ("TC402", "tool-collision", E, "Two tools publish the same name in a `combined` set."),
+    ("TC403", "rename-missing", E, "A `renamed` entry names a tool the inner set does not have."),
+    ("TC404", "mcp-transport", E, "An `mcp` toolset needs exactly one of `stdio` and `http`."),
+    ("TC405", "external-schema", E, "An `external` tool needs an `input_schema`."),
+    ("TC406", "unknown-export", E, "`export` names a toolset that does not exist."),
+    ("TC407", "duplicate-published-name", E, "Two tools of a set publish the same name."),
+    ("TC501", "certify-mismatch", E, "What a real MCP client lists differs from the spec."),
+    ("TC502", "description-lost", E, "A description in the spec does not reach the wire."),
+    ("TC503", "build-failed", E, "Generated code could not be loaded or served."),
+    ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
+)
+del E, W
+
+
+@dataclass(slots=True)
+class DiagnosticBag:
+    """Collects every diagnostic of a run, with per-rule severities applied."""
+
+    severities: dict[str, Severity] = field(default_factory=dict)
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def report(
+        self,
+        code: str,
+        message: str,
+        span: Span | None = None,
+        *,
+        notes: Iterable[str] = (),
+        severity: Severity | None = None,
+    ) -> None:
+        """Record a problem; ``severity`` overrides the rule's default, config overrides both."""
+        sev = self.severities.get(code, severity if severity is not None else RULES[code].severity)
+        if sev is Severity.OFF:
+            return
+        self.items.append(Diagnostic(code, sev, message, span, tuple(notes)))
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        for d in diagnostics:
+            self.report(d.code, d.message, d.span, notes=d.notes, severity=d.severity)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.items)
+
+    @property
+    def has_warnings(self) -> bool:
+        return any(d.severity is Severity.WARNING for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        """Stable, reader-friendly order: by file, line, column, then code."""
+
+        def key(d: Diagnostic) -> tuple[str, int, int, str]:
+            s = d.span
+            return (s.path, s.line, s.col, d.code) if s else ("", 0, 0, d.code)
+
+        return sorted(self.items, key=key)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def fail(code: str, message: str, span: Span | None = None) -> NoReturn:
+    """Stop the current stage with one located diagnostic."""
+    rule = RULES[code]
+    raise SpecError([Diagnostic(code, rule.severity, message, span)])

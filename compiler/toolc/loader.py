@@ -1,0 +1,307 @@
+"""Read a spec file into plain data that remembers where every piece came from.
+
+The loader builds values straight from the YAML event stream (libyaml's C parser when
+it is installed) instead of composing a node tree first. That one pass is where the
+format's safety rules live: the size limit is checked on the bytes, the nesting depth
+and the alias expansion are counted while events arrive (so a billion-laughs file or a
+file nested thousands deep stops at once, before any recursion), scalars take their
+YAML 1.2 core-schema meaning (``yes`` stays a string), tags are refused and duplicate
+keys are reported at the second key.
+
+Mappings load as :class:`YMap` and sequences as :class:`YList`: a ``dict`` and a
+``list`` that also hold the span of each key and value, so every later stage can point
+back at the source. Scalars are plain ``str``/``int``/``float``/``bool``/``None``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostic, Severity, Span, SpecError, fail
+
+MAX_BYTES = 10 * 1024 * 1024
+MAX_DEPTH = 200
+MAX_NODES = 100_000
+
+_Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# YAML 1.2 core schema, for plain (unquoted, untagged) scalars only.
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT10 = re.compile(r"^[-+]?[0-9]+$")
+_INT8 = re.compile(r"^0o[0-7]+$")
+_INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
+_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+
+_CORE = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {f"{_CORE}{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq")}
+
+
+class YMap(dict[str, Any]):
+    """A mapping from the source, with the span of the mapping, each key and each value."""
+
+    __slots__ = ("span", "key_spans", "value_spans")
+
+    def __init__(self, span: Span):
+        super().__init__()
+        self.span = span
+        self.key_spans: dict[str, Span] = {}
+        self.value_spans: dict[str, Span] = {}
+
+
+class YList(list[Any]):
+    """A sequence from the source, with its span and the span of each item."""
+
+    __slots__ = ("span", "item_spans")
+
+    def __init__(self, span: Span):
+        super().__init__()
+        self.span = span
+        self.item_spans: list[Span] = []
+
+
+@dataclass(slots=True)
+class LoadedFile:
+    path: str
+    text: str
+    data: Any
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def load_file(path: str, display: str | None = None) -> LoadedFile:
+    """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all."""
+    shown = display or path
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
+    return load_bytes(raw, shown)
+
+
+def load_bytes(raw: bytes, path: str) -> LoadedFile:
+    if len(raw) > MAX_BYTES:
+        fail("TC002", f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB", Span(path, 1, 1))
+    return load_text(_decode(raw, path), path)
+
+
+def load_text(text: str, path: str) -> LoadedFile:
+    """Parse YAML text; ``path`` is what diagnostics will call the file."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        fail("TC002", f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB", Span(path, 1, 1))
+    builder = _Builder(path)
+    try:
+        data = builder.build(yaml.parse(text, Loader=_Parser))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "maximum nesting depth" in problem:
+            fail("TC004", f"nesting is deeper than {MAX_DEPTH} levels", Span(path, line, col))
+        fail("TC003", f"YAML syntax error: {problem}", Span(path, line, col))
+    except yaml.YAMLError as exc:
+        fail("TC003", f"YAML syntax error: {exc}", Span(path, 1, 1))
+    return LoadedFile(path, text, data, builder.diagnostics)
+
+
+def _decode(raw: bytes, path: str) -> str:
+    if b"\x00" in raw:
+        line, col = _position(raw, raw.index(b"\x00"))
+        fail("TC001", "binary file: a spec must be UTF-8 text", Span(path, line, col))
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, col = _position(raw, exc.start)
+        fail("TC001", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded",
+             Span(path, line, col))
+
+
+def _position(raw: bytes, offset: int) -> tuple[int, int]:
+    before = raw[:offset]
+    line = before.count(b"\n") + 1
+    col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+    return line, col
+
+
+@dataclass(slots=True)
+class _Open:
+    """A mapping or sequence being built, with what it still waits for."""
+
+    value: YMap | YList
+    anchor: str | None
+    size: int = 1
+    key: Any = None
+    key_span: Span | None = None
+    has_key: bool = False
+    skip: bool = False  # a duplicate key's value: parsed, then dropped
+
+
+class _Builder:
+    def __init__(self, path: str):
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.expanded = 0
+
+    def _span(self, event: Any, length: int = 1) -> Span:
+        m = event.start_mark
+        return Span(self.path, m.line + 1, m.column + 1, max(1, length))
+
+    def _report(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
+        self.diagnostics.append(Diagnostic(code, Severity.ERROR, message, span, notes))
+
+    def build(self, events: Iterator[Any]) -> Any:
+        stack: list[_Open] = []
+        result: Any = None
+        documents = 0
+        for event in events:
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    fail("TC008", "a spec file holds one YAML document; found a second",
+                         self._span(event))
+                continue
+            if isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent,
+                                  yaml.DocumentEndEvent)):
+                continue
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if len(stack) >= MAX_DEPTH:
+                    fail("TC004", f"nesting is deeper than {MAX_DEPTH} levels", self._span(event))
+                self._check_tag(event, "map" if isinstance(event, yaml.MappingStartEvent) else "seq")
+                container = YMap if isinstance(event, yaml.MappingStartEvent) else YList
+                stack.append(_Open(container(self._span(event)), event.anchor))
+                continue
+            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                done = stack.pop()
+                if done.anchor is not None:
+                    self.anchors[done.anchor] = (done.value, done.size)
+                value, size, span = done.value, done.size, done.value.span
+            elif isinstance(event, yaml.AliasEvent):
+                if event.anchor not in self.anchors:
+                    fail("TC003", f"YAML syntax error: unknown alias *{event.anchor}",
+                         self._span(event))
+                value, size = self.anchors[event.anchor]
+                span = self._span(event, len(event.anchor) + 1)
+            else:  # ScalarEvent
+                value = self._scalar(event)
+                size = 1
+                span = self._span(event, _scalar_length(event))
+                if event.anchor is not None:
+                    self.anchors[event.anchor] = (value, 1)
+            self.expanded += size
+            if self.expanded > MAX_NODES:
+                fail("TC005", f"aliases expand to more than {MAX_NODES:,} nodes", span)
+            if not stack:
+                result = value
+                continue
+            self._add(stack[-1], value, size, span)
+        return result
+
+    def _add(self, parent: _Open, value: Any, size: int, span: Span) -> None:
+        parent.size += size
+        if isinstance(parent.value, YList):
+            parent.value.append(value)
+            parent.value.item_spans.append(span)
+            return
+        if not parent.has_key:
+            parent.has_key, parent.key_span, parent.skip = True, span, False
+            if not isinstance(value, str):
+                kind = type(value).__name__ if value is not None else "null"
+                self._report("TC009", f"mapping keys must be strings, not {kind}; quote the key",
+                             span)
+                parent.skip = True
+            elif value in parent.value:
+                first = parent.value.key_spans[value]
+                self._report("TC006", f"duplicate key '{value}' (first given on line {first.line})",
+                             span)
+                parent.skip = True
+            parent.key = value
+            return
+        mapping = parent.value
+        if not parent.skip:
+            mapping[parent.key] = value
+            assert parent.key_span is not None
+            mapping.key_spans[parent.key] = parent.key_span
+            mapping.value_spans[parent.key] = span
+        parent.has_key = False
+
+    def _check_tag(self, event: Any, kind: str) -> None:
+        tag = event.tag
+        if tag is None or tag == "!" or getattr(event, "implicit", False) is True:
+            return
+        if tag not in _ALLOWED_TAGS or (kind in ("map", "seq") and not tag.endswith(kind)):
+            fail("TC007", f"tag {tag!r} is not allowed: specs are plain data",
+                 self._span(event, len(tag)))
+
+    def _scalar(self, event: Any) -> Any:
+        text = event.value
+        if event.tag is None or event.tag == "!":
+            # implicit[0] is true only for a plain (unquoted) scalar: quoted text stays text.
+            return _resolve_plain(text) if event.implicit[0] else text
+        self._check_tag(event, "scalar")
+        kind = event.tag[len(_CORE):]
+        if kind in ("map", "seq"):
+            fail("TC007", f"tag !!{kind} does not fit a scalar", self._span(event))
+        if kind == "str":
+            return text
+        value = _resolve_plain(text)
+        expected = {"int": int, "float": (int, float), "bool": bool, "null": type(None)}[kind]
+        if not isinstance(value, expected) or (kind == "int" and isinstance(value, bool)):
+            fail("TC007", f"{text!r} is not a valid !!{kind}", self._span(event))
+        return float(value) if kind == "float" else value
+
+
+def _resolve_plain(text: str) -> Any:
+    if _NULL.match(text):
+        return None
+    if text in _BOOL:
+        return _BOOL[text]
+    if _INT10.match(text):
+        return int(text)
+    if _INT8.match(text):
+        return int(text[2:], 8)
+    if _INT16.match(text):
+        return int(text[2:], 16)
+    if _FLOAT.match(text):
+        return float(text)
+    if _INF.match(text):
+        return -math.inf if text.startswith("-") else math.inf
+    if _NAN.match(text):
+        return math.nan
+    return text
+
+
+def _scalar_length(event: Any) -> int:
+    start, end = event.start_mark, event.end_mark
+    if end.line == start.line:
+        return end.column - start.column
+    return 1
+
+
+def spans_at(data: Any, path: tuple[Any, ...]) -> tuple[Span | None, Span | None]:
+    """The (key span, value span) of the node at ``path``; the nearest ancestor's if absent."""
+    key_span: Span | None = getattr(data, "span", None)
+    value_span: Span | None = key_span
+    node = data
+    for part in path:
+        if isinstance(node, YMap) and isinstance(part, str) and part in node:
+            key_span, value_span = node.key_spans[part], node.value_spans[part]
+            node = node[part]
+        elif isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node):
+            key_span = value_span = node.item_spans[part]
+            node = node[part]
+        else:
+            break
+    return key_span, value_span
+
+
+__all__ = ["LoadedFile", "SpecError", "YList", "YMap", "load_bytes", "load_file", "load_text",
+           "spans_at"]
