@@ -1,0 +1,1 @@
+"""Formatters: one result type, several renderings (text, json, github, markdown)."""
