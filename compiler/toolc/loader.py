@@ -48,7 +48,7 @@ _ALLOWED_TAGS = {f"{_CORE}{t}" for t in ("str", "int", "float", "bool", "null", 
 class YMap(dict[str, Any]):
     """A mapping from the source, with the span of the mapping, each key and each value."""
 
-    __slots__ = ("span", "key_spans", "value_spans")
+    __slots__ = ("key_spans", "span", "value_spans")
 
     def __init__(self, span: Span):
         super().__init__()
@@ -60,7 +60,7 @@ class YMap(dict[str, Any]):
 class YList(list[Any]):
     """A sequence from the source, with its span and the span of each item."""
 
-    __slots__ = ("span", "item_spans")
+    __slots__ = ("item_spans", "span")
 
     def __init__(self, span: Span):
         super().__init__()
@@ -267,9 +267,9 @@ def _resolve_plain(text: str) -> Any:
     if _INT10.match(text):
         return int(text)
     if _INT8.match(text):
-        return int(text[2:], 8)
+        return int(text, 0)
     if _INT16.match(text):
-        return int(text[2:], 16)
+        return int(text, 0)
     if _FLOAT.match(text):
         return float(text)
     if _INF.match(text):

@@ -1,0 +1,136 @@
+"""What each command does, as plain functions returning an exit code.
+
+``cli.py`` only declares options and calls these; keeping the behaviour here makes it
+callable from tests and other programs without click. Exit codes: 0 clean (warnings
+allowed), 1 when an error was reported (or, with ``--strict``, a warning), 2 for
+usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .build import BuildResult, build, compile_specs, discover, in_ci
+from .config import Config, load_config
+from .diagnostics import DiagnosticBag, SpecError
+from .report.diagnostics import render
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def _config_or_report(fmt: str, err: TextIO) -> Config | None:
+    try:
+        return load_config()
+    except SpecError as exc:
+        err.write(render(exc.diagnostics, fmt, {}) + "\n")
+        return None
+
+
+def _print_diagnostics(bag: DiagnosticBag, sources: dict[str, str], fmt: str,
+                       out: TextIO, color: bool) -> None:
+    items = bag.sorted()
+    if fmt == "json":
+        out.write(render(items, "json", sources) + "\n")
+        return
+    if items:
+        out.write(render(items, fmt, sources, color=color) + "\n")
+    if fmt == "text":
+        errors = sum(1 for d in items if str(d.severity) == "error")
+        warnings = sum(1 for d in items if str(d.severity) == "warning")
+        if errors or warnings:
+            out.write(f"{errors} error(s), {warnings} warning(s)\n")
+
+
+def _exit_code(bag: DiagnosticBag, strict: bool) -> int:
+    if bag.has_errors or (strict and bag.has_warnings):
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
+def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
+             out: TextIO = sys.stdout, err: TextIO = sys.stderr, color: bool = False) -> int:
+    """Check specs and report every problem; write nothing."""
+    config = _config_or_report(fmt, err)
+    if config is None:
+        return EXIT_ERRORS
+    targets = [Path(p) for p in paths]
+    missing = [p for p in targets if not p.exists()]
+    if missing:
+        err.write(f"error: no such file or folder: {missing[0]}\n")
+        return EXIT_USAGE
+    if not discover(config, targets):
+        where = ", ".join(str(p) for p in targets) or ", ".join(
+            config.relative(p) for p in config.specs)
+        err.write(f"error: no *.toolc.yaml specs found in {where}\n")
+        return EXIT_USAGE
+    compiled = compile_specs(config, targets)
+    _print_diagnostics(compiled.bag, compiled.sources, fmt, out, color)
+    if fmt == "text" and not compiled.bag.items:
+        count = len(compiled.project.modules) if compiled.project else 0
+        out.write(f"ok: {count} module(s), no problems\n")
+    return _exit_code(compiled.bag, strict)
+
+
+def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
+              out: TextIO = sys.stdout, err: TextIO = sys.stderr, color: bool = False,
+              progress: bool = False) -> int:
+    """Build, or (``--check``, or in CI without ``--write``) verify ``generated/``."""
+    config = _config_or_report(fmt, err)
+    if config is None:
+        return EXIT_ERRORS
+    checking = check or (in_ci() and not write)
+    reporter = _progress(err) if progress else None
+    result = build(config, check=checking, certify=certify, progress=reporter)
+    if reporter:
+        err.write("\r\x1b[K")
+    _print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color)
+    if not result.ok:
+        return EXIT_ERRORS
+    _print_changes(result, fmt, out, color)
+    return _build_exit(result, config, checking, strict, out)
+
+
+def _print_changes(result: BuildResult, fmt: str, out: TextIO, color: bool) -> None:
+    if not result.changes:
+        return
+    from .report.changes import render as render_changes
+
+    change_fmt = fmt if fmt in ("json", "github") else "text"
+    out.write(render_changes(result.changes, change_fmt, color=color) + "\n")
+
+
+def _build_exit(result: BuildResult, config: Config, checking: bool, strict: bool,
+                out: TextIO) -> int:
+    assert result.plan is not None
+    p = result.plan
+    out_dir = config.relative(config.output)
+    if checking:
+        if p.changes:
+            out.writelines(f"would write {out_dir}/{rel}\n" for rel in p.written)
+            out.writelines(f"would remove {out_dir}/{rel}\n" for rel in p.removed)
+            out.write(f"{out_dir}/ is out of date with the specs: run `toolc build --write` "
+                      "and commit the result\n")
+            return EXIT_ERRORS
+        out.write(f"{out_dir}/ is up to date ({len(p.unchanged)} file(s))\n")
+    else:
+        out.write(f"wrote {len(p.written)}, removed {len(p.removed)}, "
+                  f"unchanged {len(p.unchanged)} file(s) in {out_dir}/\n")
+    return _exit_code(result.compiled.bag, strict)
+
+
+def _progress(err: TextIO):  # type: ignore[no-untyped-def]
+    def show(message: str) -> None:
+        err.write(f"\r\x1b[Ktoolc: {message}")
+        err.flush()
+    return show
+
+
+def print_schema(out: TextIO = sys.stdout) -> int:
+    from .model import spec_json_schema
+
+    out.write(json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n")
+    return EXIT_OK

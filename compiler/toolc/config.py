@@ -1,0 +1,145 @@
+"""``[tool.toolc]`` in pyproject.toml: where specs are, where output goes, rule severities.
+
+```toml
+[tool.toolc]
+specs = "specs"              # a folder searched for *.toolc.yaml, or a list of folders/files
+output = "generated"         # generated modules and golden schemas
+python-path = ["examples"]   # put on sys.path for `toolc serve` (handlers live there)
+
+[tool.toolc.severity]        # per rule, by code or name: "off" | "warning" | "error"
+TC201 = "warning"
+unportable-name = "off"
+
+[tool.toolc.diff]            # schema-diff policy, see docs/diff.md
+severity = { FORMAT_ADDED = "info" }
+accept = [{ tool = "wb_readLog", rule = "PROPERTY_REMOVED", reason = "..." }]
+```
+
+Every key is checked: a misspelt one is an error, as in specs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import RULES, Severity, Span, fail
+
+_KNOWN = ("specs", "output", "python-path", "severity", "diff")
+_NAMES = {rule.name: code for code, rule in RULES.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path                                  # the folder holding pyproject.toml (or cwd)
+    specs: tuple[Path, ...] = ()
+    output: Path = Path("generated")
+    python_path: tuple[Path, ...] = ()
+    severities: dict[str, Severity] = field(default_factory=dict)
+    diff: dict[str, Any] = field(default_factory=dict)
+    source: Path | None = None                  # the pyproject.toml read, if any
+
+    def relative(self, path: Path) -> str:
+        """How diagnostics show a path: relative to the project root when inside it."""
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(start: Path | None = None) -> Config:
+    """Read ``[tool.toolc]`` from the nearest pyproject.toml at or above ``start``."""
+    start = (start or Path.cwd()).resolve()
+    pyproject = find_pyproject(start)
+    if pyproject is None:
+        return Config(root=start, specs=(start / "specs",), output=start / "generated")
+    text = pyproject.read_text(encoding="utf-8")
+    shown = str(pyproject)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        fail("TC901", f"pyproject.toml is not valid TOML: {exc}", Span(shown, 1, 1))
+    table = data.get("tool", {}).get("toolc", {})
+    return _from_table(table, pyproject.parent, pyproject, text)
+
+
+def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
+    where = _Locator(str(source), text)
+    if not isinstance(table, dict):
+        fail("TC901", "[tool.toolc] must be a table", where("toolc"))
+    for key in table:
+        if key not in _KNOWN:
+            close = difflib.get_close_matches(key, _KNOWN, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            fail("TC901", f"unknown key '{key}' in [tool.toolc]{hint}", where(key))
+    specs = table.get("specs", "specs")
+    specs_list = [specs] if isinstance(specs, str) else specs
+    if not isinstance(specs_list, list) or not all(isinstance(s, str) for s in specs_list):
+        fail("TC901", "[tool.toolc] specs must be a path or a list of paths", where("specs"))
+    output = table.get("output", "generated")
+    if not isinstance(output, str):
+        fail("TC901", "[tool.toolc] output must be a path", where("output"))
+    pypath = table.get("python-path", [])
+    if not isinstance(pypath, list) or not all(isinstance(p, str) for p in pypath):
+        fail("TC901", "[tool.toolc] python-path must be a list of paths", where("python-path"))
+    diff = table.get("diff", {})
+    if not isinstance(diff, dict):
+        fail("TC901", "[tool.toolc.diff] must be a table", where("diff"))
+    return Config(
+        root=root,
+        specs=tuple(root / s for s in specs_list),
+        output=root / output,
+        python_path=tuple(root / p for p in pypath),
+        severities=_severities(table.get("severity", {}), where),
+        diff=diff,
+        source=source,
+    )
+
+
+def _severities(table: Any, where: _Locator) -> dict[str, Severity]:
+    if not isinstance(table, dict):
+        fail("TC901", "[tool.toolc.severity] must be a table", where("severity"))
+    out: dict[str, Severity] = {}
+    for key, value in table.items():
+        code = key if key in RULES else _NAMES.get(key)
+        if code is None:
+            known = list(RULES) + list(_NAMES)
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            fail("TC901", f"unknown rule '{key}' in [tool.toolc.severity]{hint}", where(key))
+        try:
+            sev = Severity.parse(value) if isinstance(value, str) else None
+        except ValueError:
+            sev = None
+        if sev is None or sev is Severity.INFO:
+            fail("TC901", f"severity of '{key}' must be \"off\", \"warning\" or \"error\"",
+                 where(key))
+        out[code] = sev
+    return out
+
+
+class _Locator:
+    """tomllib keeps no positions, so a key is found again in the text to point at it."""
+
+    def __init__(self, path: str, text: str):
+        self.path, self.lines = path, text.splitlines()
+
+    def __call__(self, key: str) -> Span:
+        start = next((i for i, ln in enumerate(self.lines) if ln.strip() == "[tool.toolc]"), 0)
+        for i in range(start, len(self.lines)):
+            stripped = self.lines[i].lstrip()
+            if stripped.startswith((key, f'"{key}"')):
+                col = len(self.lines[i]) - len(stripped) + 1
+                return Span(self.path, i + 1, col, len(key))
+        return Span(self.path, start + 1, 1)

@@ -1,0 +1,195 @@
+"""Write ``generated/`` atomically, owning only the files listed in its manifest.
+
+A build never leaves the output half-written. New contents are first written to a
+staging folder beside the files (same file system, so renames are atomic), then a
+journal naming every planned rename and removal is written and fsynced, then the
+renames run with SIGINT/SIGTERM held back. If the process dies during that short
+phase anyway (a kill -9, a power cut), the next toolc command finds the journal and
+finishes it: the output is then exactly the new build. Before the journal exists,
+nothing in the output has changed.
+
+Only files toolc wrote are ever removed: the manifest ``.toolc-manifest.json`` lists
+them with their hashes, so a file the user put in ``generated/`` is left alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+MANIFEST = ".toolc-manifest.json"
+JOURNAL = ".toolc-journal.json"
+STAGING_PREFIX = ".toolc-staging-"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What writing ``files`` into an output folder would change."""
+
+    written: tuple[str, ...]   # added or changed, relative paths
+    removed: tuple[str, ...]   # owned by toolc before, produced no more
+    unchanged: tuple[str, ...]
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.written or self.removed)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_manifest(out: Path) -> dict[str, str]:
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        files = data.get("files", {})
+        return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def plan(out: Path, files: Mapping[str, str]) -> Plan:
+    """Compare the wanted ``files`` (relative path -> text) with what ``out`` holds."""
+    recover(out)
+    owned = read_manifest(out)
+    written, unchanged = [], []
+    for rel, text in sorted(files.items()):
+        target = out / rel
+        try:
+            same = target.read_bytes() == text.encode("utf-8")
+        except OSError:
+            same = False
+        (unchanged if same else written).append(rel)
+    removed = sorted(rel for rel in owned if rel not in files and (out / rel).exists())
+    return Plan(tuple(written), tuple(removed), tuple(unchanged))
+
+
+def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, str] | None = None) -> Plan:
+    """Make ``out`` hold exactly ``files`` (plus the user's own files), atomically.
+
+    ``extra`` is written too but not counted as a change (the manifest's own data).
+    """
+    result = plan(out, files)
+    manifest = {"version": 1, "files": {rel: digest(files[rel]) for rel in sorted(files)}}
+    if extra:
+        manifest.update(extra)
+    manifest_text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    if not result.changes and _read(out / MANIFEST) == manifest_text:
+        return result
+    out.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+    try:
+        moves = []
+        for i, rel in enumerate((*result.written, MANIFEST)):
+            text = manifest_text if rel == MANIFEST else files[rel]
+            staged = staging / str(i)
+            with open(staged, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            moves.append([staged.name, rel])
+        journal = {"staging": staging.name, "moves": moves, "remove": list(result.removed)}
+        _write_synced(out / JOURNAL, json.dumps(journal))
+        with _signals_held():
+            _apply(out, journal)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return result
+
+
+def recover(out: Path) -> bool:
+    """Finish a commit that a killed process left half done; True if there was one."""
+    journal_path = out / JOURNAL
+    try:
+        journal = json.loads(journal_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        _sweep_staging(out)
+        return False
+    with _signals_held():
+        _apply(out, journal)
+    _sweep_staging(out)
+    return True
+
+
+def _apply(out: Path, journal: dict[str, object]) -> None:
+    staging = out / str(journal["staging"])
+    for name, rel in journal["moves"]:  # type: ignore[attr-defined]
+        source, target = staging / name, out / rel
+        if source.exists():  # a rename already done by the interrupted run is skipped
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(source, target)
+    for rel in journal["remove"]:  # type: ignore[attr-defined]
+        with contextlib.suppress(FileNotFoundError):
+            (out / rel).unlink()
+        _prune_empty(out, (out / rel).parent)
+    (out / JOURNAL).unlink(missing_ok=True)
+    _fsync_dir(out)
+
+
+def _prune_empty(out: Path, folder: Path) -> None:
+    while folder != out and folder.is_relative_to(out):
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent
+
+
+def _sweep_staging(out: Path) -> None:
+    if out.is_dir():
+        for leftover in out.glob(f"{STAGING_PREFIX}*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _write_synced(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the renames are done (main thread only)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = {s: signal.signal(s, lambda n, _f: caught.append(n))
+           for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        for s in caught:
+            signal.raise_signal(s)

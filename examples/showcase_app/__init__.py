@@ -1,0 +1,1 @@
+"""Handlers, predicate, prepare function and wrapper behind specs/showcase.toolc.yaml."""

@@ -1,0 +1,32 @@
+"""Per-turn policy for the showcase toolsets: who sees what, and an audit trail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolc.runtime import RunContext, ToolDefinition, ToolResult, WrapperToolset
+
+
+def geometry_enabled(ctx: RunContext[Any]) -> bool:
+    """Drawing tools are offered unless the caller's deps switch them off."""
+    return not getattr(ctx.deps, "drawing_disabled", False)
+
+
+def hide_destructive_when_read_only(
+    ctx: RunContext[Any], tools: list[ToolDefinition]
+) -> list[ToolDefinition]:
+    if not getattr(ctx.deps, "read_only", False):
+        return tools
+    return [t for t in tools if not (t.annotations or {}).get("destructiveHint")]
+
+
+class AuditLog(WrapperToolset[Any]):
+    """Records every call (name and arguments) before passing it on."""
+
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any],
+                        next: Any) -> ToolResult:
+        AuditLog.calls.append((name, dict(args)))
+        result: ToolResult = await next(ctx, name, args)
+        return result

@@ -1,0 +1,1 @@
+"""The handlers behind specs/workbench.toolc.yaml: a small, real example app."""
