@@ -97,11 +97,15 @@ def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, str] | N
                 os.fsync(f.fileno())
             moves.append([staged.name, rel])
         journal = {"staging": staging.name, "moves": moves, "remove": list(result.removed)}
-        _write_synced(out / JOURNAL, json.dumps(journal))
-        with _signals_held():
-            _apply(out, journal)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        _write_synced(staging / "journal", out / JOURNAL, json.dumps(journal))
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)  # nothing committed yet: as before
+        raise
+    # From here the journal is the truth: if this is cut short, recover() finishes it,
+    # so the staged files must stay until the renames are done.
+    with _signals_held():
+        _apply(out, journal)
+    shutil.rmtree(staging, ignore_errors=True)
     return result
 
 
@@ -149,8 +153,7 @@ def _sweep_staging(out: Path) -> None:
             shutil.rmtree(leftover, ignore_errors=True)
 
 
-def _write_synced(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+def _write_synced(tmp: Path, path: Path, text: str) -> None:
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
         f.flush()

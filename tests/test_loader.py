@@ -1,0 +1,166 @@
+"""The loader: spans, YAML 1.2 scalars, duplicate keys, tags and every safety limit."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from toolc.diagnostics import SpecError
+from toolc.loader import MAX_BYTES, MAX_DEPTH, YList, YMap, load_bytes, load_text, spans_at
+
+
+def codes(exc: pytest.ExceptionInfo[SpecError]) -> list[tuple[str, int, int]]:
+    return [(d.code, d.span.line, d.span.col) for d in exc.value.diagnostics if d.span]
+
+
+def test_values_keep_spans_of_keys_and_values() -> None:
+    f = load_text("tools:\n  readLog:\n    description: Read.\n    params: [a, b]\n", "s.yaml")
+    tool = f.data["tools"]["readLog"]
+    assert isinstance(tool, YMap) and isinstance(tool["params"], YList)
+    key, value = spans_at(f.data, ("tools", "readLog", "description"))
+    assert (key.line, key.col, key.length) == (3, 5, 11)
+    assert (value.line, value.col) == (3, 18)
+    assert tool["params"].item_spans[1].col == 17
+
+
+def test_spans_at_missing_path_points_at_nearest_parent() -> None:
+    f = load_text("a:\n  b: 1\n", "s.yaml")
+    key, _ = spans_at(f.data, ("a", "nope", "deeper"))
+    assert (key.line, key.col) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("Yes", "Yes"),
+        ("true", True), ("False", False), ("TRUE", True),
+        ("null", None), ("~", None), ("", None),
+        ("12", 12), ("-3", -3), ("0o17", 15), ("0x1F", 31), ("012", 12),
+        ("1.5", 1.5), ("1e3", 1000.0), (".inf", math.inf), ("-.Inf", -math.inf),
+        ("'true'", "true"), ('"12"', "12"), ("!!str 12", "12"), ("!!int '7'", 7),
+        ("1_000", "1_000"), ("0b101", "0b101"), ("2001-12-14", "2001-12-14"),
+    ],
+)
+def test_scalars_have_yaml_1_2_core_meaning(text: str, expected: object) -> None:
+    value = load_text(f"v: {text}\n", "s.yaml").data["v"]
+    assert value == expected and type(value) is type(expected)
+
+
+def test_nan_is_a_float() -> None:
+    assert math.isnan(load_text("v: .nan\n", "s.yaml").data["v"])
+
+
+def test_enum_of_yes_no_stays_strings() -> None:
+    assert load_text("enum: [yes, no, on, off]\n", "s.yaml").data["enum"] == [
+        "yes", "no", "on", "off"]
+
+
+def test_duplicate_key_reported_at_second_key_and_first_kept() -> None:
+    f = load_text("a: 1\nb:\n  c: 2\n  c: 3\n", "s.yaml")
+    assert f.data["b"]["c"] == 2
+    [d] = f.diagnostics
+    assert (d.code, d.span.line, d.span.col) == ("TC006", 4, 3)
+    assert "line 3" in d.message
+
+
+def test_non_string_key_is_reported() -> None:
+    f = load_text("1: a\nnull: b\n", "s.yaml")
+    assert [(d.code, d.span.line) for d in f.diagnostics] == [("TC009", 1), ("TC009", 2)]
+
+
+def test_anchors_and_aliases_are_allowed() -> None:
+    f = load_text("base: &b {type: string}\nx: *b\n", "s.yaml")
+    assert f.data["x"] == {"type": "string"}
+
+
+@pytest.mark.parametrize("tag", ["!!python/object:os.system", "!custom", "!!binary"])
+def test_tags_are_refused(tag: str) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text(f"a: {tag} x\n", "s.yaml")
+    assert codes(exc) == [("TC007", 1, 4)]
+
+
+def test_second_document_is_refused() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text("a: 1\n---\nb: 2\n", "s.yaml")
+    assert codes(exc)[0][0] == "TC008"
+
+
+def test_syntax_error_is_located() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text("a: [1\nb: 2\n", "s.yaml")
+    assert codes(exc) == [("TC003", 2, 2)]
+
+
+def test_unknown_alias_is_a_syntax_error() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text("a: *nope\n", "s.yaml")
+    assert codes(exc)[0][0] == "TC003"
+
+
+def billion_laughs(levels: int = 9) -> str:
+    lines = ['a0: &a0 "lol"']
+    for i in range(1, levels + 1):
+        refs = ", ".join([f"*a{i - 1}"] * 10)
+        lines.append(f"a{i}: &a{i} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_alias_bomb_is_refused_fast() -> None:
+    start = time.perf_counter()
+    with pytest.raises(SpecError) as exc:
+        load_text(billion_laughs(), "bomb.yaml")
+    assert codes(exc)[0][0] == "TC005"
+    assert time.perf_counter() - start < 1.0
+
+
+def test_moderate_aliasing_is_fine() -> None:
+    load_text(billion_laughs(3), "ok.yaml")
+
+
+@pytest.mark.parametrize("style", ["flow", "block"])
+def test_deep_nesting_is_refused(style: str) -> None:
+    depth = 5000 if style == "flow" else 1500  # block indentation grows quadratically
+    if style == "flow":
+        text = "a: " + "[" * depth + "]" * depth + "\n"
+    else:
+        text = "".join("  " * i + "k:\n" for i in range(depth)) + "  " * depth + "k: 1\n"
+    with pytest.raises(SpecError) as exc:
+        load_text(text, "deep.yaml")
+    assert codes(exc)[0][0] == "TC004"
+
+
+def test_nesting_at_the_limit_is_fine() -> None:
+    depth = MAX_DEPTH - 1
+    load_text("[" * depth + "]" * depth + "\n", "ok.yaml")
+
+
+def test_huge_file_is_refused_before_parsing() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_bytes(b"a: " + b"x" * MAX_BYTES + b"\n", "big.yaml")
+    assert codes(exc) == [("TC002", 1, 1)]
+
+
+def test_invalid_utf8_is_located() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_bytes("a: é\nb: ".encode() + b"\xff\xfe\n", "bad.yaml")
+    assert codes(exc) == [("TC001", 2, 4)]
+
+
+def test_binary_input_is_refused() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "image.toolc.yaml")
+    assert codes(exc)[0][0] == "TC001"
+    assert "binary" in exc.value.diagnostics[0].message
+
+
+def test_bom_is_accepted() -> None:
+    assert load_bytes(b"\xef\xbb\xbfa: 1\n", "bom.yaml").data == {"a": 1}
+
+
+def test_control_characters_are_a_syntax_error() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text("a: \x07\n", "ctl.yaml")
+    assert codes(exc)[0][0] == "TC003"
