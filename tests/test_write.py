@@ -63,6 +63,8 @@ class Killed(BaseException):
 
 
 def count_replaces(tmp_path: Path) -> int:
+    """How many renames writing NEW over OLD takes: every point a kill could land."""
+    write_tree(tmp_path, OLD)
     calls = 0
     real = os.replace
 
