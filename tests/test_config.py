@@ -1,0 +1,62 @@
+"""[tool.toolc]: defaults, every key, and a located error for each bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolc.config import load_config
+from toolc.diagnostics import Severity, SpecError
+
+
+def project(tmp_path: Path, table: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text(f"[project]\nname = 'x'\n\n{table}\n")
+    return tmp_path
+
+
+def test_defaults_without_pyproject(tmp_path: Path) -> None:
+    config = load_config(tmp_path)
+    assert config.specs == (tmp_path.resolve() / "specs",)
+    assert config.output == tmp_path.resolve() / "generated"
+
+
+def test_reads_every_key(tmp_path: Path) -> None:
+    root = project(tmp_path, """[tool.toolc]
+specs = ["a", "b/c.toolc.yaml"]
+output = "out"
+python-path = ["src"]
+[tool.toolc.severity]
+TC201 = "warning"
+unportable-name = "off"
+[tool.toolc.diff]
+severity = {FORMAT_ADDED = "info"}
+""")
+    config = load_config(root / "a")
+    assert config.root == root.resolve()
+    assert config.specs == (root.resolve() / "a", root.resolve() / "b/c.toolc.yaml")
+    assert config.output == root.resolve() / "out"
+    assert config.python_path == (root.resolve() / "src",)
+    assert config.severities == {"TC201": Severity.WARNING, "TC302": Severity.OFF}
+    assert config.diff == {"severity": {"FORMAT_ADDED": "info"}}
+
+
+@pytest.mark.parametrize(
+    ("table", "message", "line"),
+    [
+        ('[tool.toolc]\nspec = "s"', "unknown key 'spec' in [tool.toolc] (did you mean 'specs'?)", 5),
+        ("[tool.toolc]\noutput = 3", "output must be a path", 5),
+        ('[tool.toolc]\nspecs = [1]', "specs must be a path or a list of paths", 5),
+        ('[tool.toolc.severity]\nmissing-descripton = "off"', "did you mean 'missing-description'", 5),
+        ('[tool.toolc.severity]\nTC201 = "loud"', "must be \"off\", \"warning\" or \"error\"", 5),
+        ('[tool.toolc]\nspecs = "s', "not valid TOML", 1),
+    ],
+)
+def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,
+                                       line: int) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_config(project(tmp_path, table))
+    [d] = exc.value.diagnostics
+    assert d.code == "TC901"
+    assert message in d.message
+    assert d.span is not None and d.span.line == line
