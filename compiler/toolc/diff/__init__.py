@@ -1,0 +1,49 @@
+"""Classified differences between two sets of published tool definitions.
+
+    old = load_git("origin/main")                  # or load_folder("some/dir")
+    new = load_folder("generated/schemas")
+    changes = diff_tools(old, new, Policy.from_config(pyproject["tool"]["toolc"]["diff"]))
+    if fails(changes, "error"): ...
+
+The rule catalogue is :data:`RULES`; ``docs/diff.md`` documents it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .classify import classify
+from .model import Change, DiffInputError, SchemaKind
+from .policy import FAIL_ON, Acceptance, Policy, fails, worst
+from .rules import RULES, DiffRule
+from .sources import ToolSet, golden_text, line_of, load_folder, load_git, pointer_lines
+
+
+def diff_tools(old: Mapping[str, dict[str, Any]], new: Mapping[str, dict[str, Any]],
+               policy: Policy | None = None) -> list[Change]:
+    """Every change from ``old`` to ``new`` (tool name -> published tool), policy applied,
+    sorted by tool, then pointer (token by token, indexes as numbers), then rule."""
+    changes = (policy or Policy()).apply(classify(old, new))
+    return sorted(changes, key=Change.sort_key)
+
+
+__all__ = [
+    "FAIL_ON",
+    "RULES",
+    "Acceptance",
+    "Change",
+    "DiffInputError",
+    "DiffRule",
+    "Policy",
+    "SchemaKind",
+    "ToolSet",
+    "diff_tools",
+    "fails",
+    "golden_text",
+    "line_of",
+    "load_folder",
+    "load_git",
+    "pointer_lines",
+    "worst",
+]

@@ -1,0 +1,173 @@
+"""What a schema diff produces: one :class:`Change` per classified difference.
+
+A change is located by a JSON pointer into the published tool (the golden file's
+content), e.g. ``/inputSchema/properties/level``. Where one keyword changed, the
+pointer names that keyword (``.../level/description``); where a whole property, branch
+or tool appeared or went away, it names that property, branch or tool. ``old`` and
+``new`` are the JSON values at the pointer before and after (``None`` when absent).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..diagnostics import Severity
+
+Json = Any
+"""A JSON value as :func:`json.loads` returns it."""
+
+SchemaKind = Literal["input", "output", "tool"]
+
+
+class DiffInputError(Exception):
+    """The diff cannot run: an unreadable tool file, an unknown git ref, a bad policy."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One classified difference between two published versions of a tool."""
+
+    tool: str
+    pointer: str
+    rule: str
+    severity: Severity
+    message: str
+    old: Json = None
+    new: Json = None
+    schema: SchemaKind = "tool"
+    accepted: bool = False
+    reason: str | None = None
+
+    def sort_key(self) -> tuple[str, tuple[tuple[int, int, str], ...], str]:
+        """By tool, then pointer (token by token, array indexes numerically), then rule."""
+        return (self.tool, pointer_sort_key(self.pointer), self.rule)
+
+    def to_json(self) -> dict[str, Json]:
+        """The documented JSON row (see docs/diff.md)."""
+        return {
+            "tool": self.tool,
+            "pointer": self.pointer,
+            "rule": self.rule,
+            "severity": str(self.severity),
+            "message": self.message,
+            "old": self.old,
+            "new": self.new,
+            "accepted": self.accepted,
+            "reason": self.reason,
+        }
+
+
+def escape_token(token: str) -> str:
+    """RFC 6901: ``~`` becomes ``~0`` and ``/`` becomes ``~1``."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def pointer_of(parts: tuple[str, ...]) -> str:
+    return "".join("/" + escape_token(p) for p in parts)
+
+
+def parts_of(pointer: str) -> tuple[str, ...]:
+    if not pointer:
+        return ()
+    return tuple(unescape_token(t) for t in pointer.split("/")[1:])
+
+
+def pointer_sort_key(pointer: str) -> tuple[tuple[int, int, str], ...]:
+    # Array indexes sort as numbers, so anyOf/10 comes after anyOf/2.
+    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in parts_of(pointer))
+
+
+def schema_kind(parts: tuple[str, ...]) -> SchemaKind:
+    if parts and parts[0] == "inputSchema":
+        return "input"
+    if parts and parts[0] == "outputSchema":
+        return "output"
+    return "tool"
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """Where the walk is: the tool, and the path inside its published JSON."""
+
+    tool: str
+    parts: tuple[str, ...] = ()
+
+    def child(self, *parts: str | int) -> At:
+        return At(self.tool, self.parts + tuple(str(p) for p in parts))
+
+    @property
+    def pointer(self) -> str:
+        return pointer_of(self.parts)
+
+    @property
+    def kind(self) -> SchemaKind:
+        return schema_kind(self.parts)
+
+    def describe(self) -> str:
+        """A reader's name for this place: ``input property 'filter.level'``, ``output schema``."""
+        if self.kind == "tool":
+            return f"tool '{self.tool}'"
+        path, branch = _readable_path(self.parts[1:])
+        if not path:
+            where = f"{self.kind} schema"
+        elif path.startswith("$defs."):
+            where = f"{self.kind} definition '{path[len('$defs.'):]}'"
+        else:
+            where = f"{self.kind} property '{path}'"
+        return f"{where}, {branch}" if branch else where
+
+
+def _readable_path(parts: tuple[str, ...]) -> tuple[str, str]:
+    """``properties/a/items/properties/b`` -> ``a[].b``; a trailing combinator is named apart."""
+    path, branch, i = "", "", 0
+    while i < len(parts):
+        part = parts[i]
+        nxt = parts[i + 1] if i + 1 < len(parts) else None
+        if part in ("properties", "patternProperties") and nxt is not None:
+            path, branch, i = f"{path}.{nxt}" if path else nxt, "", i + 2
+        elif part == "$defs" and nxt is not None:
+            path, branch, i = f"$defs.{nxt}", "", i + 2
+        elif part in ("anyOf", "oneOf", "allOf") and nxt is not None:
+            branch, i = f"{part} branch {nxt}", i + 2
+        elif part == "prefixItems" and nxt is not None:
+            path, branch, i = f"{path}[{nxt}]", "", i + 2
+        elif part == "items":
+            path, branch, i = f"{path}[]", "", i + 1
+        elif part in ("additionalProperties", "unevaluatedProperties"):
+            path, branch, i = f"{path}.*" if path else "*", "", i + 1
+        else:
+            path, branch, i = f"{path}/{part}" if path else part, "", i + 1
+    return path, branch
+
+
+def _normalized(value: Json) -> Json:
+    # JSON Schema equality: 1 and 1.0 are the same number; true is not 1.
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _normalized(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalized(v) for v in value]
+    return value
+
+
+def canonical(value: Json) -> str:
+    """One text per JSON value: key order and 1 vs 1.0 do not matter."""
+    return json.dumps(_normalized(value), sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
+
+
+def same(a: Json, b: Json) -> bool:
+    return canonical(a) == canonical(b)
+
+
+def compact(value: Json) -> str:
+    """A short one-line JSON rendering for messages."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(", ", ": "))

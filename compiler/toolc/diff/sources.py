@@ -1,0 +1,224 @@
+"""Where published tool sets come from: a folder, or the golden files of a git commit.
+
+Both loaders return a :class:`ToolSet`: a ``dict`` of tool name to published tool JSON
+that also remembers, per tool, the file it came from (relative to the folder loaded)
+and that file's text, so reports can point at a line. Every ``*.json`` file below the
+folder, at any depth, is one tool known by its ``name`` field; files and folders whose
+name starts with ``.`` are skipped (they belong to editors and tooling, not to toolc).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from bisect import bisect_right
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from .model import DiffInputError, Json, escape_token
+
+
+class ToolSet(dict[str, dict[str, Any]]):
+    """Tool name -> published tool; ``paths`` and ``texts`` say where each came from."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paths: dict[str, str] = {}
+        self.texts: dict[str, str] = {}
+
+    def add(self, relative: str, text: str, label: str) -> None:
+        """Parse one tool file; ``label`` names it in errors (a path, or ``ref:path``)."""
+        try:
+            tool = json.loads(text, parse_constant=_no_constants)
+        except json.JSONDecodeError as exc:
+            raise DiffInputError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: "
+                                 f"{exc.msg}") from None
+        except ValueError as exc:
+            raise DiffInputError(f"{label}: not valid JSON: {exc}") from None
+        if not isinstance(tool, dict):
+            raise DiffInputError(f"{label}: a tool file holds one JSON object, "
+                                 f"found {type(tool).__name__}")
+        name = tool.get("name")
+        if not isinstance(name, str) or not name:
+            raise DiffInputError(f"{label}: no \"name\" field; each tool file names its tool")
+        if name in self:
+            raise DiffInputError(f"{label}: tool {name!r} is already defined by "
+                                 f"{self.paths[name]}")
+        self[name] = tool
+        self.paths[name] = relative
+        self.texts[name] = text
+
+
+def _no_constants(word: str) -> None:
+    raise ValueError(f"{word} is not a JSON value")
+
+
+def golden_text(tool: Json) -> str:
+    """A tool as its golden file holds it: two-space indent, sorted keys, UTF-8, final newline."""
+    return json.dumps(tool, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _visible(relative: PurePosixPath) -> bool:
+    return not any(part.startswith(".") for part in relative.parts)
+
+
+def load_folder(path: str | Path) -> ToolSet:
+    """Every ``*.json`` below ``path`` (any depth) as one tool, by its ``name``."""
+    root = Path(path)
+    if not root.exists():
+        raise DiffInputError(f"{root}: no such folder")
+    if not root.is_dir():
+        raise DiffInputError(f"{root}: not a folder")
+    tools = ToolSet()
+    for file in sorted(root.rglob("*.json")):
+        relative = PurePosixPath(file.relative_to(root).as_posix())
+        if not file.is_file() or not _visible(relative):
+            continue
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise DiffInputError(f"{file}: not UTF-8 text") from None
+        except OSError as exc:
+            raise DiffInputError(f"{file}: cannot be read: {exc.strerror}") from None
+        tools.add(str(relative), text, str(file))
+    return tools
+
+
+def _git(repo: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(["git", "-C", str(repo), *args], input=stdin,
+                              capture_output=True, check=False)
+    except FileNotFoundError:
+        raise DiffInputError("git is not installed (needed to read golden files "
+                             "from a ref)") from None
+
+
+def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = ".") -> ToolSet:
+    """The tools below ``folder`` as committed at ``ref``, read without a checkout.
+
+    ``folder`` is relative to ``repo``. A folder that did not exist at ``ref`` gives an
+    empty set (every tool is then new); an unknown ref is an error.
+    """
+    repo = Path(repo)
+    if ref.startswith("-") or not ref.strip():
+        raise DiffInputError(f"{ref!r} is not a git ref")
+    found = _git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    if found.returncode != 0:
+        problem = found.stderr.decode(errors="replace").strip()
+        if "not a git repository" in problem:
+            raise DiffInputError(f"{repo}: not inside a git repository")
+        raise DiffInputError(f"unknown git ref {ref!r} in {repo}" +
+                             (f": {problem}" if problem else ""))
+    commit = found.stdout.decode().strip()
+    prefix = folder.strip().strip("/")
+    tree = f"{commit}:./{prefix}" if prefix not in ("", ".") else f"{commit}:./"
+    if _git(repo, "rev-parse", "--verify", "--quiet", f"{tree}^{{tree}}").returncode != 0:
+        return ToolSet()
+    listing = _git(repo, "ls-tree", "-r", "-z", tree)
+    if listing.returncode != 0:
+        raise DiffInputError(f"cannot list {folder} at {ref}: "
+                             f"{listing.stderr.decode(errors='replace').strip()}")
+    blobs: list[tuple[str, str]] = []
+    for entry in listing.stdout.decode("utf-8", errors="surrogateescape").split("\0"):
+        if not entry:
+            continue
+        meta, _, path = entry.partition("\t")
+        _mode, kind, sha = meta.split()
+        if kind == "blob" and path.endswith(".json") and _visible(PurePosixPath(path)):
+            blobs.append((path, sha))
+    tools = ToolSet()
+    for (path, _sha), data in zip(sorted(blobs), _read_blobs(repo, sorted(blobs)), strict=True):
+        label = f"{ref}:{PurePosixPath(prefix, path) if prefix not in ('', '.') else path}"
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DiffInputError(f"{label}: not UTF-8 text") from None
+        tools.add(path, text, label)
+    return tools
+
+
+def _read_blobs(repo: Path, blobs: list[tuple[str, str]]) -> list[bytes]:
+    """All blobs in one ``git cat-file --batch`` call: one process, however many tools."""
+    if not blobs:
+        return []
+    request = "".join(f"{sha}\n" for _path, sha in blobs).encode()
+    answer = _git(repo, "cat-file", "--batch", stdin=request)
+    if answer.returncode != 0:
+        raise DiffInputError(f"git cat-file failed: {answer.stderr.decode(errors='replace')}")
+    out, pos, result = answer.stdout, 0, []
+    for _ in blobs:
+        header_end = out.index(b"\n", pos)
+        size = int(out[pos:header_end].split()[2])
+        result.append(out[header_end + 1:header_end + 1 + size])
+        pos = header_end + 1 + size + 1
+    return result
+
+
+# -- lines of JSON pointers ------------------------------------------------------------
+
+# The decoder's own string scanner (C-accelerated); typeshed does not declare it.
+_scanstring: Callable[[str, int], tuple[str, int]] = (
+    json.decoder.scanstring  # type: ignore[attr-defined]
+)
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+def pointer_lines(text: str) -> dict[str, int]:
+    """The 1-based line of every JSON pointer in ``text``: a member's key, an item's start."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    lines: dict[str, int] = {}
+
+    def line(pos: int) -> int:
+        return bisect_right(starts, pos)
+
+    def value(pos: int, pointer: str) -> int:
+        pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+        lines.setdefault(pointer, line(pos))
+        char = text[pos]
+        if char in "{[":
+            close, index = "}" if char == "{" else "]", 0
+            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            while text[pos] != close:
+                if char == "{":
+                    key, after = _scanstring(text, pos + 1)
+                    child = f"{pointer}/{escape_token(key)}"
+                    lines.setdefault(child, line(pos))
+                    pos = _SPACE.match(text, after).end()  # type: ignore[union-attr]
+                    pos = value(pos + 1, child)  # past the ':'
+                else:
+                    pos = value(pos, f"{pointer}/{index}")
+                    index += 1
+                pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+                if text[pos] == ",":
+                    pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            return pos + 1
+        if char == '"':
+            _, end = _scanstring(text, pos + 1)
+            return end
+        for word in ("true", "false", "null"):
+            if text.startswith(word, pos):
+                return pos + len(word)
+        match = _NUMBER.match(text, pos)
+        if match is None:
+            raise ValueError(f"unexpected {char!r} at {pos}")
+        return match.end()
+
+    try:
+        value(0, "")
+    except (ValueError, IndexError, RecursionError):
+        return lines  # what was found before the text stopped being JSON
+    return lines
+
+
+def line_of(text: str, pointer: str, lines: dict[str, int] | None = None) -> int | None:
+    """The line of ``pointer``, or of its nearest ancestor present in ``text``."""
+    known = pointer_lines(text) if lines is None else lines
+    while True:
+        if pointer in known:
+            return known[pointer]
+        if not pointer:
+            return None
+        pointer = pointer[:pointer.rindex("/")]

@@ -1,0 +1,217 @@
+"""Render classified schema changes as text, markdown, json or GitHub annotations.
+
+- ``text``: grouped per tool, a summary line at the end; ANSI colours when ``color``
+  (decide with :func:`want_color`, which honours ``NO_COLOR``).
+- ``markdown``: a pull-request comment: summary counts, then a table per tool.
+- ``json``: ``{"changes": [{tool, pointer, rule, severity, message, old, new, accepted,
+  reason}]}``, documented in docs/diff.md.
+- ``github``: one workflow command per change, on the golden file's line.
+
+For ``github`` (and the file names in ``text``), the caller says where each tool's golden
+file is: ``paths`` maps a tool to its file relative to ``golden_root`` (a ToolSet's
+``paths``), and ``new_texts`` / ``old_texts`` map a tool to its file's text, new and old
+(a ToolSet's ``texts``, or :func:`toolc.diff.golden_text` of a tool not yet written). A
+change is annotated at its pointer's line in the new text; a pointer the new text no
+longer has (a removal) at its nearest ancestor there, since annotations land on the
+pull request's version of the file; a removed tool at its line in the old text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import groupby
+from typing import TextIO
+
+from ..diagnostics import Severity
+from ..diff.model import Change, Json
+from ..diff.sources import line_of, pointer_lines
+
+FORMATS = ("text", "markdown", "json", "github")
+
+_COLORS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
+_BOLD, _DIM, _RED, _GREEN, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[0m"
+_LONG = 120  # objects and arrays longer than this are shortened outside json
+
+
+def want_color(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
+           golden_root: str = "generated/schemas", paths: Mapping[str, str] | None = None,
+           new_texts: Mapping[str, str] | None = None,
+           old_texts: Mapping[str, str] | None = None) -> str:
+    """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline."""
+    items = list(changes)
+    locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
+    if fmt == "text":
+        return render_text(items, color=color, locate=locate)
+    if fmt == "markdown":
+        return render_markdown(items)
+    if fmt == "json":
+        return render_json(items)
+    if fmt == "github":
+        return render_github(items, locate)
+    raise ValueError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
+
+
+class Locator:
+    """Finds a tool's golden file and the line of a change's pointer in it."""
+
+    def __init__(self, golden_root: str, paths: Mapping[str, str],
+                 new_texts: Mapping[str, str], old_texts: Mapping[str, str]):
+        self.golden_root = golden_root.rstrip("/")
+        self.paths, self.new_texts, self.old_texts = paths, new_texts, old_texts
+        self._lines: dict[tuple[str, bool], dict[str, int]] = {}
+
+    def file(self, tool: str) -> str | None:
+        relative = self.paths.get(tool)
+        if relative is None:
+            return None
+        return f"{self.golden_root}/{relative}" if self.golden_root else relative
+
+    def line(self, change: Change) -> int | None:
+        is_new = change.tool in self.new_texts
+        text = self.new_texts.get(change.tool) if is_new else self.old_texts.get(change.tool)
+        if text is None:
+            return None
+        key = (change.tool, is_new)
+        if key not in self._lines:
+            self._lines[key] = pointer_lines(text)
+        return line_of(text, change.pointer, self._lines[key])
+
+
+def _value(value: Json, *, shorten: bool) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+    if shorten and isinstance(value, dict | list) and len(text) > _LONG:
+        return text[:_LONG - 1] + "…"
+    return text
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 or word == "info" else f"{count} {word}s"
+
+
+def summary(changes: Sequence[Change]) -> str:
+    """``5 changes in 2 tools: 1 error, 2 warnings, 2 info; 1 accepted``."""
+    if not changes:
+        return "No changes in the published tools."
+    tools = len({c.tool for c in changes})
+    counts = [_plural(sum(1 for c in changes if c.severity is sev and not c.accepted),
+                      str(sev)) for sev in (Severity.ERROR, Severity.WARNING, Severity.INFO)]
+    accepted = sum(1 for c in changes if c.accepted)
+    text = (f"{_plural(len(changes), 'change')} in {_plural(tools, 'tool')}: "
+            f"{', '.join(counts)}")
+    return text + (f"; {accepted} accepted" if accepted else "")
+
+
+def _by_tool(changes: list[Change]) -> list[tuple[str, list[Change]]]:
+    ordered = sorted(changes, key=Change.sort_key)
+    return [(tool, list(group)) for tool, group in groupby(ordered, key=lambda c: c.tool)]
+
+
+def render_text(changes: list[Change], *, color: bool = False,
+                locate: Locator | None = None) -> str:
+    def paint(code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if color else text
+
+    blocks = []
+    for tool, group in _by_tool(changes):
+        where = locate.file(tool) if locate else None
+        lines = [paint(_BOLD, f"tool {tool}") + (f" ({where})" if where else "")]
+        for c in group:
+            sev = str(c.severity)
+            head = paint(_COLORS.get(sev, ""), f"{sev}[{c.rule}]")
+            tail = paint(_DIM, " (accepted)") if c.accepted else ""
+            lines.append(f"  {head} {c.pointer or '/'}{tail}")
+            lines.append(f"    {c.message}")
+            if c.accepted:
+                lines.append(f"    accepted: {c.reason}")
+            if c.old is not None:
+                lines.append("    " + paint(_RED, f"- {_value(c.old, shorten=True)}"))
+            if c.new is not None:
+                lines.append("    " + paint(_GREEN, f"+ {_value(c.new, shorten=True)}"))
+        blocks.append("\n".join(lines))
+    blocks.append(summary(changes))
+    return "\n\n".join(blocks)
+
+
+def render_json(changes: list[Change]) -> str:
+    return json.dumps({"changes": [c.to_json() for c in changes]}, indent=2, ensure_ascii=False)
+
+
+MARKER = "<!-- toolc-schema-diff -->"
+"""First line of the markdown report, so a CI job can find and update its own comment."""
+
+
+def _cell(text: str) -> str:
+    return (text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+            .replace("\r\n", "\n").replace("\n", "<br>"))
+
+
+def _code(value: Json) -> str:
+    if value is None:
+        return ""
+    text = _value(value, shorten=True).replace("|", "\\|")
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def render_markdown(changes: list[Change]) -> str:
+    lines = [MARKER, "### Schema changes", ""]
+    if not changes:
+        return "\n".join([*lines, summary(changes)])
+    lines.append(f"**{summary(changes)}**")
+    for tool, group in _by_tool(changes):
+        lines += ["", f"#### `{tool}`", "",
+                  "| severity | rule | pointer | change | old | new |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for c in group:
+            sev = str(c.severity)
+            severity = f"~~{sev}~~ accepted" if c.accepted else (
+                f"**{sev}**" if c.severity is Severity.ERROR else sev)
+            message = _cell(c.message)
+            if c.accepted:
+                message += f"<br>**accepted:** {_cell(c.reason or '')}"
+            lines.append(f"| {severity} | `{c.rule}` | `{_cell(c.pointer or '/')}` | {message} "
+                         f"| {_code(c.old)} | {_code(c.new)} |")
+    return "\n".join(lines)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_prop(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(changes: list[Change], locate: Locator) -> str:
+    """``::error file=..,line=..,title=..::message`` per change; info and accepted: notice."""
+    out = []
+    for c in changes:
+        kind = "notice" if c.accepted else {"error": "error", "warning": "warning"}.get(
+            str(c.severity), "notice")
+        props = []
+        where = locate.file(c.tool)
+        if where is not None:
+            props.append(f"file={_escape_prop(where)}")
+            line = locate.line(c)
+            if line is not None:
+                props.append(f"line={line}")
+        props.append(f"title={_escape_prop(f'{c.rule} in {c.tool} ({c.severity})')}")
+        message = c.message if not c.accepted else f"accepted ({c.reason}): {c.message}"
+        message += f"\npointer: {c.pointer or '/'}"
+        if c.old is not None:
+            message += f"\nold: {_value(c.old, shorten=True)}"
+        if c.new is not None:
+            message += f"\nnew: {_value(c.new, shorten=True)}"
+        out.append(f"::{kind} {','.join(props)}::{_escape_data(message)}")
+    return "\n".join(out)
