@@ -1,0 +1,24 @@
+"""Shared helpers for the diff tests: the fixture folders and expected-file comparison."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "diff"
+
+
+def check_expected(path: Path, actual: str) -> None:
+    """Compare in full with an expected file; TOOLC_UPDATE_EXPECTED=1 rewrites it instead
+    (then review the diff of the expected file before committing it)."""
+    if os.environ.get("TOOLC_UPDATE_EXPECTED"):
+        path.write_text(actual, encoding="utf-8")
+    assert path.exists(), f"missing expected file {path}"
+    assert actual == path.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def expect() -> object:
+    return check_expected

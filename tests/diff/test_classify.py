@@ -1,0 +1,204 @@
+"""Classification, fixture by fixture: tests/fixtures/diff/<RULE_ID>/{old,new}/ and its
+expected.json (the json rendering, compared in full), plus the cases fixtures do not show."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolc.diagnostics import Severity
+from toolc.diff import RULES, diff_tools, load_folder
+from toolc.report.changes import render
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "diff"
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "old").is_dir())
+# Rules that only ever happen on one side, or outside both schemas.
+ONE_SIDED = {"TOOL_REMOVED", "TOOL_ADDED", "OUTPUT_SCHEMA_ADDED", "OUTPUT_SCHEMA_REMOVED"}
+
+
+def changes_of(case: str) -> list[Any]:
+    return diff_tools(load_folder(FIXTURES / case / "old"), load_folder(FIXTURES / case / "new"))
+
+
+def test_every_rule_has_a_fixture() -> None:
+    assert set(RULES) <= set(CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fixture_matches_expected_json(case: str, expect: Callable[[Path, str], None]) -> None:
+    expect(FIXTURES / case / "expected.json", render(changes_of(case), "json") + "\n")
+
+
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_rule_fixture_shows_only_its_rule_on_every_side(rule: str) -> None:
+    changes = changes_of(rule)
+    assert changes and {c.rule for c in changes} == {rule}
+    spec = RULES[rule]
+    for c in changes:
+        kind = "input" if c.schema == "tool" else c.schema
+        assert c.severity in (spec.severity(kind), spec.severity(kind, open_object=True))
+    if spec.input != spec.output and rule not in ONE_SIDED:
+        assert {"input", "output"} <= {c.schema for c in changes}, "both sides are covered"
+    if spec.input_open is not None:
+        assert {c.severity for c in changes if c.schema == "input"} == {spec.input,
+                                                                       spec.input_open}
+
+
+def test_a_pure_reordering_reports_nothing() -> None:
+    old = load_folder(FIXTURES / "_reorder_only" / "old")
+    new = load_folder(FIXTURES / "_reorder_only" / "new")
+    assert old.paths != new.paths  # the file moved folders too
+    assert old.texts["search"] != new.texts["search"]  # and its lists are reordered
+    assert diff_tools(old, new) == []
+
+
+def test_order_is_deterministic_whatever_the_input_order() -> None:
+    old = load_folder(FIXTURES / "_multi" / "old")
+    new = load_folder(FIXTURES / "_multi" / "new")
+    expected = diff_tools(old, new)
+    names = list(new)
+    random.Random(5).shuffle(names)
+    assert diff_tools(dict(old), {n: new[n] for n in names}) == expected
+    assert expected == sorted(expected, key=lambda c: (c.tool, c.pointer.split("/"), c.rule))
+
+
+# -- cases the fixtures do not show ------------------------------------------------------
+
+def tool(input_props: dict[str, Any], required: list[str] | None = None,
+         output: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    schema = {"type": "object", "properties": input_props, "additionalProperties": False,
+              "required": list(input_props) if required is None else required}
+    result = {"name": "t", "description": "T.", "inputSchema": schema, **extra}
+    if output is not None:
+        result["outputSchema"] = output
+    return result
+
+
+def rules_of(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str, Severity]]:
+    return [(c.rule, c.pointer, c.severity) for c in diff_tools({"t": old}, {"t": new})]
+
+
+def test_new_required_property_is_added_required_alone() -> None:
+    old = tool({"a": {"type": "string", "description": "A."}})
+    new = tool({"a": {"type": "string", "description": "A."},
+                "b": {"type": "string", "description": "B."}})
+    assert rules_of(old, new) == [
+        ("PROPERTY_ADDED_REQUIRED", "/inputSchema/properties/b", Severity.ERROR)]
+
+
+def test_removed_required_property_is_property_removed_alone() -> None:
+    old = tool({}, output={"type": "object", "required": ["a"],
+                           "properties": {"a": {"type": "string", "description": "A."}}})
+    new = tool({}, output={"type": "object", "properties": {}})
+    assert rules_of(old, new) == [
+        ("PROPERTY_REMOVED", "/outputSchema/properties/a", Severity.ERROR)]
+
+
+def test_description_moved_up_from_a_branch_is_only_added() -> None:
+    inner = {"type": "string", "description": "Level."}
+    old = tool({"x": {"anyOf": [inner, {"type": "null"}]}})
+    new = tool({"x": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "Level."}})
+    assert rules_of(old, new) == [
+        ("DESCRIPTION_ADDED", "/inputSchema/properties/x/description", Severity.INFO)]
+
+
+def test_integer_within_number_and_enum_that_still_fits() -> None:
+    number = {"type": "number", "description": "N."}
+    integer = {"type": "integer", "description": "N."}
+    assert rules_of(tool({"n": number}), tool({"n": integer}))[0][0] == "TYPE_NARROWED"
+    # The enum already admitted only integers: declaring the type loses nothing.
+    listed = {"enum": [1, 2], "description": "N."}
+    assert rules_of(tool({"n": listed}), tool({"n": {**listed, "type": "integer"}})) == []
+    assert rules_of(tool({"n": {**listed, "enum": [1, 2.5]}}),
+                    tool({"n": {**listed, "enum": [1, 2.5], "type": "integer"}}))[0][0] \
+        == "TYPE_NARROWED"
+
+
+def test_an_incomparable_change_takes_the_breaking_rule_of_its_side() -> None:
+    string = {"type": "string", "description": "S."}
+    integer = {"type": "integer", "description": "S."}
+    assert rules_of(tool({"v": string}), tool({"v": integer})) == [
+        ("TYPE_NARROWED", "/inputSchema/properties/v/type", Severity.ERROR)]
+    out_old = tool({}, output={"type": "object", "properties": {"v": string}})
+    out_new = tool({}, output={"type": "object", "properties": {"v": integer}})
+    assert rules_of(out_old, out_new) == [
+        ("TYPE_WIDENED", "/outputSchema/properties/v/type", Severity.ERROR)]
+    step = {"type": "number", "description": "S.", "multipleOf": 4}
+    assert rules_of(tool({"v": step}), tool({"v": {**step, "multipleOf": 6}}))[0][:2] == (
+        "CONSTRAINT_TIGHTENED", "/inputSchema/properties/v/multipleOf")
+    assert rules_of(tool({"v": step}), tool({"v": {**step, "multipleOf": 2}}))[0][0] \
+        == "CONSTRAINT_LOOSENED"
+
+
+def test_a_ref_and_an_inline_schema_are_compared_by_meaning() -> None:
+    node = {"type": "object", "description": "N.",
+            "properties": {"id": {"type": "string", "description": "Id."}}}
+    old = tool({"n": {"$ref": "#/$defs/Node"}})
+    old["inputSchema"]["$defs"] = {"Node": node}
+    same_inline = tool({"n": copy.deepcopy(node)})
+    assert rules_of(old, same_inline) == []
+    narrowed = copy.deepcopy(same_inline)
+    narrowed["inputSchema"]["properties"]["n"]["properties"]["id"]["maxLength"] = 3
+    assert rules_of(old, narrowed) == [("CONSTRAINT_TIGHTENED",
+                                        "/inputSchema/properties/n/properties/id/maxLength",
+                                        Severity.ERROR)]
+
+
+def test_recursive_types_terminate() -> None:
+    def tree(kind: str) -> dict[str, Any]:
+        result = tool({"root": {"$ref": "#/$defs/A"}})
+        result["inputSchema"]["$defs"] = {
+            "A": {"type": "object", "properties": {"k": {"type": kind}, "b": {"$ref": "#/$defs/B"}}},
+            "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}},
+        }
+        return result
+    old, new = tree("string"), tree("integer")
+    new["inputSchema"]["properties"]["root"] = {"$ref": "#/$defs/B"}
+    assert ("TYPE_NARROWED", "/inputSchema/$defs/A/properties/k/type", Severity.ERROR) \
+        in rules_of(old, new)
+
+
+def test_false_schemas_and_switching_combinators() -> None:
+    assert rules_of(tool({"v": True}), tool({"v": False})) == [
+        ("TYPE_NARROWED", "/inputSchema/properties/v", Severity.ERROR)]
+    branches = [{"type": "string"}, {"type": "integer"}]
+    changes = rules_of(tool({"v": {"anyOf": branches, "description": "V."}}),
+                       tool({"v": {"oneOf": branches, "description": "V."}}))
+    assert changes == [("OTHER_CHANGED", "/inputSchema/properties/v/oneOf", Severity.WARNING)]
+
+
+def test_blank_description_counts_as_removed() -> None:
+    old = tool({"a": {"type": "string", "description": "A."}})
+    new = tool({"a": {"type": "string", "description": "  "}})
+    assert rules_of(old, new) == [
+        ("DESCRIPTION_REMOVED", "/inputSchema/properties/a/description", Severity.ERROR)]
+
+
+def test_numbers_compare_by_value_and_booleans_are_not_numbers() -> None:
+    old = tool({"a": {"type": "number", "description": "A.", "maximum": 5, "enum": [1, 2]}})
+    new = tool({"a": {"type": "number", "description": "A.", "maximum": 5.0, "enum": [2.0, 1]}})
+    assert rules_of(old, new) == []
+    flags = tool({"a": {"description": "A.", "enum": [1, True]}})
+    other = tool({"a": {"description": "A.", "enum": [True, 1.0]}})
+    assert rules_of(flags, other) == []
+    assert rules_of(tool({"a": {"description": "A.", "enum": [1]}}),
+                    tool({"a": {"description": "A.", "enum": [True]}})) == [
+        ("ENUM_VALUE_ADDED", "/inputSchema/properties/a/enum/0", Severity.INFO),
+        ("ENUM_VALUE_REMOVED", "/inputSchema/properties/a/enum/0", Severity.ERROR)]
+
+
+def test_output_schema_description_moved_into_oneof_names_oneof() -> None:
+    old = tool({}, output={"type": "object", "properties": {
+        "v": {"type": "string", "description": "V."}}})
+    new = tool({}, output={"type": "object", "properties": {
+        "v": {"oneOf": [{"type": "string", "description": "V."}, {"type": "integer"}]}}})
+    changes = diff_tools({"t": old}, {"t": new})
+    assert [(c.rule, c.pointer) for c in changes] == [
+        ("DESCRIPTION_REMOVED", "/outputSchema/properties/v/description"),
+        ("TYPE_WIDENED", "/outputSchema/properties/v/oneOf/1")]
+    assert "oneOf branch" in changes[0].message
