@@ -1,0 +1,171 @@
+"""The toolset contract, documented once.
+
+A toolset is an ordered collection of tools for a turn. Every kind implements:
+
+`async list_tools(ctx) -> list[ToolDefinition]`
+    The tools to show in this turn, in order. The list is the caller's to keep (a fresh
+    list), its `ToolDefinition`s are shared and immutable. A toolset whose own logic
+    fails (a predicate or prepare function that raises, two members giving the same
+    name) raises `ToolsetError` with a message naming the part that failed; listing has
+    no other way to fail.
+
+`async call_tool(ctx, name, args) -> ToolResult`
+    Run one call, `name` as `list_tools` showed it in the same turn. Every failure the
+    model could act on is an error result (`is_error=True`), never an exception: an
+    unknown or hidden name ("Unknown tool"), invalid arguments (the validator's message),
+    a handler that raised, a lazily imported reference that does not import, a predicate
+    that raised, an MCP server that timed out or died. Two exceptions are part of the
+    contract, because the caller must act on them: `ApprovalRequiredError` and
+    `ExternalCallRequired` (see `toolc.runtime.deferred`).
+
+`async get_instructions(ctx) -> str | None`
+    Text for the model's system prompt (MCP servers' instructions); None by default.
+
+`async with toolset:`
+    Enter and leave the resources behind the set (MCP connections); wrapping kinds
+    enter their inner sets, combined kinds every member. Entering is optional: an MCP
+    toolset also connects at first use. Entering twice is allowed and counted.
+
+`static_names() -> frozenset[str] | None`
+    Every name the set could ever show, when that is known without a context (a
+    superset: a filtered set may hide them); None when only a listing can tell (MCP).
+    Combined sets use it to route a call without listing their members.
+
+Per-turn state lives in the context (`RunContext.turn_memo`), never in the toolset, so
+one toolset object serves many conversations at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Generic, TypeVar
+
+from toolc.runtime.context import RunContext
+from toolc.runtime.results import ToolResult
+
+DepsT = TypeVar("DepsT")
+
+
+class ToolsetError(Exception):
+    """A toolset cannot list its tools: a collision, or user code that failed."""
+
+
+@dataclass(frozen=True, slots=True, eq=True)
+class ToolDefinition:
+    """A tool as the model sees it. Schemas are shared, never copied: do not mutate them."""
+
+    name: str
+    description: str | None
+    input_schema: Mapping[str, Any]
+    output_schema: Mapping[str, Any] | None = None
+    title: str | None = None
+    annotations: Mapping[str, Any] | None = None
+    meta: Mapping[str, Any] | None = None
+
+    __hash__ = None  # type: ignore[assignment]  # holds dicts: equality, not identity
+
+    def published(self) -> dict[str, Any]:
+        """The MCP tools/list entry: name, title, description, inputSchema, outputSchema,
+        annotations, _meta; absent ones left out."""
+        out: dict[str, Any] = {"name": self.name}
+        if self.title is not None:
+            out["title"] = self.title
+        if self.description is not None:
+            out["description"] = self.description
+        out["inputSchema"] = self.input_schema
+        if self.output_schema is not None:
+            out["outputSchema"] = self.output_schema
+        if self.annotations is not None:
+            out["annotations"] = self.annotations
+        if self.meta is not None:
+            out["_meta"] = self.meta
+        return out
+
+    def renamed(self, name: str) -> ToolDefinition:
+        return dataclasses.replace(self, name=name)
+
+
+class AbstractToolset(ABC, Generic[DepsT]):
+    """Base of every toolset kind; see the module docstring for the contract."""
+
+    id: str | None = None
+
+    @abstractmethod
+    async def list_tools(self, ctx: RunContext[DepsT]) -> list[ToolDefinition]: ...
+
+    @abstractmethod
+    async def call_tool(
+        self, ctx: RunContext[DepsT], name: str, args: dict[str, Any]
+    ) -> ToolResult: ...
+
+    async def get_instructions(self, ctx: RunContext[DepsT]) -> str | None:
+        return None
+
+    def static_names(self) -> frozenset[str] | None:
+        return None
+
+    async def __aenter__(self) -> AbstractToolset[DepsT]:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        return None
+
+    @property
+    def label(self) -> str:
+        """How error messages name this set: its id, or a short description."""
+        return self.id if self.id is not None else self.describe()
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.label}>"
+
+
+class DelegatingToolset(AbstractToolset[DepsT]):
+    """The base of every wrapping kind: forwards everything to `inner`.
+
+    Each wrapping kind overrides one or two methods; entering the wrapper enters `inner`.
+    """
+
+    def __init__(self, inner: AbstractToolset[DepsT], *, id: str | None = None) -> None:
+        self.inner = inner
+        self.id = id
+
+    async def list_tools(self, ctx: RunContext[DepsT]) -> list[ToolDefinition]:
+        return await self.inner.list_tools(ctx)
+
+    async def call_tool(
+        self, ctx: RunContext[DepsT], name: str, args: dict[str, Any]
+    ) -> ToolResult:
+        return await self.inner.call_tool(ctx, name, args)
+
+    async def get_instructions(self, ctx: RunContext[DepsT]) -> str | None:
+        return await self.inner.get_instructions(ctx)
+
+    def static_names(self) -> frozenset[str] | None:
+        return self.inner.static_names()
+
+    async def __aenter__(self) -> DelegatingToolset[DepsT]:
+        await self.inner.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.inner.__aexit__(exc_type, exc, tb)
+
+    def describe(self) -> str:
+        return f"{type(self).__name__}({self.inner.label})"

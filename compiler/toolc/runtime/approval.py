@@ -1,0 +1,28 @@
+"""`approval_required`: every call pauses for approval (see `toolc.runtime.deferred`).
+
+A call whose id has no answer in `ctx.approvals` raises `ApprovalRequiredError` with
+the tool name as this set shows it and the arguments as they reached it. `Approved`
+runs the inner tool (with `override_args` when given), `Denied` answers with an error
+result telling the model the call was not run and why. A name the inner set can never
+show is passed on without asking, so the model hears "Unknown tool" at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolc.runtime.abstract import DelegatingToolset
+from toolc.runtime.context import RunContext
+from toolc.runtime.deferred import approval_gate
+from toolc.runtime.results import ToolResult
+
+
+class ApprovalRequiredToolset(DelegatingToolset[Any]):
+    async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
+        names = self.inner.static_names()
+        if names is not None and name not in names:
+            return await self.inner.call_tool(ctx, name, args)
+        gate = approval_gate(ctx, name, args)
+        if isinstance(gate, ToolResult):
+            return gate
+        return await self.inner.call_tool(ctx, name, gate)

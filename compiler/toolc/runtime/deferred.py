@@ -1,0 +1,122 @@
+"""Calls that pause: approval-required and external tools.
+
+A call that needs a human's approval raises `ApprovalRequiredError`; a call to a tool
+that runs outside the process raises `ExternalCallRequired`. Both carry
+`requests: list[DeferredToolRequest]` (call id, tool name, arguments). The caller
+resumes by calling again, in a context (`RunContext.resume`) whose `approvals` maps the
+call id to `Approved(override_args=None)` or `Denied(message)`, or whose
+`external_results` maps it to the external result.
+
+A denied call is answered with an error result (`is_error=True`): the tool did not run,
+and the text says so and why, addressed to the model so it can choose another way.
+
+When the context has no `tool_call_id`, a fresh id is made up and reported in the
+request; resume with a context whose `tool_call_id` is that id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolc.runtime.context import RunContext
+    from toolc.runtime.results import ToolResult
+
+
+@dataclass(frozen=True, slots=True)
+class DeferredToolRequest:
+    """One paused call: what the caller must approve, or run itself."""
+
+    call_id: str
+    tool_name: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Approved:
+    """The call may run; `override_args` (when given) replace the model's arguments."""
+
+    override_args: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Denied:
+    """The call must not run; `message` tells the model why."""
+
+    message: str = "The user denied this tool call."
+
+
+class DeferredCallError(Exception):
+    """A call paused; `requests` says what the caller must provide to resume it."""
+
+    def __init__(self, requests: list[DeferredToolRequest]) -> None:
+        self.requests = requests
+        names = ", ".join(f"{r.tool_name} (call {r.call_id})" for r in requests)
+        super().__init__(f"{self.reason}: {names}")
+
+    reason = "tool calls deferred"
+
+    def with_tool_names(self, rename: Callable[[str], str]) -> DeferredCallError:
+        """The same pause, with tool names as an outer toolset publishes them."""
+        renamed = [
+            DeferredToolRequest(r.call_id, rename(r.tool_name), r.args) for r in self.requests
+        ]
+        return type(self)(renamed)
+
+
+class ApprovalRequiredError(DeferredCallError):
+    """A call needs approval: resume with `Approved(...)` or `Denied(...)` per call id."""
+
+    reason = "approval required"
+
+
+class ExternalCallRequired(DeferredCallError):
+    """A call runs outside the process: resume with its result per call id."""
+
+    reason = "external call required"
+
+
+def call_id_of(ctx: RunContext[Any]) -> str:
+    """The id a paused call is reported under: the context's, or a fresh one."""
+    if ctx.tool_call_id is not None:
+        return ctx.tool_call_id
+    import uuid
+
+    return uuid.uuid4().hex
+
+
+def denied_result(tool_name: str, denial: Denied) -> ToolResult:
+    from toolc.runtime.results import ToolResult
+
+    return ToolResult.error(f"The call to {tool_name!r} was not run: {denial.message}")
+
+
+def approval_gate(
+    ctx: RunContext[Any], tool_name: str, args: dict[str, Any]
+) -> dict[str, Any] | ToolResult:
+    """The arguments to run with, or the denial result; raises when no answer exists yet.
+
+    Shared by `ApprovalRequiredToolset` and `Tool(requires_approval=True)`.
+    """
+    decision = _decision_for(ctx.approvals, ctx.tool_call_id)
+    if decision is None:
+        raise ApprovalRequiredError([DeferredToolRequest(call_id_of(ctx), tool_name, args)])
+    if isinstance(decision, Denied):
+        return denied_result(tool_name, decision)
+    return decision.override_args if decision.override_args is not None else args
+
+
+def _decision_for(
+    approvals: Mapping[str, Approved | Denied], call_id: str | None
+) -> Approved | Denied | None:
+    if call_id is None or not approvals:
+        return None
+    decision = approvals.get(call_id)
+    if decision is not None and not isinstance(decision, Approved | Denied):
+        raise TypeError(
+            f"ctx.approvals[{call_id!r}] must be Approved(...) or Denied(...), "
+            f"not {type(decision).__name__}"
+        )
+    return decision

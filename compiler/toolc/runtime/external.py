@@ -1,0 +1,88 @@
+"""`external`: tools described by raw JSON Schema and run outside the process.
+
+A call validates its arguments against the tool's `input_schema` (JSON Schema
+2020-12, with jsonschema; invalid ones give an error result listing each problem and
+where), then pauses with `ExternalCallRequired`, carrying the call id, the tool name and
+the arguments. The caller runs the tool and resumes with `ctx.external_results[call_id]`:
+a `ToolResult` as it is, or a value converted like a handler's return value (str,
+dict, pydantic model, content blocks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolc.runtime.abstract import AbstractToolset, ToolDefinition
+from toolc.runtime.context import RunContext
+from toolc.runtime.deferred import DeferredToolRequest, ExternalCallRequired, call_id_of
+from toolc.runtime.results import ToolResult, to_tool_result, unknown_tool
+
+
+@dataclass(slots=True)
+class ExternalTool:
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+    title: str | None = None
+    annotations: Mapping[str, Any] | None = None
+    meta: Mapping[str, Any] | None = None
+    _validator: Any = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def definition(self) -> ToolDefinition:
+        return ToolDefinition(
+            self.name,
+            self.description,
+            self.input_schema,
+            None,
+            self.title,
+            self.annotations,
+            self.meta,
+        )
+
+    def problems(self, args: dict[str, Any]) -> list[str]:
+        """What is wrong with `args`, one line per problem (empty: valid)."""
+        if self._validator is None:
+            # costly import: at the first call only
+            from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+            self._validator = Draft202012Validator(self.input_schema)
+        errors = sorted(self._validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+        return [f"- {_where(e.absolute_path)}: {e.message}" for e in errors]
+
+
+def _where(path: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in path) or "(arguments)"
+
+
+class ExternalToolset(AbstractToolset[Any]):
+    def __init__(self, tools: Sequence[ExternalTool], *, id: str | None = None) -> None:
+        self.id = id
+        self.tools = {tool.name: tool for tool in tools}
+        if len(self.tools) != len(tools):
+            raise ValueError("two external tools with the same name")
+        self._definitions = [tool.definition for tool in tools]
+        self._names = frozenset(self.tools)
+
+    async def list_tools(self, ctx: RunContext[Any]) -> list[ToolDefinition]:
+        return list(self._definitions)
+
+    async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
+        tool = self.tools.get(name)
+        if tool is None:
+            return unknown_tool(name)
+        problems = tool.problems(args)
+        if problems:
+            return ToolResult.error(f"Invalid arguments for tool {name!r}:\n" + "\n".join(problems))
+        call_id = ctx.tool_call_id
+        if call_id is not None and call_id in ctx.external_results:
+            return to_tool_result(ctx.external_results[call_id], name)
+        raise ExternalCallRequired([DeferredToolRequest(call_id_of(ctx), name, args)])
+
+    def static_names(self) -> frozenset[str]:
+        return self._names
+
+    def describe(self) -> str:
+        return f"ExternalToolset[{', '.join(self.tools)}]"

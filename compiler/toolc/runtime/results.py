@@ -1,0 +1,263 @@
+"""Tool results and content blocks, and how a handler's return value becomes a result.
+
+The blocks are small dataclasses mirroring MCP's content blocks; `to_wire()` gives the
+MCP JSON shape (camelCase keys, absent fields left out) and `block_from_wire()` reads
+it back, so that only `server.py` and `mcp.py` ever touch the mcp SDK's own types.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+
+def _wire(kind: str, fields: Mapping[str, Any], annotations: Any, meta: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": kind}
+    out.update((k, v) for k, v in fields.items() if v is not None)
+    if annotations is not None:
+        out["annotations"] = annotations
+    if meta is not None:
+        out["_meta"] = meta
+    return out
+
+
+@dataclass(slots=True)
+class TextContent:
+    text: str
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return _wire("text", {"text": self.text}, self.annotations, self.meta)
+
+
+@dataclass(slots=True)
+class ImageContent:
+    data: str  # base64
+    mime_type: str
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        fields = {"data": self.data, "mimeType": self.mime_type}
+        return _wire("image", fields, self.annotations, self.meta)
+
+
+@dataclass(slots=True)
+class AudioContent:
+    data: str  # base64
+    mime_type: str
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        fields = {"data": self.data, "mimeType": self.mime_type}
+        return _wire("audio", fields, self.annotations, self.meta)
+
+
+@dataclass(slots=True)
+class EmbeddedResource:
+    """A resource carried inline: `text`, or `blob` (base64)."""
+
+    uri: str
+    text: str | None = None
+    blob: str | None = None
+    mime_type: str | None = None
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        resource = {"uri": self.uri, "mimeType": self.mime_type, "text": self.text}
+        if self.blob is not None or self.text is None:
+            resource["blob"] = self.blob if self.blob is not None else ""
+        contents = {k: v for k, v in resource.items() if v is not None}
+        return _wire("resource", {"resource": contents}, self.annotations, self.meta)
+
+
+@dataclass(slots=True)
+class ResourceLink:
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        fields = {
+            "uri": self.uri,
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "mimeType": self.mime_type,
+            "size": self.size,
+        }
+        return _wire("resource_link", fields, self.annotations, self.meta)
+
+
+ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink
+CONTENT_BLOCK_TYPES = (TextContent, ImageContent, AudioContent, EmbeddedResource, ResourceLink)
+
+
+def block_from_wire(data: Mapping[str, Any]) -> ContentBlock:
+    """Read one MCP content block (camelCase JSON) into the runtime's own dataclass."""
+    kind = data.get("type")
+    annotations, meta = data.get("annotations"), data.get("_meta")
+    if kind == "text":
+        return TextContent(data["text"], annotations, meta)
+    if kind == "image":
+        return ImageContent(data["data"], data["mimeType"], annotations, meta)
+    if kind == "audio":
+        return AudioContent(data["data"], data["mimeType"], annotations, meta)
+    if kind == "resource":
+        res = data["resource"]
+        return EmbeddedResource(
+            res["uri"], res.get("text"), res.get("blob"), res.get("mimeType"), annotations, meta
+        )
+    if kind == "resource_link":
+        return ResourceLink(
+            data["uri"],
+            data["name"],
+            data.get("title"),
+            data.get("description"),
+            data.get("mimeType"),
+            data.get("size"),
+            annotations,
+            meta,
+        )
+    raise ValueError(f"unknown content block type {kind!r}")
+
+
+@dataclass(slots=True)
+class ToolResult:
+    """What a call gives back: content blocks, optional structured content, error flag."""
+
+    content: list[ContentBlock] = field(default_factory=list)
+    structured_content: dict[str, Any] | None = None
+    is_error: bool = False
+
+    @classmethod
+    def text(cls, text: str) -> ToolResult:
+        return cls([TextContent(text)])
+
+    @classmethod
+    def error(cls, message: str) -> ToolResult:
+        return cls([TextContent(message)], None, True)
+
+    @classmethod
+    def structured(cls, data: dict[str, Any]) -> ToolResult:
+        """Structured content with its JSON text rendering (for clients that read text)."""
+        return cls([TextContent(json.dumps(data, ensure_ascii=False))], data)
+
+    @property
+    def text_content(self) -> str:
+        """The text blocks joined by newlines: handy in tests and logs."""
+        return "\n".join(b.text for b in self.content if isinstance(b, TextContent))
+
+    def to_wire(self) -> dict[str, Any]:
+        """The MCP `CallToolResult` JSON shape."""
+        out: dict[str, Any] = {"content": [b.to_wire() for b in self.content]}
+        if self.structured_content is not None:
+            out["structuredContent"] = self.structured_content
+        out["isError"] = self.is_error
+        return out
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> ToolResult:
+        blocks = [block_from_wire(b) for b in data.get("content") or ()]
+        return cls(blocks, data.get("structuredContent"), bool(data.get("isError", False)))
+
+
+class UnknownToolResult(ToolResult):
+    """The error result for a name the toolset does not show in this turn.
+
+    Its own class so that toolsets which rename (prefixed, renamed) can restate the
+    name as their caller knows it.
+    """
+
+    __slots__ = ("tool_name",)
+
+    def __init__(self, tool_name: str) -> None:
+        super().__init__([TextContent(f"Unknown tool {tool_name!r}.")], None, True)
+        self.tool_name = tool_name
+
+
+def unknown_tool(name: str) -> ToolResult:
+    return UnknownToolResult(name)
+
+
+def restate_unknown(result: ToolResult, outer_name: str) -> ToolResult:
+    """An inner "unknown tool" result, renamed to the name the caller used."""
+    if type(result) is UnknownToolResult and result.tool_name != outer_name:
+        return UnknownToolResult(outer_name)
+    return result
+
+
+def to_tool_result(
+    value: Any, tool_name: str, returns_model: type[BaseModel] | None = None
+) -> ToolResult:
+    """Turn what a handler returned into a `ToolResult`.
+
+    str -> one text block; pydantic model or dict -> structured content (checked against
+    `returns_model` when given) plus its JSON text; content block(s) -> as they are;
+    `ToolResult` -> as it is; anything else JSON-serialisable -> its JSON text.
+    """
+    if isinstance(value, ToolResult):
+        return value
+    if isinstance(value, str):
+        return ToolResult([TextContent(value)])
+    if isinstance(value, BaseModel | dict):
+        return _structured(value, tool_name, returns_model)
+    if isinstance(value, CONTENT_BLOCK_TYPES):
+        return ToolResult([value])
+    if (
+        isinstance(value, Sequence)
+        and value
+        and all(isinstance(b, CONTENT_BLOCK_TYPES) for b in value)
+    ):
+        return ToolResult(list(value))
+    try:
+        return ToolResult.text(json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError):
+        return ToolResult.error(
+            f"{tool_name} returned a {type(value).__name__}, which is not a valid tool result"
+        )
+
+
+def _structured(
+    value: BaseModel | dict[str, Any], tool_name: str, returns_model: type[BaseModel] | None
+) -> ToolResult:
+    try:
+        if returns_model is not None and not isinstance(value, returns_model):
+            raw = value.model_dump() if isinstance(value, BaseModel) else value
+            value = returns_model.model_validate(raw)
+        data = value if isinstance(value, dict) else _dump(value)
+        return ToolResult.structured(data)
+    except ValidationError as exc:
+        return ToolResult.error(
+            f"{tool_name} returned a result that does not match its output schema:\n"
+            + validation_summary(exc)
+        )
+    except (TypeError, ValueError) as exc:
+        return ToolResult.error(f"{tool_name} returned a result that is not JSON: {exc}")
+
+
+def _dump(model: BaseModel) -> dict[str, Any]:
+    # exclude_unset: an optional field the handler left alone is left out, as the published
+    # output schema (optional, no invented null) expects; what it set is kept.
+    return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def validation_summary(exc: ValidationError) -> str:
+    """The validator's own messages, one line per problem: `field.path: message`."""
+    lines = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(part) for part in err["loc"]) or "(arguments)"
+        lines.append(f"- {where}: {err['msg']}")
+    return "\n".join(lines)

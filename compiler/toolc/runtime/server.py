@@ -1,0 +1,317 @@
+"""Any toolset as an mcp low-level `Server`: `to_mcp_server(toolset)`.
+
+- tools/list publishes each `ToolDefinition.published()` exactly. The SDK re-validates
+  results against the negotiated protocol's schema, which drops `null` values at the top
+  level of `_meta` on 2026-07-28; a server middleware puts back whatever that pass
+  dropped or changed, so the wire equals the definitions.
+- tools/call runs the toolset (validation included: the low-level server validates
+  nothing) and sends its result: error results, structured content, content blocks.
+  A toolset failure becomes an error result; the server keeps serving.
+- Approval-required calls ask the user through MCP elicitation, a form with one boolean
+  field `confirm`: before 2026-07-28 as an `elicitation/create` request in the middle of
+  the call, from 2026-07-28 as an `InputRequiredResult` the client answers by calling
+  again. Accepted with `confirm: true` -> the call runs; anything else -> an error
+  result saying it was declined; a client without elicitation -> an error result saying
+  the tool needs approval. External tools cannot run here: an error result says so.
+- After each call the server lists the tools again; when a filtered or prepared set
+  changed the list, clients hear `notifications/tools/list_changed`: declared as the
+  `tools.listChanged` capability and sent on the connection before 2026-07-28, and
+  published to `subscriptions/listen` streams (the only way that version allows) from
+  2026-07-28. A handshake-era notification goes to the connection whose call changed the
+  list (other connections see the new list at their next tools/list).
+- The toolset is entered (MCP connections opened) in the server's lifespan. Its
+  instructions are the server's unless `instructions=` is given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from toolc.runtime.abstract import AbstractToolset, ToolDefinition, ToolsetError
+from toolc.runtime.context import RunContext
+from toolc.runtime.deferred import (
+    ApprovalRequiredError,
+    Approved,
+    DeferredCallError,
+    ExternalCallRequired,
+)
+from toolc.runtime.results import ToolResult
+
+logger = logging.getLogger("toolc.runtime")
+
+APPROVAL_KEY = "toolc/approval"
+CONFIRM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "confirm": {"type": "boolean", "title": "Run it", "description": "Allow this tool call."}
+    },
+    "required": ["confirm"],
+}
+
+
+# What this request's tools/list handler published, for the middleware around it.
+_published_box: ContextVar[list[list[dict[str, Any]]] | None] = ContextVar(
+    "toolc_published", default=None
+)
+
+
+class _ToolsetServer(Server[Any]):
+    """A low-level Server that declares tools.listChanged and fills in late instructions."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._issued: list[InitializationOptions] = []
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        options = super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True),
+            experimental_capabilities,
+            extensions,
+        )
+        self._issued.append(options)
+        return options
+
+    def set_instructions(self, text: str) -> None:
+        """Instructions known only once the toolset is entered (options made earlier too)."""
+        self.instructions = text
+        for options in self._issued:
+            if options.instructions is None:
+                options.instructions = text
+
+
+def to_mcp_server(
+    toolset: AbstractToolset[Any],
+    *,
+    name: str = "toolc",
+    deps: Any = None,
+    instructions: str | None = None,
+) -> Server[Any]:
+    """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext."""
+    bridge = _Bridge(toolset, deps, instructions)
+    server = _ToolsetServer(
+        name,
+        instructions=instructions,
+        lifespan=bridge.lifespan,
+        on_list_tools=bridge.on_list_tools,
+        on_call_tool=bridge.on_call_tool,
+        on_subscriptions_listen=ListenHandler(bridge.bus),
+    )
+    server.middleware.append(bridge.keep_definitions)
+    return server
+
+
+class _Bridge:
+    """The handlers of one server: toolset calls, approvals, list-changed tracking."""
+
+    def __init__(self, toolset: AbstractToolset[Any], deps: Any, instructions: str | None) -> None:
+        self.toolset = toolset
+        self.deps = deps
+        self.instructions = instructions
+        self.bus = InMemorySubscriptionBus()
+        self.step = 0
+        self.listed: list[dict[str, Any]] | None = None  # the last published listing
+        self._secret = secrets.token_bytes(16)
+
+    def run_context(self, call_id: str | None = None) -> RunContext[Any]:
+        return RunContext(deps=self.deps, step=self.step, tool_call_id=call_id)
+
+    @asynccontextmanager
+    async def lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with self.toolset:
+            if self.instructions is None and isinstance(server, _ToolsetServer):
+                text = await self._toolset_instructions()
+                if text:
+                    server.set_instructions(text)
+            yield {}
+
+    async def _toolset_instructions(self) -> str | None:
+        try:
+            return await self.toolset.get_instructions(self.run_context())
+        except Exception:
+            logger.warning("the toolset's instructions are not available", exc_info=True)
+            return None
+
+    # -- tools/list -------------------------------------------------------------------
+
+    async def published(self, ctx: RunContext[Any]) -> list[dict[str, Any]]:
+        tools: list[ToolDefinition] = await self.toolset.list_tools(ctx)
+        return [tool.published() for tool in tools]
+
+    async def on_list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        try:
+            tools = await self.published(self.run_context())
+        except ToolsetError as exc:
+            raise MCPError(types.INTERNAL_ERROR, str(exc)) from exc
+        self.listed = tools
+        box = _published_box.get()
+        if box is not None:
+            box.append(tools)
+        # ttlMs 0: a filtered or prepared set may change at any call, never cache it.
+        return {"tools": tools, "ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
+
+    async def keep_definitions(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Put back what the SDK's per-version result pass dropped from the definitions."""
+        if ctx.method != "tools/list":
+            return await call_next(ctx)
+        box: list[list[dict[str, Any]]] = []
+        token = _published_box.set(box)
+        try:
+            result = await call_next(ctx)
+        finally:
+            _published_box.reset(token)
+        wire_tools = result.get("tools") if isinstance(result, dict) else None
+        if not box or not isinstance(result, dict) or not isinstance(wire_tools, list):
+            return result
+        by_name = {tool["name"]: tool for tool in box[0]}
+        result["tools"] = [_restored(t, by_name.get(t.get("name"))) for t in wire_tools]
+        return result
+
+    # -- tools/call -------------------------------------------------------------------
+
+    async def on_call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> dict[str, Any] | types.InputRequiredResult:
+        self.step += 1
+        name, args = params.name, params.arguments or {}
+        run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None)
+        try:
+            result = await self._call(run_ctx, name, args)
+        except ApprovalRequiredError as paused:
+            outcome = await self._approve(ctx, params, run_ctx, paused)
+            if isinstance(outcome, types.InputRequiredResult):
+                return outcome
+            result = outcome
+        await self._notify_if_changed(ctx)
+        return {**result.to_wire(), "resultType": "complete"}
+
+    async def _call(self, run_ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
+        """The toolset's result; every failure but a pending approval as an error result."""
+        try:
+            return await self.toolset.call_tool(run_ctx, name, args)
+        except ApprovalRequiredError:
+            raise
+        except ExternalCallRequired:
+            return ToolResult.error(
+                f"{name} is an external tool: its caller runs it, and this server cannot."
+            )
+        except DeferredCallError as exc:
+            return ToolResult.error(f"{name} cannot run here: {exc}")
+        except Exception as exc:
+            logger.warning("tool call %s failed", name, exc_info=True)
+            return ToolResult.error(f"{name} failed: {type(exc).__name__}: {exc}")
+
+    async def _approve(
+        self,
+        ctx: ServerRequestContext[Any],
+        params: types.CallToolRequestParams,
+        run_ctx: RunContext[Any],
+        paused: ApprovalRequiredError,
+    ) -> ToolResult | types.InputRequiredResult:
+        name, args = params.name, params.arguments or {}
+        if not _can_elicit(ctx):
+            return ToolResult.error(
+                f"{name} needs the user's approval, and this client cannot ask for it "
+                f"(no elicitation support); the call was not run."
+            )
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            answer = self._answer_in(params)
+            if answer is None:
+                return self._ask(name, args)
+        else:
+            answer = await ctx.session.elicit_form(
+                _question(name, args), CONFIRM_SCHEMA, related_request_id=ctx.request_id
+            )
+        confirmed = answer.action == "accept" and (answer.content or {}).get("confirm") is True
+        if not confirmed:
+            return ToolResult.error(f"The user declined the call to {name!r}; it was not run.")
+        approved = run_ctx.resume(approvals={r.call_id: Approved() for r in paused.requests})
+        try:
+            return await self._call(approved, name, args)
+        except ApprovalRequiredError:
+            return ToolResult.error(f"{name} asked for approval twice; it was not run.")
+
+    def _digest(self, name: str, args: Mapping[str, Any]) -> str:
+        payload = json.dumps([name, args], sort_keys=True, ensure_ascii=False).encode()
+        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
+
+    def _ask(self, name: str, args: dict[str, Any]) -> types.InputRequiredResult:
+        """2026-07-28: ask by answering with the question; the client calls again."""
+        question = types.ElicitRequest(
+            params=types.ElicitRequestFormParams(
+                message=_question(name, args), requested_schema=CONFIRM_SCHEMA
+            )
+        )
+        return types.InputRequiredResult(
+            input_requests={APPROVAL_KEY: question}, request_state=self._digest(name, args)
+        )
+
+    def _answer_in(self, params: types.CallToolRequestParams) -> types.ElicitResult | None:
+        """The user's answer carried by this retry, if it answers this very call."""
+        answer = (params.input_responses or {}).get(APPROVAL_KEY)
+        state = params.request_state
+        expected = self._digest(params.name, params.arguments or {})
+        if not isinstance(answer, types.ElicitResult) or state is None:
+            return None
+        return answer if hmac.compare_digest(state, expected) else None
+
+    # -- list changed -------------------------------------------------------------------
+
+    async def _notify_if_changed(self, ctx: ServerRequestContext[Any]) -> None:
+        if self.listed is None:
+            return  # nobody listed yet: nothing to be out of date
+        try:
+            now = await self.published(self.run_context())
+        except ToolsetError:
+            return  # the next tools/list reports it
+        if now == self.listed:
+            return
+        self.listed = now
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            await self.bus.publish(ToolsListChanged())
+        else:
+            await ctx.session.send_tool_list_changed()
+
+
+def _can_elicit(ctx: ServerRequestContext[Any]) -> bool:
+    caps = ctx.session.client_capabilities
+    elicitation = caps.elicitation if caps is not None else None
+    # A bare `elicitation: {}` (before modes existed) means form support.
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
+def _question(name: str, args: Mapping[str, Any]) -> str:
+    shown = json.dumps(args, ensure_ascii=False, indent=2)
+    return f"Allow the tool {name!r} to run with these arguments?\n{shown}"
+
+
+def _restored(wire: dict[str, Any], published: dict[str, Any] | None) -> dict[str, Any]:
+    """The published definition itself (its order too), plus any key the SDK added."""
+    if published is None:
+        return wire
+    return {**published, **{k: v for k, v in wire.items() if k not in published}}

@@ -1,0 +1,122 @@
+"""`wrapper`: every call goes through a `WrapperToolset` subclass.
+
+A subclass overrides `call_tool(self, ctx, name, args, next)` and calls
+`await next(ctx, name, args)` to run the inner tool; it may change the arguments
+before and the result after, or answer without calling `next` at all. It may also
+override `list_tools` to change what the model reads (descriptions, schemas), but not
+the names: calls are routed by the inner set's names.
+
+Outer toolsets call every toolset as `call_tool(ctx, name, args)`; the override with
+`next` is adapted to that signature when the subclass is defined (`next` defaults to the
+inner set's `call_tool`), so `super().call_tool(ctx, name, args, next)` works too.
+
+`lazy_wrapper(inner, LazyRef("mod", "Class"))` imports the class at first use (entering
+the set, listing or calling) and builds `Class(inner)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import Any, Self
+
+from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
+from toolc.runtime.context import RunContext
+from toolc.runtime.results import ToolResult
+from toolc.runtime.tool import LazyRef, LazyRefError
+
+Next = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]
+
+
+class WrapperToolset(DelegatingToolset[Any]):
+    """Subclass and override `call_tool(self, ctx, name, args, next)`."""
+
+    async def call_tool(
+        self,
+        ctx: RunContext[Any],
+        name: str,
+        args: dict[str, Any],
+        next: Next | None = None,
+    ) -> ToolResult:
+        return await (next if next is not None else self.inner.call_tool)(ctx, name, args)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        wrap = cls.__dict__.get("call_tool")
+        if wrap is not None:
+            setattr(cls, "call_tool", _adapt(wrap))  # noqa: B010  # mypy: no method-assign
+
+
+def _adapt(wrap: Callable[..., Awaitable[ToolResult]]) -> Callable[..., Awaitable[ToolResult]]:
+    """Make a `call_tool(ctx, name, args, next)` override callable without `next`."""
+
+    async def call_tool(
+        self: WrapperToolset,
+        ctx: RunContext[Any],
+        name: str,
+        args: dict[str, Any],
+        next: Next | None = None,
+    ) -> ToolResult:
+        return await wrap(self, ctx, name, args, next if next is not None else self.inner.call_tool)
+
+    call_tool.__doc__ = wrap.__doc__
+    call_tool.__qualname__ = wrap.__qualname__
+    return call_tool
+
+
+class LazyWrapperToolset(DelegatingToolset[Any]):
+    """A wrapper whose class is imported at first use; see `lazy_wrapper`."""
+
+    def __init__(self, inner: AbstractToolset[Any], ref: LazyRef, *, id: str | None = None) -> None:
+        super().__init__(inner, id=id)
+        self.ref = ref
+        self._wrapper: WrapperToolset | None = None
+
+    def wrapper(self) -> WrapperToolset:
+        """The wrapper instance; raises ToolsetError when the class does not import."""
+        if self._wrapper is None:
+            try:
+                cls = self.ref.resolve()
+            except LazyRefError as exc:
+                raise ToolsetError(f"the wrapper of {self.label}: {exc}") from exc
+            if not (isinstance(cls, type) and issubclass(cls, WrapperToolset)):
+                raise ToolsetError(
+                    f"the wrapper {self.ref} of {self.label} is not a WrapperToolset subclass"
+                )
+            self._wrapper = cls(self.inner)
+        return self._wrapper
+
+    async def list_tools(self, ctx: RunContext[Any]) -> list[ToolDefinition]:
+        return await self.wrapper().list_tools(ctx)
+
+    async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
+        try:
+            wrapper = self.wrapper()
+        except ToolsetError as exc:
+            return ToolResult.error(f"{name} cannot run: {exc}")
+        return await wrapper.call_tool(ctx, name, args)
+
+    async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
+        return await self.wrapper().get_instructions(ctx)
+
+    async def __aenter__(self) -> Self:
+        await self.wrapper().__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.wrapper().__aexit__(exc_type, exc, tb)
+
+    def describe(self) -> str:
+        return f"lazy_wrapper({self.ref}, {self.inner.label})"
+
+
+def lazy_wrapper(
+    inner: AbstractToolset[Any], ref: LazyRef | str, *, id: str | None = None
+) -> LazyWrapperToolset:
+    """`inner` wrapped by the WrapperToolset subclass `ref`, imported at first use."""
+    return LazyWrapperToolset(inner, LazyRef.parse(ref) if isinstance(ref, str) else ref, id=id)
