@@ -1,4 +1,4 @@
-"""Shared helpers for the diff tests: the fixture folders and expected-file comparison."""
+"""The diff tests' shared helper: comparing output with an expected file."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "diff"
 
 
 def check_expected(path: Path, actual: str) -> None:

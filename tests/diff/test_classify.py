@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from toolc.diagnostics import Severity
-from toolc.diff import RULES, diff_tools, load_folder
+from toolc.diff import RULES, Change, diff_tools, load_folder
 from toolc.report.changes import render
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "diff"
@@ -21,7 +20,7 @@ CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "old").is_dir())
 ONE_SIDED = {"TOOL_REMOVED", "TOOL_ADDED", "OUTPUT_SCHEMA_ADDED", "OUTPUT_SCHEMA_REMOVED"}
 
 
-def changes_of(case: str) -> list[Any]:
+def changes_of(case: str) -> list[Change]:
     return diff_tools(load_folder(FIXTURES / case / "old"), load_folder(FIXTURES / case / "new"))
 
 
@@ -40,8 +39,7 @@ def test_rule_fixture_shows_only_its_rule_on_every_side(rule: str) -> None:
     assert changes and {c.rule for c in changes} == {rule}
     spec = RULES[rule]
     for c in changes:
-        kind = "input" if c.schema == "tool" else c.schema
-        assert c.severity in (spec.severity(kind), spec.severity(kind, open_object=True))
+        assert c.severity in (spec.severity(c.schema), spec.severity(c.schema, open_object=True))
     if spec.input != spec.output and rule not in ONE_SIDED:
         assert {"input", "output"} <= {c.schema for c in changes}, "both sides are covered"
     if spec.input_open is not None:

@@ -114,9 +114,14 @@ def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = "."
     commit = found.stdout.decode().strip()
     prefix = folder.strip().strip("/")
     tree = f"{commit}:./{prefix}" if prefix not in ("", ".") else f"{commit}:./"
-    if _git(repo, "rev-parse", "--verify", "--quiet", f"{tree}^{{tree}}").returncode != 0:
+    kind = _git(repo, "cat-file", "-t", tree)
+    if kind.returncode != 0:  # the folder did not exist then
         return ToolSet()
-    listing = _git(repo, "ls-tree", "-r", "-z", tree)
+    if kind.stdout.strip() != b"tree":
+        raise DiffInputError(f"{ref}:{prefix} is not a folder")
+    # --full-tree: from a subfolder of the worktree, ls-tree would otherwise list only the
+    # entries under that subfolder's own path inside the tree given.
+    listing = _git(repo, "ls-tree", "--full-tree", "-r", "-z", tree)
     if listing.returncode != 0:
         raise DiffInputError(f"cannot list {folder} at {ref}: "
                              f"{listing.stderr.decode(errors='replace').strip()}")

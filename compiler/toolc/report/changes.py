@@ -11,9 +11,10 @@ For ``github`` (and the file names in ``text``), the caller says where each tool
 file is: ``paths`` maps a tool to its file relative to ``golden_root`` (a ToolSet's
 ``paths``), and ``new_texts`` / ``old_texts`` map a tool to its file's text, new and old
 (a ToolSet's ``texts``, or :func:`toolc.diff.golden_text` of a tool not yet written). A
-change is annotated at its pointer's line in the new text; a pointer the new text no
-longer has (a removal) at its nearest ancestor there, since annotations land on the
-pull request's version of the file; a removed tool at its line in the old text.
+change is annotated at its pointer's line in the new text; a removal at the line of what
+held the removed thing there (annotations land on the pull request's version of the
+file, where the old pointer may name a neighbour or nothing); a removed tool at the
+first line of its old file.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ FORMATS = ("text", "markdown", "json", "github")
 _COLORS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
 _BOLD, _DIM, _RED, _GREEN, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[0m"
 _LONG = 120  # objects and arrays longer than this are shortened outside json
+WHOLE_TOOL = "(whole tool)"  # how the empty pointer (a tool added or removed) is shown
 
 
 def want_color(stream: TextIO) -> bool:
@@ -86,7 +88,12 @@ class Locator:
         key = (change.tool, is_new)
         if key not in self._lines:
             self._lines[key] = pointer_lines(text)
-        return line_of(text, change.pointer, self._lines[key])
+        pointer = change.pointer
+        if is_new and change.new is None and change.old is not None and pointer:
+            # Something went away: in the new file its old pointer may name a neighbour
+            # (enum/0 is now another value), so point at what held it.
+            pointer = pointer[:pointer.rindex("/")]
+        return line_of(text, pointer, self._lines[key])
 
 
 def _value(value: Json, *, shorten: bool) -> str:
@@ -129,9 +136,10 @@ def render_text(changes: list[Change], *, color: bool = False,
         lines = [paint(_BOLD, f"tool {tool}") + (f" ({where})" if where else "")]
         for c in group:
             sev = str(c.severity)
-            head = paint(_COLORS.get(sev, ""), f"{sev}[{c.rule}]")
+            # An accepted change is dimmed: it is shown, but it does not fail anything.
+            head = paint(_DIM if c.accepted else _COLORS.get(sev, ""), f"{sev}[{c.rule}]")
             tail = paint(_DIM, " (accepted)") if c.accepted else ""
-            lines.append(f"  {head} {c.pointer or '/'}{tail}")
+            lines.append(f"  {head} {c.pointer or WHOLE_TOOL}{tail}")
             lines.append(f"    {c.message}")
             if c.accepted:
                 lines.append(f"    accepted: {c.reason}")
@@ -157,11 +165,14 @@ def _cell(text: str) -> str:
             .replace("\r\n", "\n").replace("\n", "<br>"))
 
 
-def _code(value: Json) -> str:
-    if value is None:
-        return ""
-    text = _value(value, shorten=True).replace("|", "\\|")
+def _code_span(text: str) -> str:
+    # Entities mean nothing inside code; only the table's pipe needs escaping there.
+    text = text.replace("|", "\\|")
     return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def _code(value: Json) -> str:
+    return "" if value is None else _code_span(_value(value, shorten=True))
 
 
 def render_markdown(changes: list[Change]) -> str:
@@ -170,7 +181,7 @@ def render_markdown(changes: list[Change]) -> str:
         return "\n".join([*lines, summary(changes)])
     lines.append(f"**{summary(changes)}**")
     for tool, group in _by_tool(changes):
-        lines += ["", f"#### `{tool}`", "",
+        lines += ["", f"#### {_code_span(tool)}", "",
                   "| severity | rule | pointer | change | old | new |",
                   "| --- | --- | --- | --- | --- | --- |"]
         for c in group:
@@ -180,7 +191,8 @@ def render_markdown(changes: list[Change]) -> str:
             message = _cell(c.message)
             if c.accepted:
                 message += f"<br>**accepted:** {_cell(c.reason or '')}"
-            lines.append(f"| {severity} | `{c.rule}` | `{_cell(c.pointer or '/')}` | {message} "
+            pointer = _code_span(c.pointer) if c.pointer else WHOLE_TOOL
+            lines.append(f"| {severity} | `{c.rule}` | {pointer} | {message} "
                          f"| {_code(c.old)} | {_code(c.new)} |")
     return "\n".join(lines)
 
@@ -208,7 +220,7 @@ def render_github(changes: list[Change], locate: Locator) -> str:
                 props.append(f"line={line}")
         props.append(f"title={_escape_prop(f'{c.rule} in {c.tool} ({c.severity})')}")
         message = c.message if not c.accepted else f"accepted ({c.reason}): {c.message}"
-        message += f"\npointer: {c.pointer or '/'}"
+        message += f"\npointer: {c.pointer or WHOLE_TOOL}"
         if c.old is not None:
             message += f"\nold: {_value(c.old, shorten=True)}"
         if c.new is not None:

@@ -1,0 +1,134 @@
+"""Policy: severities changed per rule, reviewed changes accepted, and when a check fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toolc.diagnostics import Severity
+from toolc.diff import (
+    Acceptance,
+    Change,
+    DiffInputError,
+    Policy,
+    diff_tools,
+    fails,
+    load_folder,
+    worst,
+)
+
+MULTI = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "_multi"
+
+
+def multi(policy: Policy | None = None) -> list[Change]:
+    return diff_tools(load_folder(MULTI / "old"), load_folder(MULTI / "new"), policy)
+
+
+def change(severity: Severity, accepted: bool = False) -> Change:
+    return Change("t", "/x", "R", severity, "m", accepted=accepted)
+
+
+def test_config_is_read_with_severities_acceptances_and_threshold() -> None:
+    policy = Policy.from_config({
+        "severity": {"TOOL_ADDED": "warning", "DEFAULT_CHANGED": "off"},
+        "accept": [{"tool": "oldTool", "rule": "TOOL_REMOVED", "reason": "retired in 2.0"},
+                   {"tool": "readLog", "rule": "CONSTRAINT_TIGHTENED", "reason": "too slow",
+                    "pointer": "/inputSchema/properties/lines"}],
+        "fail_on": "warning",
+    })
+    assert policy.severities == {"TOOL_ADDED": Severity.WARNING, "DEFAULT_CHANGED": Severity.OFF}
+    assert policy.accept[1] == Acceptance("readLog", "CONSTRAINT_TIGHTENED", "too slow",
+                                          "/inputSchema/properties/lines")
+    assert policy.fail_on == "warning"
+    assert Policy.from_config({}) == Policy()
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"severities": {}}, r"\[tool\.toolc\.diff\]: unknown key 'severities' \(did you mean 'severity'\?\)"),
+    ({"severity": {"TOOL_REMOVD": "info"}},
+     r"\[tool\.toolc\.diff\]\.severity: unknown rule 'TOOL_REMOVD' \(did you mean 'TOOL_REMOVED'\?\)"),
+    ({"severity": {"TOOL_ADDED": "fatal"}},
+     r"\.severity\.TOOL_ADDED: unknown severity 'fatal' \(expected off, info, warning or error\)"),
+    ({"severity": {"TOOL_ADDED": 3}}, r"\.severity\.TOOL_ADDED: expected a string, found an integer"),
+    ({"severity": ["TOOL_ADDED"]}, r"\.severity: expected a table of RULE_ID = severity"),
+    ({"accept": {"tool": "x"}}, r"\.accept: expected a list of tables, found a table"),
+    ({"accept": [{"tool": "x", "rule": "TOOL_REMOVED"}]},
+     r"\.accept\[0\]: missing 'reason' \(every accepted change says why\)"),
+    ({"accept": [{"tool": "x", "rule": "TOOL_REMOVED", "reason": " "}]},
+     r"\.accept\[0\]\.reason: must not be empty"),
+    ({"accept": [{"tool": "x", "rule": "NOPE", "reason": "r"}]}, r"\.accept\[0\]\.rule: unknown rule 'NOPE'"),
+    ({"accept": [{"tool": "x", "rule": "TOOL_REMOVED", "reason": "r", "pointer": "a/b"}]},
+     r"\.accept\[0\]\.pointer: a JSON pointer starts with '/'"),
+    ({"accept": [{"tool": "x", "rule": "TOOL_REMOVED", "reason": "r", "why": "r"}]},
+     r"\.accept\[0\]: unknown key 'why'"),
+    ({"accept": [{"tool": 1, "rule": "TOOL_REMOVED", "reason": "r"}]},
+     r"\.accept\[0\]\.tool: expected a string, found an integer"),
+    ({"fail_on": "errors"}, r"\.fail_on: 'errors' is not one of error, warning, info, never"),
+])
+def test_bad_config_names_the_key(table: dict[str, Any], message: str) -> None:
+    with pytest.raises(DiffInputError, match=message):
+        Policy.from_config(table)
+
+
+def test_config_location_is_the_callers() -> None:
+    with pytest.raises(DiffInputError, match=r"^pyproject\.toml \[tool\.toolc\.diff\]: expected a table"):
+        Policy.from_config([], where="pyproject.toml [tool.toolc.diff]")  # type: ignore[arg-type]
+
+
+def test_severity_overrides_and_off() -> None:
+    base = multi()
+    changed = multi(Policy.from_config({"severity": {"TOOL_ADDED": "error",
+                                                     "DEFAULT_CHANGED": "off"}}))
+    assert [c for c in base if c.rule == "DEFAULT_CHANGED"] and not [
+        c for c in changed if c.rule == "DEFAULT_CHANGED"]
+    assert {c.severity for c in changed if c.rule == "TOOL_ADDED"} == {Severity.ERROR}
+    assert len(changed) == len(base) - 1
+
+
+def test_accepted_changes_stay_listed_with_their_reason_and_never_fail() -> None:
+    accept_all_errors = [{"tool": c.tool, "rule": c.rule, "reason": f"ok {c.rule}"}
+                         for c in multi() if c.severity is Severity.ERROR]
+    policy = Policy.from_config({"accept": accept_all_errors})
+    changes = multi(policy)
+    accepted = [c for c in changes if c.accepted]
+    assert len(changes) == len(multi()) and accepted
+    assert all(c.reason == f"ok {c.rule}" and c.severity is Severity.ERROR for c in accepted)
+    assert fails(multi(), "error") and not fails(changes, "error")
+    assert worst(changes) is Severity.WARNING and fails(changes, "warning")
+    assert policy.unused(changes) == []
+
+
+def test_an_acceptance_with_a_pointer_matches_there_and_below_only() -> None:
+    acceptance = Acceptance("readLog", "DESCRIPTION_REMOVED", "moved on purpose",
+                            "/inputSchema/properties/level")
+    at = Change("readLog", "/inputSchema/properties/level/description", "DESCRIPTION_REMOVED",
+                Severity.ERROR, "m")
+    assert acceptance.matches(at)
+    assert not acceptance.matches(Change("readLog", "/inputSchema/properties/levels",
+                                         "DESCRIPTION_REMOVED", Severity.ERROR, "m"))
+    assert not acceptance.matches(Change("readLog", at.pointer, "TYPE_WIDENED",
+                                         Severity.ERROR, "m"))
+    stale = Acceptance("readLog", "TOOL_REMOVED", "gone")
+    assert Policy(accept=(acceptance, stale)).unused([at]) == [stale]
+
+
+@pytest.mark.parametrize(("fail_on", "severities", "expected"), [
+    ("error", [Severity.WARNING, Severity.INFO], False),
+    ("error", [Severity.ERROR], True),
+    ("warning", [Severity.WARNING], True),
+    ("warning", [Severity.INFO], False),
+    ("info", [Severity.INFO], True),
+    ("info", [], False),
+    ("never", [Severity.ERROR], False),
+])
+def test_fail_on_thresholds(fail_on: str, severities: list[Severity], expected: bool) -> None:
+    assert fails([change(s) for s in severities], fail_on) is expected
+
+
+def test_accepted_changes_do_not_count_and_bad_thresholds_are_refused() -> None:
+    assert worst([change(Severity.ERROR, accepted=True), change(Severity.INFO)]) is Severity.INFO
+    assert worst([]) is None
+    assert not fails([change(Severity.ERROR, accepted=True)], "info")
+    with pytest.raises(DiffInputError, match="fail_on must be one of"):
+        fails([], "errors")

@@ -1,0 +1,167 @@
+"""Loading tool sets from folders and, through a real git repository, from refs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toolc.diff import (
+    DiffInputError,
+    diff_tools,
+    golden_text,
+    line_of,
+    load_folder,
+    load_git,
+    pointer_lines,
+)
+
+
+def write_tool(root: Path, relative: str, tool: dict[str, Any]) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(golden_text(tool), encoding="utf-8")
+
+
+def tool(name: str, **props: Any) -> dict[str, Any]:
+    return {"name": name, "description": f"{name}.",
+            "inputSchema": {"type": "object", "properties": props, "additionalProperties": False}}
+
+
+# -- folders ---------------------------------------------------------------------------
+
+def test_folder_loads_every_json_at_any_depth_by_name(tmp_path: Path) -> None:
+    write_tool(tmp_path, "a/one.json", tool("first"))
+    write_tool(tmp_path, "b/c/d/two.json", tool("second"))
+    write_tool(tmp_path, ".cache/skip.json", tool("hidden"))
+    (tmp_path / "notes.txt").write_text("not a tool")
+    tools = load_folder(tmp_path)
+    assert sorted(tools) == ["first", "second"]
+    assert tools.paths == {"first": "a/one.json", "second": "b/c/d/two.json"}
+    assert tools.texts["first"] == golden_text(tool("first"))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"name": "x",,}', r"bad\.json:1:14: not valid JSON: Expecting property name"),
+    ("[1, 2]", r"bad\.json: a tool file holds one JSON object, found list"),
+    ('{"description": "no name"}', r"bad\.json: no \"name\" field"),
+    ('{"name": "x", "n": NaN}', r"bad\.json: not valid JSON: NaN is not a JSON value"),
+])
+def test_bad_tool_files_are_named_in_the_error(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "bad.json").write_text(text, encoding="utf-8")
+    with pytest.raises(DiffInputError, match=message):
+        load_folder(tmp_path)
+
+
+def test_two_files_for_one_tool_and_missing_folders_are_errors(tmp_path: Path) -> None:
+    write_tool(tmp_path, "a/x.json", tool("same"))
+    write_tool(tmp_path, "b/x.json", tool("same"))
+    with pytest.raises(DiffInputError, match=r"b/x\.json: tool 'same' is already defined by a/x\.json"):
+        load_folder(tmp_path)
+    with pytest.raises(DiffInputError, match="no such folder"):
+        load_folder(tmp_path / "missing")
+    with pytest.raises(DiffInputError, match="not a folder"):
+        load_folder(tmp_path / "a" / "x.json")
+    (tmp_path / "b" / "x.json").unlink()
+    (tmp_path / "latin.json").write_bytes(b'{"name": "\xe9"}')
+    with pytest.raises(DiffInputError, match=r"latin\.json: not UTF-8 text"):
+        load_folder(tmp_path)
+
+
+# -- git -------------------------------------------------------------------------------
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                   env={**os.environ, **GIT_ENV})
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """v1 (tagged) has readLog and oldTool; HEAD drops oldTool and a property, adds newTool;
+    the working tree then changes again without committing."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    golden = tmp_path / "generated" / "schemas"
+    level = {"type": "string", "description": "Level."}
+    write_tool(golden, "workbench/readLog.json", tool("readLog", level=level, lines=level))
+    write_tool(golden, "workbench/oldTool.json", tool("oldTool"))
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "v1")
+    git(tmp_path, "tag", "v1")
+    write_tool(golden, "workbench/readLog.json", tool("readLog", lines=level))
+    (golden / "workbench" / "oldTool.json").unlink()
+    write_tool(golden, "other/newTool.json", tool("newTool"))
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "v2")
+    write_tool(golden, "workbench/readLog.json", tool("readLog"))  # uncommitted
+    return tmp_path
+
+
+def test_git_reads_golden_files_of_any_ref_without_checkout(repo: Path) -> None:
+    v1 = load_git("v1", repo=repo)
+    head = load_git("HEAD", repo=repo)
+    assert sorted(v1) == ["oldTool", "readLog"] and sorted(head) == ["newTool", "readLog"]
+    assert load_git("HEAD~1", repo=repo) == v1
+    assert head.paths["newTool"] == "other/newTool.json"
+    assert head.texts["newTool"] == golden_text(tool("newTool"))
+    assert "level" not in head["readLog"]["inputSchema"]["properties"]
+    assert "lines" in head["readLog"]["inputSchema"]["properties"]  # not the working tree
+    changes = diff_tools(v1, head)
+    assert [(c.tool, c.rule, c.pointer) for c in changes] == [
+        ("newTool", "TOOL_ADDED", ""), ("oldTool", "TOOL_REMOVED", ""),
+        ("readLog", "PROPERTY_REMOVED", "/inputSchema/properties/level")]
+    working = load_folder(repo / "generated" / "schemas")
+    assert [c.pointer for c in diff_tools(head, working)] == ["/inputSchema/properties/lines"]
+
+
+def test_git_folder_is_relative_to_repo_and_may_be_absent(repo: Path) -> None:
+    assert sorted(load_git("v1", folder="generated/schemas/workbench/", repo=repo)) == [
+        "oldTool", "readLog"]
+    assert sorted(load_git("HEAD", folder=".", repo=repo)) == ["newTool", "readLog"]
+    assert load_git("HEAD", folder="nowhere", repo=repo) == {}
+    assert sorted(load_git("v1", folder="schemas", repo=repo / "generated")) == [
+        "oldTool", "readLog"]
+
+
+def test_git_errors_are_clear(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    with pytest.raises(DiffInputError, match="unknown git ref 'no-such-branch'"):
+        load_git("no-such-branch", repo=repo)
+    with pytest.raises(DiffInputError, match="is not a git ref"):
+        load_git("--output=/tmp/x", repo=repo)
+    with pytest.raises(DiffInputError, match="not inside a git repository"):
+        load_git("HEAD", repo=tmp_path_factory.mktemp("plain"))
+    bad = repo / "generated" / "schemas" / "broken.json"
+    bad.write_text("{")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "broken")
+    with pytest.raises(DiffInputError, match=r"HEAD:generated/schemas/broken\.json:1:2: not valid"):
+        load_git("HEAD", repo=repo)
+
+
+# -- lines of pointers -----------------------------------------------------------------
+
+def test_pointer_lines_in_a_golden_file() -> None:
+    text = golden_text({"name": "t", "inputSchema": {"properties": {"a/b": {"enum": [1, 2]}},
+                                                     "type": "object"}})
+    lines = text.splitlines()
+    found = pointer_lines(text)
+    assert lines[found["/inputSchema/properties/a~1b"] - 1].strip() == '"a/b": {'
+    assert lines[found["/inputSchema/properties/a~1b/enum/1"] - 1].strip() == "2"
+    assert found[""] == 1 and found["/name"] == len(lines) - 1
+    assert line_of(text, "/inputSchema/properties/gone/description") \
+        == found["/inputSchema/properties"]
+    assert line_of(text, "/nothing") == 1
+
+
+def test_pointer_lines_of_any_layout() -> None:
+    text = '{"a": [\n  {"b": "x\\"}"},\n\n  true], "c": {}}'
+    assert pointer_lines(text) == {"": 1, "/a": 1, "/a/0": 2, "/a/0/b": 2, "/a/1": 4, "/c": 4}
+    assert pointer_lines('{"a": [1,') == {"": 1, "/a": 1, "/a/0": 1}
+    assert json.loads(text)  # the sample is real JSON

@@ -1,0 +1,107 @@
+"""Each rendering of classified schema changes, checked in full against expected files."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from pathlib import Path
+
+import pytest
+from toolc.diagnostics import Severity
+from toolc.diff import Change, Policy, ToolSet, diff_tools, golden_text, load_folder
+from toolc.report.changes import FORMATS, render, want_color
+
+MULTI = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "_multi"
+EXPECTED = {"text": "report.txt", "markdown": "report.md", "json": "report.json",
+            "github": "report.github"}
+POLICY = Policy.from_config({
+    "accept": [{"tool": "oldTool", "rule": "TOOL_REMOVED",
+                "reason": "retired: use `newTool` | see #12"}],
+    "severity": {"DEFAULT_CHANGED": "info"},
+})
+
+
+def sets() -> tuple[ToolSet, ToolSet]:
+    return load_folder(MULTI / "old"), load_folder(MULTI / "new")
+
+
+def rendered(fmt: str, *, color: bool = False) -> str:
+    old, new = sets()
+    return render(diff_tools(old, new, POLICY), fmt, color=color, golden_root="generated/schemas",
+                  paths={**old.paths, **new.paths}, new_texts=new.texts, old_texts=old.texts)
+
+
+def check_expected(path: Path, actual: str) -> None:
+    # TOOLC_UPDATE_EXPECTED=1 rewrites the file; review its diff before committing.
+    if os.environ.get("TOOLC_UPDATE_EXPECTED"):
+        path.write_text(actual, encoding="utf-8")
+    assert actual == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_multi_change_fixture_in_every_format(fmt: str) -> None:
+    check_expected(MULTI / EXPECTED[fmt], rendered(fmt) + "\n")
+
+
+def test_colour_only_adds_escapes() -> None:
+    coloured = rendered("text", color=True)
+    assert "\x1b[2merror[TOOL_REMOVED]\x1b[0m" in coloured  # accepted: dimmed
+    assert "\x1b[1;31merror[CONSTRAINT_TIGHTENED]\x1b[0m" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == rendered("text")
+
+
+def test_github_annotations_sit_on_the_lines_that_changed() -> None:
+    old, new = sets()
+    changes = diff_tools(old, new, POLICY)
+    lines = rendered("github").splitlines()
+    assert len(lines) == len(changes)
+    for change, annotation in zip(changes, lines, strict=True):
+        file = re.search(r"file=generated/schemas/([^,]+),line=(\d+)", annotation)
+        assert file, annotation
+        text = (new.texts if change.tool in new else old.texts)[change.tool]
+        line = text.splitlines()[int(file.group(2)) - 1].strip()
+        last = change.pointer.rsplit("/", 1)[-1]
+        if change.rule == "TOOL_REMOVED":
+            assert file.group(1) == "workbench/oldTool.json" and line == "{"
+        elif change.new is None:  # a removal: the line of what held it
+            holder = change.pointer.rsplit("/", 2)[-2]
+            assert line.startswith(f'"{holder}"'), (annotation, line)
+        elif last and not last.isdigit():
+            assert line.startswith(f'"{last}"'), (annotation, line)
+    assert lines[0].startswith("::notice ") and "TOOL_ADDED" in lines[0]
+
+
+def test_github_without_files_and_lines_still_reports() -> None:
+    change = Change("t", "/inputSchema/x", "TYPE_NARROWED", Severity.ERROR, "a, b: 100%\nnext")
+    out = render([change], "github")
+    assert out == ("::error title=TYPE_NARROWED in t (error)::a, b: 100%25%0Anext"
+                   "%0Apointer: /inputSchema/x")
+    text = golden_text({"name": "t", "inputSchema": {"x": 1}})
+    out = render([change], "github", golden_root="", paths={"t": "t.json"}, new_texts={"t": text})
+    assert out.startswith("::error file=t.json,line=3,title=")
+
+
+def test_no_changes() -> None:
+    assert render([], "text") == "No changes in the published tools."
+    assert render([], "json") == '{\n  "changes": []\n}'
+    assert render([], "github") == ""
+    assert render([], "markdown").endswith("### Schema changes\n\nNo changes in the published tools.")
+
+
+def test_unknown_format() -> None:
+    with pytest.raises(ValueError, match="unknown format 'yaml'"):
+        render([], "yaml")
+
+
+def test_want_color_needs_a_terminal_and_no_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    main, other = os.openpty()
+    with os.fdopen(other, "w") as terminal:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+        assert want_color(terminal) is True
+        assert want_color(io.StringIO()) is False
+        monkeypatch.setenv("NO_COLOR", "1")
+        assert want_color(terminal) is False
+        monkeypatch.setenv("NO_COLOR", "")  # empty means unset, per no-color.org
+        assert want_color(terminal) is True
+    os.close(main)
