@@ -132,3 +132,19 @@ def test_accepted_changes_do_not_count_and_bad_thresholds_are_refused() -> None:
     assert not fails([change(Severity.ERROR, accepted=True)], "info")
     with pytest.raises(DiffInputError, match="fail_on must be one of"):
         fails([], "errors")
+
+
+def test_the_documented_example_is_a_valid_policy() -> None:
+    import re
+    import tomllib
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "diff.md").read_text("utf-8")
+    block = re.search(r"```toml\n(.*?)```", docs, re.DOTALL)
+    assert block
+    table = tomllib.loads(block.group(1))["tool"]["toolc"]["diff"]
+    policy = Policy.from_config(table)
+    assert policy.fail_on == "error" and policy.severities["META_CHANGED"] is Severity.OFF
+    assert policy.accept[0].pointer == "/inputSchema/properties/lines"
+    changes = multi(policy)
+    tightened = [c for c in changes if c.rule == "CONSTRAINT_TIGHTENED"]
+    assert tightened and all(c.accepted for c in tightened)

@@ -62,12 +62,12 @@ RULES: dict[str, DiffRule] = _catalogue(
              "branch or null added, integer became number).", I, E),
     DiffRule("ENUM_VALUE_REMOVED", "An enum value is no longer admitted.", E, I),
     DiffRule("ENUM_VALUE_ADDED", "An enum value is newly admitted.", I, E),
-    DiffRule("CONSTRAINT_TIGHTENED", "A bound, length, item count, pattern, uniqueItems, "
-             "multipleOf, const, enum or allOf now rejects values that passed; a changed "
-             "pattern or const cannot be compared, so it counts as tightened in input "
-             "(and as loosened in output: whichever breaks).", E, I),
-    DiffRule("CONSTRAINT_LOOSENED", "A constraint was relaxed or dropped (a removed "
-             "format counts here): values that were rejected now pass.", I, E),
+    DiffRule("CONSTRAINT_TIGHTENED", "A bound, length, count, pattern, uniqueItems, "
+             "multipleOf, const, enum or allOf branch now rejects values that passed; a "
+             "changed pattern or const cannot be compared, so in input it counts as this.", E, I),
+    DiffRule("CONSTRAINT_LOOSENED", "A constraint was relaxed or dropped, so values that "
+             "were rejected pass; a removed format, and in output a changed pattern or "
+             "const, count as this.", I, E),
     DiffRule("FORMAT_ADDED", "A `format` was added or changed; validators may start "
              "rejecting values that passed.", W, W),
     DiffRule("DEFAULT_CHANGED", "A `default` was added, removed or changed: the "
@@ -89,7 +89,7 @@ RULES: dict[str, DiffRule] = _catalogue(
     DiffRule("META_CHANGED", "A `_meta` entry was added, removed or changed; the model "
              "never sees it, some clients read it.", I, I),
     DiffRule("OTHER_CHANGED", "A change no other rule classifies (an unknown keyword, "
-             "`not`, `if`, another `$ref`): review it by hand.", W, W),
+             "`not`, `if`, `examples`, a remote `$ref`): review it by hand.", W, W),
 )
 
 del E, W, I
