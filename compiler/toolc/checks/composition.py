@@ -1,0 +1,187 @@
+"""Static composition: what every toolset publishes, when that is known at compile time.
+
+For each toolset whose tools are known when compiling (``function``, ``external``, and
+everything built only on those) the published names are computed through prefixes,
+renames and unions, and each problem is reported at the line that causes it: a cycle at
+the reference that closes it, a collision at the member that brings the second tool, a
+rename of a missing tool at its ``names`` entry, a published name that breaks the name
+rules at the ``prefix`` or ``names`` entry that made it. ``mcp`` and ``mcp_manager``
+sets are only known at run time: anything built on them is incomplete.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Span
+from ..loader import YList, YMap
+from ..model.errors import did_you_mean
+from ..model.parse import ParsedModule
+from ..model.toolsets import (
+    CombinedToolset,
+    ExternalToolset,
+    FunctionToolset,
+    PrefixedToolset,
+    RenamedToolset,
+    ToolsetSpec,
+)
+from .names import name_level, name_problem, rule_note
+from .project import Composition, Entry, Project, ToolKey, ToolsetKey
+
+_UNKNOWN = Composition([], False)
+
+
+def check_composition(project: Project) -> None:
+    """TC401, TC402, TC403, TC407 and TC301/TC302 on published names (see the docstring)."""
+    composer = Composer(project)
+    for parsed in project.modules:
+        for name in parsed.toolsets:
+            composer.compose(parsed, name)
+
+
+class Composer:
+    def __init__(self, project: Project):
+        self.project = project
+        self.path: list[tuple[ParsedModule, str]] = []
+
+    def compose(self, parsed: ParsedModule, name: str) -> Composition:
+        key: ToolsetKey = (id(parsed), name)
+        done = self.project.compositions.get(key)
+        if done is not None:
+            return done
+        ts = parsed.toolsets.get(name)
+        if ts is None:
+            return _UNKNOWN
+        self.path.append((parsed, name))
+        try:
+            result = self._kind(parsed, name, ts)
+        finally:
+            self.path.pop()
+        self.project.compositions[key] = result
+        return result
+
+    def _node(self, parsed: ParsedModule, name: str) -> YMap:
+        node = parsed.section("toolsets").get(name)
+        return node if isinstance(node, YMap) else YMap(parsed.raw.span)
+
+    def _kind(self, parsed: ParsedModule, name: str, ts: ToolsetSpec) -> Composition:
+        if isinstance(ts, FunctionToolset):
+            tools = list(dict.fromkeys(ts.tools))
+            return Composition([Entry(t, ToolKey(parsed, t)) for t in tools if t in parsed.tools],
+                               all(t in parsed.tools for t in tools))
+        if isinstance(ts, ExternalToolset):
+            return Composition([Entry(t, ToolKey(parsed, t, name)) for t in ts.tools], True)
+        if isinstance(ts, CombinedToolset):
+            return self._combined(parsed, name, ts)
+        inner_ref = getattr(ts, "inner", None)
+        if not isinstance(inner_ref, str):
+            return _UNKNOWN  # mcp and mcp_manager: known only at run time
+        node = self._node(parsed, name)
+        inner = self._follow(parsed, inner_ref, node.value_spans.get("inner", node.span))
+        if isinstance(ts, PrefixedToolset):
+            return self._prefixed(name, ts, inner, node)
+        if isinstance(ts, RenamedToolset):
+            return self._renamed(name, ts, inner, node)
+        return Composition(list(inner.entries), inner.complete)
+
+    def _follow(self, parsed: ParsedModule, ref: str, span: Span) -> Composition:
+        found = self.project.find_toolset(parsed, ref)
+        if found is None:
+            return _UNKNOWN  # reported by the reference checks
+        for i, (m, n) in enumerate(self.path):
+            if m is found[0] and n == found[1]:
+                cycle = [self._shown(parsed, mm, nn) for mm, nn in self.path[i:]]
+                self.project.report("TC401", f"toolset '{self.path[-1][1]}' closes a cycle: "
+                                    f"{' -> '.join([*cycle, cycle[0]])}", span)
+                return _UNKNOWN
+        return self.compose(*found)
+
+    @staticmethod
+    def _shown(here: ParsedModule, module: ParsedModule, name: str) -> str:
+        return name if module is here else f"{module.name}.{name}"
+
+    def _prefixed(self, name: str, ts: PrefixedToolset, inner: Composition,
+                  node: YMap) -> Composition:
+        entries = [Entry(ts.prefix + e.name, e.tool) for e in inner.entries]
+        made = [(new.name, old.name) for new, old in zip(entries, inner.entries, strict=True)]
+        self._name_rules(f"prefix '{ts.prefix}' of toolset '{name}'", made,
+                         node.value_spans.get("prefix", node.span))
+        return Composition(entries, inner.complete)
+
+    def _renamed(self, name: str, ts: RenamedToolset, inner: Composition,
+                 node: YMap) -> Composition:
+        names = node.get("names")
+        names = names if isinstance(names, YMap) else YMap(node.span)
+        present = {e.name for e in inner.entries}
+        for old in ts.names:
+            if old not in present and inner.complete:
+                self.project.report("TC403", f"toolset '{name}' renames '{old}', which its inner "
+                                    f"set does not publish{did_you_mean(old, present)}",
+                                    names.key_spans.get(old, node.span))
+        entries: list[Entry] = []
+        seen: dict[str, Entry] = {}
+        for e in inner.entries:
+            new = ts.names.get(e.name, e.name)
+            if new != e.name:
+                self._name_rules(f"renaming '{e.name}' in toolset '{name}'", [(new, e.name)],
+                                 names.value_spans.get(e.name, node.span))
+            entry = Entry(new, e.tool)
+            if new in seen:
+                culprit = e.name if e.name in ts.names else seen[new].tool.name
+                span = names.value_spans.get(culprit, node.span)
+                self.project.report("TC407", f"toolset '{name}' publishes '{new}' twice, once "
+                                    f"for '{seen[new].tool.name}' and once for '{e.tool.name}'",
+                                    span)
+                continue
+            seen[new] = entry
+            entries.append(entry)
+        return Composition(entries, inner.complete)
+
+    def _combined(self, parsed: ParsedModule, name: str, ts: CombinedToolset) -> Composition:
+        node = self._node(parsed, name)
+        items = node.get("toolsets")
+        spans = items.item_spans if isinstance(items, YList) else [node.span] * len(ts.toolsets)
+        parts = [self._follow(parsed, ref, span) for ref, span in zip(ts.toolsets, spans,
+                                                                       strict=True)]
+        complete = all(p.complete for p in parts)
+        if ts.conflicts == "last_wins":
+            flat = [e for p in parts for e in p.entries]
+            last = {e.name: i for i, e in enumerate(flat)}
+            return Composition([e for i, e in enumerate(flat) if last[e.name] == i], complete)
+        owner: dict[str, int] = {}
+        entries: list[Entry] = []
+        for i, part in enumerate(parts):
+            clashes: dict[int, list[str]] = {}
+            for e in part.entries:
+                if e.name in owner:
+                    clashes.setdefault(owner[e.name], []).append(e.name)
+                    continue
+                owner[e.name] = i
+                entries.append(e)
+            for j, clashing in clashes.items():
+                self.project.report(
+                    "TC402", f"member '{ts.toolsets[i]}' of toolset '{name}' publishes "
+                    f"{_listed(clashing)}, already published by member '{ts.toolsets[j]}'",
+                    spans[i], notes=(("give `conflicts: last_wins` to let the later member win, "
+                                     "or rename or prefix one of them"),))
+        return Composition(entries, complete)
+
+    def _name_rules(self, maker: str, made: list[tuple[str, str]], span: Span) -> None:
+        """Report the published names that ``maker`` made worse than the names it was given."""
+        broken: dict[str, list[tuple[str, str]]] = {}
+        for new, old in made:
+            if name_level(new) > name_level(old):
+                problem = name_problem(new)
+                assert problem is not None
+                broken.setdefault(problem[0], []).append((new, problem[1]))
+        for code, names in broken.items():
+            if len(names) == 1:
+                message = f"{maker} makes the published name '{names[0][0]}', which {names[0][1]}"
+            else:
+                message = f"{maker} makes published names that break the rule: " + \
+                    _listed([n for n, _ in names])
+            self.project.report(code, message, span, notes=(rule_note(code),))
+
+
+def _listed(names: list[str], limit: int = 5) -> str:
+    shown = ", ".join(f"'{n}'" for n in names[:limit])
+    more = len(names) - limit
+    return shown + (f" and {more} more" if more > 0 else "")

@@ -1,0 +1,65 @@
+"""Descriptions: what the model reads, on every tool and every property at any depth.
+
+A missing one is an error by default (its severity is configurable); for ``external``
+tools, whose schemas someone else wrote, it is a warning.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Severity, Span
+from ..loader import YMap
+from ..model.keywords import JSON_TYPES
+from .names import external_tools
+from .project import Project
+from .schemas import Walk
+
+
+def _has_text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def check_tool_descriptions(project: Project) -> None:
+    """TC201: every tool has a non-empty description."""
+    for parsed in project.modules:
+        section = parsed.section("tools")
+        for name, tool in parsed.tools.items():
+            if not _has_text(tool.description):
+                project.report("TC201", _tool_message(f"tool '{name}'", tool.description),
+                               section.key_spans[name])
+        for ts_name, name, span in external_tools(parsed):
+            ts = parsed.toolsets[ts_name]
+            ext = getattr(ts, "tools", {}).get(name)
+            if ext is not None and not _has_text(ext.description):
+                project.report("TC201", _tool_message(f"external tool '{name}'", ext.description),
+                               span, severity=Severity.WARNING)
+
+
+def _tool_message(what: str, description: str | None) -> str:
+    if description is None:
+        return f"{what} has no description; it is what the model reads to choose the tool"
+    return f"{what} has an empty description; it is what the model reads to choose the tool"
+
+
+def check_property_description(walk: Walk, node: YMap, key_span: Span,
+                               trail: tuple[str, ...] | None) -> None:
+    """TC201: every property has a description, its own or its named type's."""
+    if trail is None:
+        return
+    own = node.get("description")
+    if _has_text(own):
+        return
+    if own is not None and not isinstance(own, str):
+        return  # not a string: the keyword's own check says so
+    ref = node.get("type")
+    named = None
+    if walk.toolc and isinstance(ref, str) and ref not in JSON_TYPES:
+        named = walk.project.registry.lookup(walk.root.module, ref)
+        if named is None or walk.project.type_description(named):
+            return  # described by its type (or the type is unknown, reported already)
+    what = "parameter" if walk.root.kind == "params" and len(trail) == 1 else "property"
+    shown = ".".join(trail)
+    state = "an empty description" if own is not None else "no description"
+    message = f"{what} '{shown}' of {walk.root.describe()} has {state}"
+    notes = (f"nor has its type '{ref}'",) if named is not None else ()
+    walk.project.report("TC201", message, key_span, notes=notes,
+                        severity=Severity.WARNING if walk.root.raw else None)

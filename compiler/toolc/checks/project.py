@@ -1,0 +1,188 @@
+"""The project as the checks see it: parsed modules, lookups, and what checks learn.
+
+Checks run in a fixed order (see ``checks/__init__.py``); each reports into the bag and
+may leave results here for later checks and for :mod:`toolc.resolve` (the schema roots
+and their problems, the recursive types, the static compositions, the written schemas),
+so nothing is computed twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import DiagnosticBag, Severity, Span
+from ..model.named import TypeDef, TypeRegistry
+from ..model.parse import ParsedModule
+from ..model.toolsets import ToolsetSpec
+from ..model.writeout import SchemaWriter, Written
+
+
+@dataclass(eq=False, slots=True)
+class SchemaRoot:
+    """One schema document of the spec: a type, a tool's params or returns, a raw schema."""
+
+    module: ParsedModule
+    kind: str                 # "type", "params", "returns" or "external"
+    owner: str                # the type's or the tool's name
+    node: Any                 # as loaded (for "params": the mapping of parameters)
+    span: Span                # where the schema (or the `params` mapping) is written
+    type_def: TypeDef | None = None
+    errors: int = 0           # problems that make writing it out meaningless
+    refs: list[tuple[TypeDef, Span, bool]] = field(default_factory=list)  # (type, at, alias)
+
+    @property
+    def raw(self) -> bool:
+        """Plain JSON Schema (an external tool's): no toolc additions, published as written."""
+        return self.kind == "external"
+
+    def describe(self) -> str:
+        if self.kind == "type":
+            return f"type '{self.owner}'"
+        if self.kind == "returns":
+            return f"the `returns` of tool '{self.owner}'"
+        if self.kind == "external":
+            return f"external tool '{self.owner}'"
+        return f"tool '{self.owner}'"
+
+
+@dataclass(slots=True)
+class ToolKey:
+    """A tool of a module: one of its ``tools``, or a tool of one of its external toolsets."""
+
+    module: ParsedModule
+    name: str
+    external_toolset: str | None = None
+
+
+@dataclass(slots=True)
+class Entry:
+    """One tool a toolset publishes, under its published name."""
+
+    name: str
+    tool: ToolKey
+
+
+@dataclass(slots=True)
+class Composition:
+    """The tools a toolset publishes; ``complete`` is false when some are only known at run time."""
+
+    entries: list[Entry]
+    complete: bool
+
+
+ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
+
+
+class Project:
+    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag):
+        self.modules = modules
+        self.bag = bag
+        # The first module of each name is the one others see; a second is an error.
+        self.by_name: dict[str, ParsedModule] = {}
+        for parsed in modules:
+            if parsed.name is not None:
+                self.by_name.setdefault(parsed.name, parsed)
+        self.registry = TypeRegistry(modules, self.by_name)
+        self.roots: list[SchemaRoot] = []
+        self.type_roots: dict[TypeDef, SchemaRoot] = {}
+        self.recursive_types: set[TypeDef] = set()
+        self.alias_cycle_types: set[TypeDef] = set()
+        self.compositions: dict[ToolsetKey, Composition] = {}
+        self._writer: SchemaWriter | None = None
+        self.written: dict[int, Written] = {}   # id(root) -> written schema
+        self._type_descriptions: dict[TypeDef, str | None] = {}
+        self._bad_types: set[TypeDef] | None = None
+
+    def report(self, code: str, message: str, span: Span | None, *, notes: tuple[str, ...] = (),
+               severity: Severity | None = None) -> None:
+        self.bag.report(code, message, span, notes=notes, severity=severity)
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def module_named(self, name: str) -> ParsedModule | None:
+        return self.by_name.get(name)
+
+    def find_toolset(self, parsed: ParsedModule, ref: str) -> tuple[ParsedModule, str] | None:
+        """The toolset ``ref`` names from ``parsed`` (``name`` or ``module.name``)."""
+        if ref in parsed.toolsets or ref in parsed.broken_toolsets:
+            return parsed, ref
+        module, dot, name = ref.partition(".")
+        if not dot:
+            return None
+        other = parsed if module == parsed.name else self.by_name.get(module)
+        if other is not None and (name in other.toolsets or name in other.broken_toolsets):
+            return other, name
+        return None
+
+    def toolset(self, parsed: ParsedModule, name: str) -> ToolsetSpec | None:
+        return parsed.toolsets.get(name)
+
+    def type_description(self, td: TypeDef) -> str | None:
+        """A named type's description: its own, or that of the type it is an alias of."""
+        if td in self._type_descriptions:
+            return self._type_descriptions[td]
+        self._type_descriptions[td] = None  # a cycle finds no description
+        found: str | None = None
+        node = td.node
+        if isinstance(node, dict):
+            own = node.get("description")
+            if isinstance(own, str) and own.strip():
+                found = own
+            elif isinstance(node.get("type"), str):
+                target = self.registry.lookup(td.module, node["type"])
+                found = self.type_description(target) if target is not None else None
+        self._type_descriptions[td] = found
+        return found
+
+    # -- written schemas -------------------------------------------------------------------
+
+    @property
+    def writer(self) -> SchemaWriter:
+        if self._writer is None:
+            self._writer = SchemaWriter(self.registry.lookup, self.recursive_types)
+        return self._writer
+
+    def write(self, root: SchemaRoot) -> Written:
+        """The published form of ``root`` (written once, then reused)."""
+        done = self.written.get(id(root))
+        if done is None:
+            done = self._write(root)
+            self.written[id(root)] = done
+        return done
+
+    def _write(self, root: SchemaRoot) -> Written:
+        w = self.writer
+        if root.kind == "params":
+            tool = root.module.tools.get(root.owner)
+            additional = bool(tool and tool.additional_params)
+            return w.input_schema(root.module, root.node, additional)
+        if root.kind == "returns":
+            return w.document(root.module, root.node, "/outputSchema")
+        assert root.type_def is not None
+        return w.type_schema(root.type_def)
+
+    def clean(self, root: SchemaRoot) -> bool:
+        """No problem in the root nor in any named type it uses, even indirectly."""
+        if root.errors:
+            return False
+        bad = self._bad()
+        return not any(td in bad for td, _, _ in root.refs)
+
+    def _bad(self) -> set[TypeDef]:
+        """Types with a problem of their own, and every type that uses one (computed once)."""
+        if self._bad_types is not None:
+            return self._bad_types
+        users: dict[TypeDef, list[TypeDef]] = {}
+        for td, type_root in self.type_roots.items():
+            for used, _, _ in type_root.refs:
+                users.setdefault(used, []).append(td)
+        bad = {td for td, r in self.type_roots.items() if r.errors} | self.alias_cycle_types
+        stack = list(bad)
+        while stack:
+            for user in users.get(stack.pop(), ()):
+                if user not in bad:
+                    bad.add(user)
+                    stack.append(user)
+        self._bad_types = bad
+        return bad

@@ -1,0 +1,64 @@
+"""Checks on schemas as they will be published: defaults, and `returns` being an object.
+
+They run on the written-out schemas (named types in place, ``nullable`` applied), the very
+documents clients will see, and only on documents without problems of their own: a
+schema that is already wrong says nothing useful about its defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from ..model.errors import describe_value
+from .project import Project
+
+
+def check_defaults(project: Project) -> None:
+    """TC204: a ``default`` is accepted by its own schema (``nullable`` included)."""
+    for root in project.roots:
+        if root.raw or not project.clean(root):
+            continue
+        written = project.write(root)
+        defs = written.schema.get("$defs") if isinstance(written.schema, dict) else None
+        for site in written.defaults:
+            schema = site.schema
+            if defs and schema is not written.schema:
+                schema = {**schema, "$defs": defs}
+            problem = _rejection(schema, site.value)
+            if problem:
+                project.report("TC204", f"default {describe_value(site.value)} does not fit its "
+                               f"own schema: {problem}", site.span)
+
+
+def _rejection(schema: dict[str, Any], value: Any) -> str | None:
+    try:
+        validator = Draft202012Validator(schema)
+        error = best_match(validator.iter_errors(value))
+    except Exception:  # noqa: BLE001 - a schema jsonschema cannot follow: nothing to say
+        return None
+    return None if error is None else error.message
+
+
+def check_returns_object(project: Project) -> None:
+    """TC209: ``returns`` is an object schema, as MCP's ``outputSchema`` must be."""
+    for root in project.roots:
+        if root.kind != "returns" or not project.clean(root):
+            continue
+        schema = project.write(root).schema
+        if not isinstance(schema, dict) or schema.get("type") != "object":
+            found = schema.get("type") if isinstance(schema, dict) else schema
+            project.report("TC209", f"the `returns` of tool '{root.owner}' must be an object "
+                           f"schema (`type: object`), got {_shape(found)}", root.span,
+                           notes=(("MCP publishes it as the tool's outputSchema, which is "
+                                  "always an object; wrap the value in a property"),))
+
+
+def _shape(found: Any) -> str:
+    if found is None:
+        return "a schema with no `type`"
+    if isinstance(found, str):
+        return f"`type: {found}`"
+    return describe_value(found)

@@ -1,0 +1,148 @@
+"""References: code (``module:attr``), tools, toolsets and the export, within and across modules.
+
+Nothing is imported: a code reference is only checked to have the shape of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Span
+from ..loader import YList, YMap
+from ..model.errors import did_you_mean
+from ..model.parse import ParsedModule
+from ..model.toolsets import (
+    CombinedToolset,
+    FilteredToolset,
+    FunctionToolset,
+    MCPManagerToolset,
+    PreparedToolset,
+    WrapperToolset,
+)
+from .modules import is_identifier
+from .names import external_tools
+from .project import Project
+
+
+def is_code_reference(text: str) -> bool:
+    """``package.module:attribute``, the attribute possibly dotted (``Class.method``)."""
+    module, colon, attr = text.partition(":")
+    if not colon:
+        return False
+    return all(is_identifier(p) for p in module.split(".") + attr.split("."))
+
+
+def _span(node: object, key: str, fallback: Span) -> Span:
+    return node.value_spans.get(key, fallback) if isinstance(node, YMap) else fallback
+
+
+def _code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span]]:
+    """(what, owner, reference, span) of every handler, predicate, prepare and wrapper."""
+    tools, toolsets = parsed.section("tools"), parsed.section("toolsets")
+    for name, tool in parsed.tools.items():
+        if tool.handler is not None:
+            yield "handler", f"tool '{name}'", tool.handler, _span(tools.get(name), "handler",
+                                                                   tools.span)
+    for name, ts in parsed.toolsets.items():
+        for key, cls in (("predicate", FilteredToolset), ("prepare", PreparedToolset),
+                         ("wrapper", WrapperToolset)):
+            if isinstance(ts, cls):
+                yield key, f"toolset '{name}'", getattr(ts, key), _span(toolsets.get(name), key,
+                                                                        toolsets.span)
+
+
+def check_code_references(project: Project) -> None:
+    """TC303: handler, predicate, prepare and wrapper are ``package.module:attribute``."""
+    for parsed in project.modules:
+        for what, owner, ref, span in _code_references(parsed):
+            if not is_code_reference(ref):
+                project.report("TC303", f"{what} '{ref}' of {owner} is not a reference "
+                               "`package.module:attribute`", span,
+                               notes=(("e.g. `my_app.tools:read_log` or "
+                                      "`my_app.tools:Tools.read_log`"),))
+
+
+def toolset_references(parsed: ParsedModule) -> Iterator[tuple[str, str, Span]]:
+    """(toolset name, reference, span) of every reference a toolset makes to another."""
+    section = parsed.section("toolsets")
+    for name, ts in parsed.toolsets.items():
+        node = section.get(name)
+        if not isinstance(node, YMap):
+            continue
+        inner = getattr(ts, "inner", None)
+        if isinstance(inner, str):
+            yield name, inner, node.value_spans["inner"]
+        if isinstance(ts, CombinedToolset) and isinstance(node.get("toolsets"), YList):
+            yield from ((name, ref, span) for ref, span in
+                        zip(ts.toolsets, node["toolsets"].item_spans, strict=True))
+        if isinstance(ts, MCPManagerToolset) and isinstance(node.get("servers"), YMap):
+            servers = node["servers"]
+            yield from ((name, ref, servers.value_spans[server])
+                        for server, ref in ts.servers.items())
+
+
+def check_toolset_references(project: Project) -> None:
+    """TC306/TC307: every reference names an existing toolset, here or in another module."""
+    for parsed in project.modules:
+        for _, ref, span in toolset_references(parsed):
+            if project.find_toolset(parsed, ref) is None:
+                _unknown_toolset(project, parsed, ref, span, "TC306")
+
+
+def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Span,
+                     code: str) -> None:
+    prefix, dot, name = ref.partition(".")
+    other = parsed if not dot or prefix == parsed.name else project.module_named(prefix)
+    if other is None:
+        project.report("TC307", f"toolset '{ref}' names module '{prefix}', which no spec "
+                       f"declares{did_you_mean(prefix, project.by_name)}", span)
+        return
+    if "toolsets" in other.unreadable:
+        return
+    wanted = name if dot else ref
+    known = list(other.section("toolsets"))
+    where = "" if other is parsed else f" in module '{prefix}'"
+    project.report(code, f"unknown toolset '{wanted}'{where}{did_you_mean(wanted, known)}", span)
+
+
+def check_export(project: Project) -> None:
+    """TC406: ``export`` names a toolset of the module itself."""
+    for parsed in project.modules:
+        export = parsed.export
+        if export is None or export in parsed.toolsets or export in parsed.broken_toolsets:
+            continue
+        span = parsed.raw.value_spans.get("export", parsed.top_span())
+        if "." in export and project.find_toolset(parsed, export) is not None:
+            project.report("TC406", f"`export` must name a toolset of this module, not "
+                           f"'{export}'", span,
+                           notes=("define a toolset here that uses it, and export that",))
+        elif "toolsets" not in parsed.unreadable:
+            known = list(parsed.section("toolsets"))
+            project.report("TC406", f"`export` names '{export}', which is not a toolset of "
+                           f"module '{parsed.name}'{did_you_mean(export, known)}", span)
+
+
+def check_tool_references(project: Project) -> None:
+    """TC304/TC407: a function toolset lists tools of its module, each once."""
+    for parsed in project.modules:
+        section = parsed.section("toolsets")
+        externals = {tool: ts for ts, tool, _ in external_tools(parsed)}
+        for name, ts in parsed.toolsets.items():
+            node = section.get(name)
+            if not isinstance(ts, FunctionToolset) or not isinstance(node, YMap):
+                continue
+            items = node["tools"]
+            seen: set[str] = set()
+            for tool, span in zip(ts.tools, items.item_spans, strict=True):
+                if tool in seen:
+                    project.report("TC407", f"toolset '{name}' lists tool '{tool}' twice", span)
+                seen.add(tool)
+                if tool in parsed.tools or tool in parsed.broken_tools or \
+                        "tools" in parsed.unreadable:
+                    continue
+                notes = (((f"'{tool}' is a tool of external toolset '{externals[tool]}'; "
+                          "use that toolset itself"),) if tool in externals else ())
+                project.report("TC304", f"toolset '{name}' lists '{tool}', which is not a "
+                               f"tool of module '{parsed.name}'"
+                               f"{did_you_mean(tool, parsed.section('tools'))}", span,
+                               notes=notes)

@@ -1,0 +1,36 @@
+"""The compiler's front end: loaded YAML -> spec models -> checks -> the resolved IR.
+
+:func:`analyse` is what the build pipeline and the CLI call. It reports every problem of
+every file into the bag, and never raises for any input: a file that is a list, a number,
+empty, or nonsense anywhere gets located diagnostics, not a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .checks import run_checks
+from .diagnostics import DiagnosticBag
+from .ir import ProjectIR
+from .loader import LoadedFile
+from .model.parse import ParsedModule, parse_module
+from .resolve import resolve
+
+
+def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedModule]:
+    """Model-parse every file; the loader's diagnostics and the model's go into ``bag``."""
+    parsed: list[ParsedModule] = []
+    for file in files:
+        bag.extend(file.diagnostics)
+        module, diagnostics = parse_module(file)
+        bag.extend(diagnostics)
+        parsed.append(module)
+    return parsed
+
+
+def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag) -> ProjectIR | None:
+    """Check every file and resolve the project; ``None`` when any error was reported."""
+    project = run_checks(parse_files(files, bag), bag)
+    if bag.has_errors:
+        return None
+    return resolve(project)

@@ -1,0 +1,335 @@
+"""Pydantic's validation errors, told as located diagnostics a person can act on.
+
+Each error's ``loc`` is walked twice in step: through the loaded YAML (to find the span
+of the offending key or value) and through the model's type annotations (to find what
+was expected there, the keys that would have been known, and the union tags pydantic
+inserts into ``loc`` but the YAML does not have).
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..diagnostics import RULES, Diagnostic, Span
+from ..loader import YList, YMap
+from .base import Expect
+
+YAML_BOOL_NOTE = ("YAML 1.2 reads only true and false as booleans; "
+                  "yes, no, on and off are strings")
+
+
+def did_you_mean(word: object, candidates: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for a near miss among ``candidates``, else ``""``."""
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def describe_value(value: object) -> str:
+    """A short phrase for what was found: ``a list``, ``the string 'x'``, ``true``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {shown!r}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def describe_path(path: Sequence[Any]) -> str:
+    """Name the place ``path`` (in the loaded YAML) points at, the way a reader would."""
+    if not path:
+        return "the spec"
+    if len(path) == 2 and path[0] == "tools":
+        return f"tool '{path[1]}'"
+    if len(path) == 2 and path[0] == "toolsets":
+        return f"toolset '{path[1]}'"
+    if len(path) == 2 and path[0] == "types":
+        return f"type '{path[1]}'"
+    if len(path) == 4 and path[0] == "toolsets" and path[2] == "tools":
+        return f"external tool '{path[3]}' of toolset '{path[1]}'"
+    last = path[-1]
+    if isinstance(last, int):
+        return f"item {last + 1} of {describe_path(path[:-1])}"
+    return f"`{last}` of {describe_path(path[:-1])}" if len(path) > 1 else f"`{last}`"
+
+
+@dataclass(slots=True)
+class _Step:
+    container: Any  # the YMap/YList the step goes into (None when the YAML lacks it)
+    key: Any
+
+
+@dataclass(slots=True)
+class _Cursor:
+    """Where an error's ``loc`` leads, in the YAML and in the model's types."""
+
+    steps: list[_Step] = field(default_factory=list)
+    node: Any = None
+    found: bool = True
+    tp: Any = None
+    parent_tp: Any = None
+    expect: str | None = None
+
+    @property
+    def path(self) -> tuple[Any, ...]:
+        return tuple(s.key for s in self.steps)
+
+
+def _unwrap(tp: Any) -> tuple[Any, list[Any]]:
+    """Strip ``Annotated`` and ``X | None``; keep the metadata found on the way."""
+    meta: list[Any] = []
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            args = typing.get_args(tp)
+            meta.extend(args[1:])
+            tp = args[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp, meta
+            tp = args[0]
+        else:
+            return tp, meta
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _union_member(tp: Any, tag: Any) -> Any:
+    for member in typing.get_args(tp):
+        kind = getattr(member, "model_fields", {}).get("kind")
+        if kind is not None and tag in typing.get_args(kind.annotation):
+            return member
+    return None
+
+
+def _locate(root: Any, root_tp: Any, loc: Sequence[Any]) -> _Cursor:
+    cur = _Cursor(node=root)
+    tp, _ = _unwrap(root_tp)
+    for part in loc:
+        cur.parent_tp = tp
+        meta: list[Any] = []
+        if typing.get_origin(tp) in (typing.Union, types.UnionType):
+            member = _union_member(tp, part)
+            if member is not None:  # a discriminated union's tag: not in the YAML
+                tp = member
+                continue
+        if _is_model(tp):
+            info = tp.model_fields.get(part)
+            tp, meta = _unwrap(info.annotation) if info else (Any, [])
+            if info:
+                meta = list(info.metadata) + meta
+        elif typing.get_origin(tp) in (dict, list):
+            args = typing.get_args(tp)
+            tp, meta = _unwrap(args[-1] if args else Any)
+        else:
+            tp = Any
+        cur.tp = tp
+        cur.expect = next((m.text for m in meta if isinstance(m, Expect)), None)
+        node = cur.node if cur.found else None
+        cur.steps.append(_Step(node if isinstance(node, (YMap, YList)) else None, part))
+        if isinstance(node, YMap) and isinstance(part, str) and part in node or isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node):
+            cur.node = node[part]
+        else:
+            cur.found = False
+    return cur
+
+
+def _step_spans(step: _Step) -> tuple[Span, Span] | None:
+    c, k = step.container, step.key
+    if isinstance(c, YMap) and k in c:
+        return c.key_spans[k], c.value_spans[k]
+    if isinstance(c, YList) and isinstance(k, int) and 0 <= k < len(c):
+        return c.item_spans[k], c.item_spans[k]
+    return None
+
+
+def _top(path: str) -> Span:
+    return Span(path, 1, 1)
+
+
+def _key_span(cur: _Cursor, upto: int, path: str) -> Span:
+    """The key span of the node ``upto`` steps deep, or of its nearest known ancestor."""
+    for step in reversed(cur.steps[:upto]):
+        spans = _step_spans(step)
+        if spans:
+            return spans[0]
+    return _top(path)
+
+
+def _value_span(cur: _Cursor, path: str) -> Span:
+    for step in reversed(cur.steps):
+        spans = _step_spans(step)
+        if spans:
+            return spans[1]
+    return _top(path)
+
+
+def _expected_from_type(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if tp is str:
+        return "a string"
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "an integer"
+    if tp is float:
+        return "a number"
+    if origin is dict or _is_model(tp):
+        return "a mapping"
+    if origin is list:
+        return "a list"
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    return "a different value"
+
+
+def _known_keys(tp: Any) -> list[str]:
+    return list(tp.model_fields) if _is_model(tp) else []
+
+
+def _label(path: tuple[Any, ...]) -> str:
+    return describe_path(path)
+
+
+def _diag(code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> Diagnostic:
+    return Diagnostic(code, RULES[code].severity, message, span, notes)
+
+
+def _missing(cur: _Cursor, path: str) -> Diagnostic:
+    name = cur.steps[-1].key
+    parent = cur.path[:-1]
+    span = _key_span(cur, len(cur.steps) - 1, path) if parent else _top(path)
+    if name == "toolc" and not parent:
+        return _diag("TC104", "the spec has no `toolc: 1`; every spec starts with the "
+                     "format version", span)
+    return _diag("TC102", f"{_label(parent)} has no `{name}`", span)
+
+
+def _unknown_key(cur: _Cursor, path: str) -> Diagnostic:
+    key = cur.steps[-1].key
+    known = _known_keys(cur.parent_tp)
+    hint = did_you_mean(key, known)
+    notes = () if hint or not known else (f"known keys: {', '.join(known)}",)
+    message = f"unknown key '{key}' in {_label(cur.path[:-1])}{hint}"
+    return _diag("TC101", message, _key_span(cur, len(cur.steps), path), notes)
+
+
+def _kinds(err: dict[str, Any]) -> list[str]:
+    tags = str(err.get("ctx", {}).get("expected_tags", ""))
+    return [t.strip().strip("'") for t in tags.split(",") if t.strip()]
+
+
+def _bad_kind(cur: _Cursor, err: dict[str, Any], path: str) -> Diagnostic:
+    node = cur.node
+    kind = node.get("kind") if isinstance(node, YMap) else None
+    span = node.value_spans["kind"] if isinstance(node, YMap) and "kind" in node else \
+        _value_span(cur, path)
+    kinds = _kinds(err)
+    notes = (f"kinds: {', '.join(kinds)}",)
+    if not isinstance(kind, str):
+        return _diag("TC103", f"`kind` must name a toolset kind, got {describe_value(kind)}",
+                     span, notes)
+    hint = did_you_mean(kind, kinds)
+    return _diag("TC103", f"unknown toolset kind '{kind}'{hint}", span, () if hint else notes)
+
+
+def _no_kind(cur: _Cursor, path: str) -> Diagnostic:
+    from .toolsets import KINDS
+
+    span = _key_span(cur, len(cur.steps), path)
+    return _diag("TC102", f"{_label(cur.path)} has no `kind`", span,
+                 (f"kinds: {', '.join(KINDS)}",))
+
+
+def _wrong_value(cur: _Cursor, err: dict[str, Any], path: str) -> Diagnostic:
+    span = _value_span(cur, path)
+    value = err.get("input")
+    where = cur.path
+    if where == ("toolc",):
+        return _diag("TC104", f"`toolc` must be the integer 1, got {describe_value(value)}",
+                     span)
+    kind, ctx = err["type"], err.get("ctx", {})
+    label = _label(where)
+    if kind == "literal_error":
+        options = [a for a in typing.get_args(cur.tp) if isinstance(a, str)]
+        hint = did_you_mean(value, options)
+        listed = ", ".join(repr(o) for o in options)
+        return _diag("TC103", f"{label} must be one of {listed}, got "
+                     f"{describe_value(value)}{hint}", span)
+    if kind == "too_short":
+        return _diag("TC103", f"{label} must not be empty", span)
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = ctx.get("ge", ctx.get("gt"))
+        return _diag("TC103", f"{label} must be at least {bound}, got "
+                     f"{describe_value(value)}", span)
+    if kind.endswith(("_type", "_parsing")) or kind == "int_from_float":
+        expected = cur.expect or _expected_from_type(cur.tp)
+        notes = ((YAML_BOOL_NOTE,) if cur.tp is bool and isinstance(value, str)
+                 and value.lower() in ("yes", "no", "on", "off", "y", "n") else ())
+        return _diag("TC103", f"{label}: expected {expected}, got {describe_value(value)}",
+                     span, notes)
+    return _diag("TC103", f"{label}: {err.get('msg', 'invalid value')}", span)
+
+
+def diagnostics_from(exc: ValidationError, root: Any, root_tp: Any, path: str) -> list[Diagnostic]:
+    """Turn every error of ``exc`` (raised validating ``root`` as ``root_tp``) into a diagnostic.
+
+    ``path`` names the file, for spans that fall back to its first line.
+    """
+    errors = exc.errors(include_url=False)
+    located = [(err, _locate(root, root_tp, err["loc"])) for err in errors]
+    explained = _explained_by_misspelling(located)
+    out: list[Diagnostic] = []
+    for err, cur in located:
+        kind = err["type"]
+        if kind == "missing":
+            if (id(cur.steps[-1].container), cur.steps[-1].key) in explained:
+                continue  # "unknown key 'prefx'; did you mean 'prefix'?" already says it
+            out.append(_missing(cur, path))
+        elif kind == "extra_forbidden":
+            out.append(_unknown_key(cur, path))
+        elif kind == "union_tag_invalid":
+            out.append(_bad_kind(cur, err, path))
+        elif kind == "union_tag_not_found":
+            out.append(_no_kind(cur, path))
+        else:
+            out.append(_wrong_value(cur, err, path))
+    return out
+
+
+def _explained_by_misspelling(located: list[tuple[Any, _Cursor]]) -> set[tuple[int, str]]:
+    """(mapping id, field) for each missing field that a misspelt key of the mapping names."""
+    found: set[tuple[int, str]] = set()
+    for err, cur in located:
+        if err["type"] != "extra_forbidden":
+            continue
+        close = difflib.get_close_matches(str(cur.steps[-1].key), _known_keys(cur.parent_tp),
+                                          n=1, cutoff=0.6)
+        if close:
+            found.add((id(cur.steps[-1].container), close[0]))
+    return found
+
+
+__all__ = ["YAML_BOOL_NOTE", "describe_path", "describe_value", "diagnostics_from",
+           "did_you_mean"]

@@ -1,0 +1,47 @@
+"""One spec file: the module, its named types, tools, toolsets and export."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from .base import Expect, SpecModel, ToolcSchema
+from .tools import ToolSpec
+from .toolsets import AnyToolset
+
+
+def _version_one(value: int) -> int:
+    # Literal[1] would also accept `true` and `1.0`; the format wants the integer 1 only.
+    if value != 1:
+        raise PydanticCustomError("toolc_version", "toolc must be the integer 1")
+    return value
+
+
+FormatVersion = Annotated[
+    int, AfterValidator(_version_one), Expect("the integer 1"),
+    WithJsonSchema({"const": 1, "description": "Format version; must be the integer 1."}),
+]
+
+
+class ModuleSpec(SpecModel):
+    toolc: FormatVersion
+    module: Annotated[str, Field(description="An ASCII Python identifier, unique in the project.")]
+    description: Annotated[str | None, Field(description="The generated module's docstring.")] = None
+    types: Annotated[
+        dict[str, ToolcSchema], Expect("a mapping of type names to schemas"),
+        Field(description="Named schemas other schemas can use through `type`."),
+    ] = Field(default_factory=dict)
+    tools: Annotated[
+        dict[str, ToolSpec], Expect("a mapping of tool names to tools"),
+    ] = Field(default_factory=dict)
+    toolsets: Annotated[
+        dict[str, AnyToolset], Expect("a mapping of toolset names to toolsets"),
+    ] = Field(default_factory=dict)
+    export: Annotated[
+        str | None, Field(description="The toolset the module exports; by default all its tools."),
+    ] = None
+
+
+TOP_LEVEL_KEYS = tuple(f.alias or name for name, f in ModuleSpec.model_fields.items())

@@ -1,0 +1,67 @@
+"""A tool as the spec writes it: its description, handler, parameters and result."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import ConfigDict, Field
+
+from .base import Expect, JsonValue, RawSchema, SpecModel, ToolcSchema
+
+
+class Annotations(SpecModel):
+    """MCP tool annotations: hints for clients, never enforced."""
+
+    title: str | None = None
+    readOnlyHint: bool | None = None
+    destructiveHint: bool | None = None
+    idempotentHint: bool | None = None
+    openWorldHint: bool | None = None
+
+
+class ToolSpec(SpecModel):
+    """One entry of ``tools``; the key is the tool's name.
+
+    ``description`` may be absent here so that its absence is reported by its own rule
+    (TC201, whose severity is configurable) rather than as a generic missing key.
+    """
+
+    model_config = ConfigDict(json_schema_extra={"required": ["description"]})
+
+    description: Annotated[str | None, Field(description="What the model reads.")] = None
+    title: str | None = None
+    handler: Annotated[
+        str | None,
+        Field(description="`package.module:attribute`, the function that runs the tool."),
+    ] = None
+    params: Annotated[
+        dict[str, ToolcSchema],
+        Expect("a mapping of parameter names to schemas"),
+        Field(description="Parameter name to schema: the tool's input object."),
+    ] = Field(default_factory=dict)
+    returns: Annotated[
+        ToolcSchema, Field(description="Schema of the structured result (outputSchema).")
+    ] = None
+    annotations: Annotated[Annotations | None, Expect("a mapping of MCP tool annotations")] = None
+    requires_approval: bool = False
+    meta: Annotated[
+        dict[str, JsonValue] | None,
+        Expect("a mapping, published as the tool's `_meta`"),
+    ] = None
+    additional_params: bool = False
+
+
+class ExternalToolSpec(SpecModel):
+    """A tool of an ``external`` toolset: raw JSON Schema, run outside the process.
+
+    ``input_schema`` may be absent here: its absence has its own rule (TC405).
+    """
+
+    model_config = ConfigDict(json_schema_extra={"required": ["description", "input_schema"]})
+
+    description: str | None = None
+    input_schema: Annotated[
+        RawSchema, Field(description="JSON Schema 2020-12, published exactly as written.")
+    ] = None
+    title: str | None = None
+    annotations: Annotated[Annotations | None, Expect("a mapping of MCP tool annotations")] = None

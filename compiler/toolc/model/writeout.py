@@ -1,0 +1,257 @@
+"""Write toolc schemas out as the JSON Schema that MCP clients are shown.
+
+The publication rules of spec-format.md, in one place:
+
+- named types are written out in place, the property's own keywords laid over the
+  type's; only a recursive type goes through ``$defs`` and ``$ref``;
+- ``required: true|false`` and defaults become each object's ``required`` list (unless the
+  object wrote its own list), in the order written, left out when empty;
+- ``nullable: true`` becomes ``{"anyOf": [<schema>, {"type": "null"}]}`` with the
+  annotations (description, default, ...) beside the ``anyOf``;
+- nothing is invented: no titles, no ``null``, no ``additionalProperties`` below the top.
+
+Besides the schema, every write records where each published description came from
+(JSON pointer -> spec span) and which defaults were written where, so that they can be
+checked against the very schema a client will see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Span
+from ..loader import YList, YMap
+from .keywords import ANNOTATIONS, JSON_TYPES, KEYWORDS
+from .named import TypeDef
+from .parse import ParsedModule
+
+JSON = Any
+Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
+_MAX_DEPTH = 400  # far beyond any spec the loader accepts; guards against alias loops
+
+
+def to_json(value: Any) -> JSON:
+    """A loaded value as plain JSON data (dicts and lists, spans dropped)."""
+    if isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_json(v) for v in value]
+    return value
+
+
+def pointer_token(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+@dataclass(slots=True)
+class DefaultSite:
+    """A ``default`` written in the spec, and the published schema of its own node."""
+
+    value: JSON
+    span: Span
+    schema: dict[str, JSON]
+
+
+@dataclass(slots=True)
+class Written:
+    schema: JSON
+    description_spans: dict[str, Span] = field(default_factory=dict)
+    defaults: list[DefaultSite] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Root:
+    """What one published schema document collects while it is written."""
+
+    module: ParsedModule
+    spans: dict[str, Span]
+    defaults: list[DefaultSite]
+    needed: dict[TypeDef, None] = field(default_factory=dict)  # recursive types, in order
+
+    def def_name(self, td: TypeDef) -> str:
+        return td.name if td.module is self.module else f"{td.module.name}.{td.name}"
+
+
+class SchemaWriter:
+    """Writes schemas of one project; ``recursive`` holds the types published via ``$defs``."""
+
+    def __init__(self, lookup: Lookup, recursive: set[TypeDef]):
+        self.lookup = lookup
+        self.recursive = recursive
+
+    # -- documents -------------------------------------------------------------------------
+
+    def input_schema(self, module: ParsedModule, params: dict[str, Any], additional: bool,
+                     base: str = "/inputSchema") -> Written:
+        """A tool's ``inputSchema``: the object of its ``params``."""
+        root = _Root(module, {}, [])
+        props = {name: self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
+                                  root, False, 0) for name, sub in params.items()}
+        schema: dict[str, JSON] = {"type": "object", "properties": props}
+        required = [n for n, sub in params.items() if _is_required(sub, props[n])]
+        if required:
+            schema["required"] = required
+        if not additional:
+            schema["additionalProperties"] = False
+        self._add_defs(schema, root, base)
+        return Written(schema, root.spans, root.defaults)
+
+    def document(self, module: ParsedModule, node: Any, base: str) -> Written:
+        """A schema that is a whole document (``returns``, a named type)."""
+        root = _Root(module, {}, [])
+        schema = self._node(node, base, module, root, False, 0, top=True)
+        if isinstance(schema, dict):
+            self._add_defs(schema, root, base)
+        return Written(schema, root.spans, root.defaults)
+
+    def type_schema(self, td: TypeDef) -> Written:
+        return self.document(td.module, td.node, "")
+
+    def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str) -> None:
+        defs: dict[str, JSON] = {}
+        done: set[TypeDef] = set()
+        while len(done) < len(root.needed):
+            td = next(t for t in root.needed if t not in done)
+            done.add(td)
+            name = root.def_name(td)
+            ptr = f"{base}/$defs/{pointer_token(name)}"
+            defs[name] = self._node(td.node, ptr, td.module, root, True, 0, top=True)
+        if defs:
+            own = schema.get("$defs")
+            schema["$defs"] = {**defs, **own} if isinstance(own, dict) else defs
+
+    # -- nodes -----------------------------------------------------------------------------
+
+    def _named(self, node: dict[str, Any], module: ParsedModule) -> TypeDef | None:
+        ref = node.get("type")
+        if isinstance(ref, str) and ref not in JSON_TYPES:
+            return self.lookup(module, ref)
+        return None
+
+    def _nullable(self, node: dict[str, Any], module: ParsedModule, depth: int,
+                  top: bool) -> bool:
+        own = node.get("nullable")
+        if isinstance(own, bool):
+            return own
+        named = self._named(node, module)
+        if (named is not None and (top or named not in self.recursive)
+                and isinstance(named.node, dict) and depth < _MAX_DEPTH):
+            return self._nullable(named.node, named.module, depth + 1, False)
+        return False
+
+    def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
+              depth: int, top: bool = False) -> JSON:
+        if not isinstance(node, dict):
+            return to_json(node)
+        if depth > _MAX_DEPTH:
+            return {}
+        nullable = self._nullable(node, module, depth, top)
+        inner = f"{ptr}/anyOf/0" if nullable else ptr
+        core = self._core(node, ptr, inner, module, root, in_type, depth, top)
+        out = _wrap_nullable(core) if nullable else core
+        if not in_type and "default" in node and isinstance(node, YMap):
+            root.defaults.append(DefaultSite(to_json(node["default"]),
+                                             node.value_spans["default"], out))
+        return out
+
+    def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
+              root: _Root, in_type: bool, depth: int, top: bool) -> dict[str, JSON]:
+        """The node's keywords written out, named type laid under, without the null wrap."""
+        named = self._named(node, module)
+        out: dict[str, JSON] = {}
+        if named is not None:
+            if named in self.recursive and not top:
+                out["$ref"] = f"#/$defs/{root.def_name(named)}"
+                root.needed.setdefault(named)
+            elif isinstance(named.node, dict) and depth < _MAX_DEPTH:
+                out.update(self._core(named.node, ptr, inner, named.module, root, True,
+                                      depth + 1, False))
+        for key, value in node.items():
+            if (key == "type" and named is not None) or key == "nullable" or (
+                    key == "required" and isinstance(value, bool)):
+                continue
+            at = ptr if key in ANNOTATIONS else inner
+            if key in out and key not in ANNOTATIONS:
+                _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
+            out[key] = self._keyword(key, value, at, module, root, in_type, depth)
+        if isinstance(node, YMap) and isinstance(node.get("description"), str):
+            root.spans[f"{ptr}/description"] = node.value_spans["description"]
+        props = node.get("properties")
+        if isinstance(props, dict) and not isinstance(node.get("required"), list):
+            written = out.get("properties")
+            if isinstance(written, dict):
+                out = _with_required(out, [n for n, sub in props.items()
+                                           if _is_required(sub, written.get(n))])
+        return out
+
+    def _keyword(self, key: str, value: Any, at: str, module: ParsedModule, root: _Root,
+                 in_type: bool, depth: int) -> JSON:
+        kw = KEYWORDS.get(key)
+        kind = kw.kind if kw is not None else "value"
+        p = f"{at}/{pointer_token(key)}"
+        d = depth + 1
+        if kind == "schema":
+            return self._node(value, p, module, root, in_type, d)
+        if kind == "schema_list" and isinstance(value, list):
+            return [self._node(v, f"{p}/{i}", module, root, in_type, d)
+                    for i, v in enumerate(value)]
+        if kind in ("schema_map", "dependencies") and isinstance(value, dict):
+            return {k: (to_json(v) if isinstance(v, list) else
+                        self._node(v, f"{p}/{pointer_token(k)}", module, root, in_type, d))
+                    for k, v in value.items()}
+        return to_json(value)
+
+
+def _is_required(sub: Any, written: JSON) -> bool:
+    """Required unless it says ``required: false`` or has a default (its own or its type's)."""
+    own = sub.get("required") if isinstance(sub, dict) else None
+    if isinstance(own, bool):
+        return own
+    return not (isinstance(written, dict) and "default" in written)
+
+
+def _with_required(out: dict[str, JSON], names: list[str]) -> dict[str, JSON]:
+    """``out`` with ``required`` right after ``properties`` (or without it when empty)."""
+    result: dict[str, JSON] = {}
+    for key, value in out.items():
+        if key == "required":
+            continue
+        result[key] = value
+        if key == "properties" and names:
+            result["required"] = names
+    return result
+
+
+def _wrap_nullable(core: dict[str, JSON]) -> dict[str, JSON]:
+    inner = {k: v for k, v in core.items() if k not in ANNOTATIONS}
+    out: dict[str, JSON] = {"anyOf": [inner, {"type": "null"}]}
+    out.update((k, v) for k, v in core.items() if k in ANNOTATIONS)
+    return out
+
+
+def _forget_spans(spans: dict[str, Span], prefix: str) -> None:
+    for ptr in [p for p in spans if p.startswith(prefix)]:
+        del spans[ptr]
+
+
+def raw_description_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
+    """Where each description of a schema published as written (external tools) sits."""
+    if not isinstance(node, YMap):
+        return
+    if isinstance(node.get("description"), str):
+        spans[f"{ptr}/description"] = node.value_spans["description"]
+    for key, value in node.items():
+        kw = KEYWORDS.get(key)
+        if kw is None:
+            continue
+        p = f"{ptr}/{pointer_token(key)}"
+        if kw.kind == "schema":
+            raw_description_spans(value, p, spans)
+        elif kw.kind == "schema_list" and isinstance(value, YList):
+            for i, item in enumerate(value):
+                raw_description_spans(item, f"{p}/{i}", spans)
+        elif kw.kind in ("schema_map", "dependencies") and isinstance(value, YMap):
+            for k, item in value.items():
+                raw_description_spans(item, f"{p}/{pointer_token(k)}", spans)

@@ -1,0 +1,201 @@
+"""Checked spec models -> the immutable :class:`toolc.ir.ProjectIR`.
+
+Runs only once every check has passed, on what the checks already computed (written-out
+schemas, static compositions), so the published schemas, the generated code and the
+diagnostics all come from the same data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .checks.project import Composition, Entry, Project, SchemaRoot, ToolKey
+from .diagnostics import Span
+from .ir import ModuleIR, ProjectIR, Ref, ToolIR, ToolsetIR, TypeIR
+from .loader import YMap
+from .model.parse import ParsedModule
+from .model.tools import ExternalToolSpec, ToolSpec
+from .model.toolsets import (
+    ApprovalRequiredToolset,
+    CombinedToolset,
+    ExternalToolset,
+    FilteredToolset,
+    FunctionToolset,
+    MCPManagerToolset,
+    MCPToolset,
+    PrefixedToolset,
+    PreparedToolset,
+    RenamedToolset,
+    ToolsetSpec,
+    WrapperToolset,
+)
+from .model.writeout import raw_description_spans, to_json
+
+IMPLICIT_EXPORT = "toolset"
+
+
+def resolve(project: Project) -> ProjectIR:
+    """The IR of every module (the first of each name; duplicates are errors already)."""
+    resolver = _Resolver(project)
+    named = sorted(project.by_name.items())
+    tools = {name: resolver.tools(parsed) for name, parsed in named}
+    resolver.all_tools = tools
+    modules = {name: resolver.module(parsed, tools[name]) for name, parsed in named}
+    return ProjectIR(modules)
+
+
+def _ref(text: str | None) -> Ref | None:
+    if text is None:
+        return None
+    module, _, attr = text.partition(":")
+    return Ref(module, attr)
+
+
+class _Resolver:
+    def __init__(self, project: Project):
+        self.project = project
+        self.roots: dict[tuple[int, str, str], SchemaRoot] = {
+            (id(r.module), r.kind, r.owner): r for r in project.roots}
+        self.all_tools: dict[str, dict[str, ToolIR]] = {}
+
+    # -- tools -----------------------------------------------------------------------------
+
+    def tools(self, parsed: ParsedModule) -> dict[str, ToolIR]:
+        out = {name: self._tool(parsed, name, spec) for name, spec in parsed.tools.items()}
+        section = parsed.section("toolsets")
+        for ts_name, ts in parsed.toolsets.items():
+            if isinstance(ts, ExternalToolset):
+                node = section[ts_name]["tools"]
+                for name, spec in ts.tools.items():
+                    out[name] = self._external(parsed, name, spec, node)
+        return out
+
+    def _tool(self, parsed: ParsedModule, name: str, spec: ToolSpec) -> ToolIR:
+        node: YMap = parsed.section("tools")[name]
+        spans: dict[str, Span] = {"/description": node.value_spans["description"]}
+        params = self.roots.get((id(parsed), "params", name))
+        if params is not None:
+            written_in = self.project.write(params)
+        else:
+            written_in = self.project.writer.input_schema(parsed, {}, spec.additional_params)
+        spans.update(written_in.description_spans)
+        output: dict[str, Any] | None = None
+        returns = self.roots.get((id(parsed), "returns", name))
+        if returns is not None:
+            written_out = self.project.write(returns)
+            output = written_out.schema
+            spans.update(written_out.description_spans)
+        input_schema = written_in.schema
+        return ToolIR(
+            name=name, module=str(parsed.name), description=str(spec.description),
+            input_schema=input_schema, span=parsed.key_span("tools", name), title=spec.title,
+            output_schema=output, annotations=_plain(node.get("annotations")),
+            meta=_plain(node.get("meta")), handler=_ref(spec.handler),
+            requires_approval=spec.requires_approval, additional_params=spec.additional_params,
+            params_spec=_params_spec(node.get("params"), input_schema),
+            returns_spec=_plain(node.get("returns")), description_spans=spans,
+        )
+
+    def _external(self, parsed: ParsedModule, name: str, spec: ExternalToolSpec,
+                  tools_node: YMap) -> ToolIR:
+        node: YMap = tools_node[name]
+        spans: dict[str, Span] = {"/description": node.value_spans["description"]}
+        raw_description_spans(spec.input_schema, "/inputSchema", spans)
+        return ToolIR(
+            name=name, module=str(parsed.name), description=str(spec.description),
+            input_schema=to_json(spec.input_schema), span=tools_node.key_spans[name],
+            title=spec.title, annotations=_plain(node.get("annotations")), external=True,
+            description_spans=spans,
+        )
+
+    # -- modules ---------------------------------------------------------------------------
+
+    def module(self, parsed: ParsedModule, tools: dict[str, ToolIR]) -> ModuleIR:
+        types = {}
+        for name, td in self.project.registry.local(parsed).items():
+            written = self.project.write(self.project.type_roots[td])
+            types[name] = TypeIR(name, str(parsed.name), to_json(td.node), written.schema,
+                                 td.span, td in self.project.recursive_types)
+        toolsets = {name: self._toolset(parsed, name, ts) for name, ts in parsed.toolsets.items()}
+        export = parsed.export
+        if export is None:
+            export = IMPLICIT_EXPORT
+            n = 2
+            while export in toolsets:
+                export, n = f"{IMPLICIT_EXPORT}_{n}", n + 1
+            entries = [Entry(t, ToolKey(parsed, t)) for t in parsed.tools]
+            toolsets[export] = ToolsetIR(export, str(parsed.name), "function", parsed.top_span(),
+                                         tools=tuple(parsed.tools),
+                                         published=tuple(parsed.tools))
+        else:
+            entries = self._composition(parsed, export).entries
+        exported = tuple(dataclasses.replace(self._tool_ir(e.tool), name=e.name) for e in entries)
+        return ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools, toolsets,
+                        export, exported)
+
+    def _tool_ir(self, key: ToolKey) -> ToolIR:
+        return self.all_tools[str(key.module.name)][key.name]
+
+    def _composition(self, parsed: ParsedModule, name: str) -> Composition:
+        return self.project.compositions.get((id(parsed), name), Composition([], False))
+
+    def _qualified(self, parsed: ParsedModule, ref: str) -> str:
+        found = self.project.find_toolset(parsed, ref)
+        assert found is not None, ref
+        return f"{found[0].name}.{found[1]}"
+
+    def _toolset(self, parsed: ParsedModule, name: str, ts: ToolsetSpec) -> ToolsetIR:
+        comp = self._composition(parsed, name)
+        base = ToolsetIR(name, str(parsed.name), ts.kind, parsed.key_span("toolsets", name),
+                         published=tuple(e.name for e in comp.entries) if comp.complete else None)
+        inner = getattr(ts, "inner", None)
+        if isinstance(inner, str):
+            base = dataclasses.replace(base, inner=self._qualified(parsed, inner))
+        return dataclasses.replace(base, **self._kind_fields(parsed, ts))
+
+    def _kind_fields(self, parsed: ParsedModule, ts: ToolsetSpec) -> dict[str, Any]:
+        if isinstance(ts, FunctionToolset):
+            return {"tools": tuple(ts.tools)}
+        if isinstance(ts, ExternalToolset):
+            return {"tools": tuple(ts.tools)}
+        if isinstance(ts, CombinedToolset):
+            return {"members": tuple(self._qualified(parsed, m) for m in ts.toolsets),
+                    "conflicts": ts.conflicts}
+        if isinstance(ts, PrefixedToolset):
+            return {"prefix": ts.prefix}
+        if isinstance(ts, RenamedToolset):
+            return {"names": tuple(ts.names.items())}
+        if isinstance(ts, FilteredToolset):
+            return {"predicate": _ref(ts.predicate)}
+        if isinstance(ts, PreparedToolset):
+            return {"prepare": _ref(ts.prepare)}
+        if isinstance(ts, WrapperToolset):
+            return {"wrapper": _ref(ts.wrapper)}
+        if isinstance(ts, MCPToolset):
+            stdio = http = None
+            if ts.stdio is not None:
+                stdio = {"command": ts.stdio.command, "args": list(ts.stdio.args),
+                         "env": dict(ts.stdio.env), "cwd": ts.stdio.cwd}
+            if ts.http is not None:
+                http = {"url": ts.http.url, "headers": dict(ts.http.headers)}
+            return {"stdio": stdio, "http": http, "tool_cache_ttl_ms": ts.tool_cache_ttl_ms,
+                    "instructions": ts.instructions}
+        if isinstance(ts, MCPManagerToolset):
+            return {"servers": tuple((s, self._qualified(parsed, r))
+                                     for s, r in ts.servers.items())}
+        assert isinstance(ts, ApprovalRequiredToolset)
+        return {}
+
+
+def _plain(value: Any) -> Any:
+    return None if value is None else to_json(value)
+
+
+def _params_spec(params: Any, input_schema: dict[str, Any]) -> dict[str, Any]:
+    """The input object in toolc's own terms (named types by name), for the generator."""
+    spec: dict[str, Any] = {"type": "object", "properties": to_json(params or {})}
+    if "required" in input_schema:
+        spec["required"] = list(input_schema["required"])
+    spec["additionalProperties"] = "additionalProperties" not in input_schema
+    return spec
