@@ -1,0 +1,337 @@
+"""Put one generated module together: gather its parts, render them, fill the template."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+from ..ir import ModuleIR, Ref, ToolIR
+from .layout import Call, Node, Raw, Sub, Union, render
+from .literals import WIDTH, comment_text, docstring, py_str
+from .models import AliasDef, Definition, ModelDef, ModelSet, is_model_schema
+from .names import ModuleNames, Scope, snake
+from .toolsets import ToolsetWriter, declared_type, tool_args
+
+if TYPE_CHECKING:
+    import jinja2
+
+Project = dict[str, tuple[ModuleIR, ModuleNames]]
+
+_PREDICATE = "Callable[[rt.RunContext[Any]], bool | Awaitable[bool]]"
+_PREPARE = ("Callable[\n        [rt.RunContext[Any], list[rt.ToolDefinition]],\n"
+            "        list[rt.ToolDefinition] | Awaitable[list[rt.ToolDefinition]],\n    ]")
+_WRAPPER = "type[rt.WrapperToolset]"
+_ANY_RETURN = ("_AnyReturn: TypeAlias = (\n        str | BaseModel | dict[str, Any] | "
+               "rt.ToolResult | rt.ContentBlock | list[rt.ContentBlock]\n    )")
+_STRUCTURED = "_Structured: TypeAlias = dict[str, Any] | rt.ToolResult"
+
+
+class ModuleWriter:
+    def __init__(self, module: ModuleIR, names: ModuleNames, project: Project,
+                 env: jinja2.Environment):
+        self.module = module
+        self.names = names
+        self.project = {**project, module.name: (module, names)}
+        self.macros: Any = env.get_template("macros.jinja").module
+        self.template = env.get_template("module.py.jinja")
+        self.models = ModelSet(module, names, self.project)
+        self.protocols: list[tuple[str, str]] = []        # (name, rendered class)
+        self.returns: dict[str, str | None] = {}          # tool -> returns_model expression
+        self.user_modules: dict[str, str] = {}            # user module -> alias
+        self.user_scope = Scope()
+
+    def _macro(self, name: str, context: Any) -> str:
+        """One macro of macros.jinja, without the blank lines around it."""
+        return str(getattr(self.macros, name)(context)).strip("\n")
+
+    # -- parts --------------------------------------------------------------------------
+
+    def _tool_models(self) -> None:
+        self.models.define_named_types()
+        for name, tool in self.module.tools.items():
+            if tool.external:
+                continue
+            stem = self.names.tools[name]
+            self.models.define_model(stem + "Params", tool.input_schema, tool.params_spec,
+                                     exact=True)
+            params = self.models.defs[-1]  # a model is added after the models it contains
+            result = self._returns(tool, stem + "Result")
+            self.protocols.append((stem + "Handler", self._protocol(tool, stem, params,
+                                                                    result)))
+
+    def _returns(self, tool: ToolIR, name: str) -> str | None:
+        """The model results are checked against: a named type used as is, or a new one."""
+        spec, schema = tool.returns_spec, tool.output_schema
+        if schema is None:
+            self.returns[tool.name] = None
+            return None
+        if isinstance(spec, dict) and set(spec) <= {"type", "description"} \
+                and isinstance(spec.get("type"), str):
+            module_name, _, type_name = str(spec["type"]).rpartition(".")
+            other, other_names = self.project[module_name or self.module.name]
+            named = other.types.get(type_name)
+            if named is not None and is_model_schema(named.schema):
+                if other is self.module:
+                    self.returns[tool.name] = f"_model({py_str(other_names.types[type_name])})"
+                    return other_names.types[type_name]
+                text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
+                self.returns[tool.name] = text
+                return text
+        if not is_model_schema(schema):
+            self.returns[tool.name] = None
+            return None
+        self.models.define_model(name, schema, spec, exact=True)
+        self.returns[tool.name] = f"_model({py_str(name)})"
+        return name
+
+    def _protocol(self, tool: ToolIR, stem: str, model: Definition,
+                  result: str | None) -> str:
+        assert isinstance(model, ModelDef)
+        lines = []
+        for f in model.fields:
+            prefix = f"{f.name}: "
+            lines.append(prefix + render(f.plain, 8, WIDTH - 9 - len(prefix)))
+        if result is None:
+            answer: Node = Raw("_AnyReturn")
+        else:
+            answer = Union((Raw(result), Raw("_Structured")))
+        returns = Union((answer, Sub("Awaitable", (answer,))))
+        return self._macro("protocol", {
+            "name": stem + "Handler",
+            "doc": docstring(tool.description, 4),
+            "params": lines,
+            "extra": model.config.get("extra") == "allow",
+            "returns": render(returns, 4, WIDTH - 12),
+        })
+
+    def _user(self, ref: Ref) -> str:
+        """The expression naming a user reference under TYPE_CHECKING."""
+        alias = self.user_modules.get(ref.module)
+        if alias is None:
+            alias = self.user_scope.claim("_user_" + snake(ref.module, lead="m"))
+            self.user_modules[ref.module] = alias
+        return f"{alias}.{ref.attr}"
+
+    def _checks(self) -> list[str]:
+        """Assignments that make mypy check user code against the types it must have."""
+        lines = []
+        for name, tool in self.module.tools.items():
+            if tool.handler is not None and not tool.external:
+                stem = self.names.tools[name]
+                lines.append(f"_check_{stem}: {stem}Handler = {self._user(tool.handler)}")
+        for name, ts in self.module.toolsets.items():
+            attr = self.names.toolsets[name]
+            for ref, kind, typ in ((ts.predicate, "predicate", _PREDICATE),
+                                   (ts.prepare, "prepare", _PREPARE),
+                                   (ts.wrapper, "wrapper", _WRAPPER)):
+                if ref is not None:
+                    lines.append(f"_check_{attr}_{kind}: {typ} = {self._user(ref)}")
+        return lines
+
+    # -- rendering ----------------------------------------------------------------------
+
+    def _definition_text(self, d: Definition) -> str:
+        if isinstance(d, AliasDef):
+            value = render(d.value, 0, WIDTH - len(d.name) - 13)
+            return self._macro("alias", {"name": d.name, "value": value,
+                                          "notes": [comment_text(n) for n in d.notes]})
+        config = ", ".join(f"{k}={py_str(v)}" for k, v in d.config.items())
+        fields = []
+        for f in d.fields:
+            head = f"{f.name}: " + render(f.annotation, 4, WIDTH - 8 - len(f.name))
+            last = head.rsplit("\n", 1)[-1]
+            call = render(f.call, 4, WIDTH - 7 - len(last))
+            fields.append({"line": f"{head} = {call}",
+                           "notes": [comment_text(n) for n in f.notes]})
+        extra = render(d.extra, 4, WIDTH - 40) if d.extra is not None else ""
+        return self._macro("model_class", {
+            "name": d.name, "doc": docstring(d.doc, 4) if d.doc else "",
+            "notes": [comment_text(n) for n in d.notes], "config": config,
+            "extra": extra and f"dict[str, {extra}]", "fields": fields})
+
+    def _builders(self, texts: dict[str, str]) -> tuple[list[str], list[tuple[str, str]]]:
+        builders, groups = [], []
+        for group in strongly_connected(self.models.defs):
+            func = "_build_" + group[0].name
+            members = {d.name for d in group}
+            needs = sorted({n for d in group for n in d.deps} - members)
+            body = "\n\n".join(textwrap.indent(texts[d.name], "    ") for d in group)
+            rebuild = [d.name for d in group if isinstance(d, ModelDef)] \
+                if len(group) > 1 else []
+            builders.append(self._macro("builder", {
+                "func": func, "imports": ", ".join(_pydantic_names(group)),
+                "needs": ", ".join(py_str(n) for n in needs), "body": body,
+                "rebuild": rebuild, "result": _result_dict([d.name for d in group])}))
+            groups += [(py_str(d.name), func) for d in group]
+        for name, text in self.protocols:
+            func = "_build_" + name
+            body = textwrap.indent(text, "    ")
+            builders.append(self._macro("builder", {
+                "func": func, "imports": "", "needs": "", "body": body, "rebuild": [],
+                "result": _result_dict([name])}))
+            groups.append((py_str(name), func))
+        return [textwrap.indent(b, "    ") for b in builders], sorted(groups)
+
+    def text(self) -> str:
+        self._tool_models()
+        checks = self._checks()
+        texts = {d.name: self._definition_text(d) for d in self.models.defs}
+        typed_api = [textwrap.indent(texts[d.name], "    ") for d in self.models.defs]
+        typed_api += [textwrap.indent(text, "    ") for _, text in self.protocols]
+        tool_funcs: dict[str, str] = {}
+        tools = []
+        used = {t for ts in self.module.toolsets.values() if ts.kind == "function"
+                for t in ts.tools}
+        for name, tool in self.module.tools.items():
+            if name not in used or tool.external or tool.handler is None:
+                continue
+            stem = self.names.tools[name]
+            tool_funcs[name] = f"_tool_{stem}"
+            args = tool_args(tool, stem + "Params", self.returns.get(name))
+            tools.append(self._macro("tool", {"func": tool_funcs[name], "args": args}))
+        writer = ToolsetWriter(self.module, self.names, tool_funcs, self.project)
+        toolsets, declarations, lazy_toolsets = [], [], []
+        for name, ts in self.module.toolsets.items():
+            code = writer.code(ts)
+            attr = self.names.toolsets[name]
+            toolsets.append(self._macro("toolset", code))
+            declarations.append({"attr": attr, "type": code.type})
+            lazy_toolsets.append((py_str(attr), code.func))
+        export_attr = self.names.toolsets[self.module.export]
+        if export_attr != "toolset":
+            declarations.append({"attr": "toolset",
+                                 "type": declared_type(self.module.toolsets[
+                                     self.module.export].kind)})
+            lazy_toolsets.append(('"toolset"', f"lambda: _toolset({py_str(export_attr)})"))
+            writer.uses_local_ref = True
+        if self.protocols:
+            typed_api.insert(0, "    " + _ANY_RETURN)
+            typed_api.insert(1, "    " + _STRUCTURED)
+        builders, groups = self._builders(texts)
+        uses_model = bool(tools)
+        all_heads = set().union(*(_heads_of(d) for d in self.models.defs)) \
+            if self.models.defs else set()
+        uses_cast = writer.uses_cast or uses_model or writer.uses_local_ref \
+            or "cast" in all_heads
+        typing_names = {"TYPE_CHECKING", "Any"}
+        typing_names |= {n for n in ("Annotated", "Literal") if n in all_heads}
+        if self.protocols:
+            typing_names |= {"Protocol", "TypeAlias"}
+        if any(isinstance(d, AliasDef) for d in self.models.defs):
+            typing_names.add("TypeAlias")
+        if uses_cast:
+            typing_names.add("cast")
+        pydantic = _pydantic_names(self.models.defs)
+        if self.protocols or uses_model:
+            pydantic = sorted({*pydantic, "BaseModel"})
+        abc = []
+        if self.protocols or any("Awaitable" in c for c in checks):
+            abc.append("Awaitable")
+        if any("Callable" in c for c in checks):
+            abc.append("Callable")
+        sections = [[f"from collections.abc import {', '.join(abc)}"] if abc else [],
+                    [f"from pydantic import {', '.join(pydantic)}"] if pydantic else [],
+                    [f"import {m} as {a}" for m, a in sorted(self.user_modules.items())]]
+        checking_imports = []
+        for section in filter(None, sections):  # isort's sections: stdlib, pydantic, user
+            if checking_imports:
+                checking_imports.append("")
+            checking_imports += [f"    {line}" for line in section]
+        others = [{"name": m, "alias": a, "literal": py_str(m),
+                   "import": m if m == a else f"{m} as {a}"}
+                  for m, a in sorted(self.names.modules.items())]
+        public = [d.name for d in self.models.defs] + [n for n, _ in self.protocols]
+        public += [self.names.toolsets[n] for n in self.module.toolsets] + ["toolset"]
+        return self.template.render(
+            spec_path=comment_text(self.module.path.replace("\\", "/")),
+            docstring=docstring(self.module.description, 0)
+            if self.module.description else "",
+            uses_sys=uses_model or writer.uses_local_ref,
+            typing_imports=", ".join(sorted(typing_names, key=_import_order)),
+            checking_imports=checking_imports, other_modules=others,
+            typed_api=typed_api, checks=checks, declarations=declarations,
+            uses_not_null=any(isinstance(d, ModelDef) and d.uses_not_null
+                              for d in self.models.defs),
+            uses_model=uses_model, uses_toolset=writer.uses_local_ref,
+            tools=tools, toolsets=toolsets, builders=builders, groups=groups,
+            lazy_toolsets=lazy_toolsets,
+            all_names=[py_str(n) for n in sorted(set(public))],
+        )
+
+
+def _import_order(name: str) -> tuple[int, str]:
+    """isort's order: constants, classes, then functions."""
+    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return kind, name
+
+
+def _result_dict(names: list[str]) -> str:
+    return "{" + ", ".join(f"{py_str(n)}: {n}" for n in names) + "}"
+
+
+def _heads(node: Node) -> set[str]:
+    if isinstance(node, Sub):
+        return {node.head}.union(*(_heads(a) for a in node.args))
+    if isinstance(node, Union):
+        return set().union(*(_heads(i) for i in node.items))
+    if isinstance(node, Call):
+        return {node.func}.union(*(_heads(v) for _, v in node.args))
+    return set()
+
+
+def _heads_of(d: Definition) -> set[str]:
+    if isinstance(d, AliasDef):
+        return _heads(d.value)
+    found = {"Field"} if d.fields or d.extra is not None else set()
+    for f in d.fields:
+        found |= _heads(f.annotation) | _heads(f.call)
+    if d.extra is not None:
+        found |= _heads(d.extra)
+    return found
+
+
+def _pydantic_names(defs: list[Definition]) -> list[str]:
+    found: set[str] = set()
+    for d in defs:
+        heads = _heads_of(d)
+        if isinstance(d, ModelDef):
+            found |= {"BaseModel", "ConfigDict"}
+        found |= {n for n in ("Field",) if n in heads}
+    return sorted(found, key=_import_order)
+
+
+def strongly_connected(defs: list[Definition]) -> list[list[Definition]]:
+    """Tarjan's components of the definitions' local references, dependencies first;
+    within a component, definitions keep the order they were made in."""
+    by_name = {d.name: d for d in defs}
+    order = {d.name: i for i, d in enumerate(defs)}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[Definition]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        on_stack.add(name)
+        for dep in sorted(by_name[name].deps & by_name.keys(), key=order.__getitem__):
+            if dep not in index:
+                visit(dep)
+                low[name] = min(low[name], low[dep])
+            elif dep in on_stack:
+                low[name] = min(low[name], index[dep])
+        if low[name] == index[name]:
+            members = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                members.append(top)
+                if top == name:
+                    break
+            out.append(sorted((by_name[m] for m in members), key=lambda d: order[d.name]))
+
+    for d in defs:
+        if d.name not in index:
+            visit(d.name)
+    return out

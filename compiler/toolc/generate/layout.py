@@ -1,0 +1,149 @@
+"""Python expressions as small trees, written on one line when they fit, else exploded.
+
+Type annotations and ``Field(...)`` calls are built as trees rather than strings so that
+one tree gives both renderings the generated module needs (the validating type with its
+constraints, and the plain type a handler sees) and so that long ones (a ``Literal`` of
+forty values, a description of a paragraph) are laid out one item per line the way
+black writes them, instead of as one line of a thousand columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .literals import WIDTH, _flat, py_literal
+
+
+class Node:
+    """An expression: ``flat()`` on one line, ``block(indent)`` over several."""
+
+    def flat(self) -> str:
+        raise NotImplementedError
+
+    def block(self, indent: int) -> str:
+        return self.flat()
+
+
+def render(node: Node, indent: int, room: int) -> str:
+    """``node`` on one line if that takes at most ``room`` columns, else exploded."""
+    text = node.flat()
+    return text if len(text) <= room and "\n" not in text else node.block(indent)
+
+
+@dataclass(frozen=True, slots=True)
+class Raw(Node):
+    """Code already written: a name (``int``, ``other.Address``) or a fixed expression."""
+
+    text: str
+
+    def flat(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Lit(Node):
+    """A JSON value from the spec, written as a safe literal."""
+
+    value: Any
+
+    def flat(self) -> str:
+        return _flat(self.value)
+
+    def block(self, indent: int) -> str:
+        return py_literal(self.value, indent, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Sub(Node):
+    """``head[arg, ...]``. ``constraint``: an ``Annotated`` that only validates, which the
+    handler-facing rendering drops."""
+
+    head: str
+    args: tuple[Node, ...]
+    constraint: bool = False
+
+    def flat(self) -> str:
+        return f"{self.head}[{', '.join(a.flat() for a in self.args)}]"
+
+    def block(self, indent: int) -> str:
+        pad = " " * (indent + 4)
+        room = WIDTH - indent - 5
+        items = "".join(f"{pad}{render(a, indent + 4, room)},\n" for a in self.args)
+        return f"{self.head}[\n{items}{' ' * indent}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Union(Node):
+    """``a | b | ...``."""
+
+    items: tuple[Node, ...]
+
+    def flat(self) -> str:
+        return " | ".join(i.flat() for i in self.items)
+
+    def block(self, indent: int) -> str:
+        return " | ".join(render(i, indent, WIDTH - indent) for i in self.items)
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    """``func(positional..., key=value, ...)``; a ``None`` key is a positional argument."""
+
+    func: str
+    args: tuple[tuple[str | None, Node], ...]
+
+    def flat(self) -> str:
+        return f"{self.func}({', '.join(_arg(k, v.flat()) for k, v in self.args)})"
+
+    def block(self, indent: int) -> str:
+        pad = " " * (indent + 4)
+        lines = []
+        for key, value in self.args:
+            prefix = "" if key is None else f"{key}="
+            room = WIDTH - indent - 5 - len(prefix)
+            lines.append(f"{pad}{prefix}{render(value, indent + 4, room)},\n")
+        return f"{self.func}(\n{''.join(lines)}{' ' * indent})"
+
+
+def _arg(key: str | None, text: str) -> str:
+    return text if key is None else f"{key}={text}"
+
+
+NONE = Raw("None")
+ANY = Raw("Any")
+
+
+def union(*items: Node) -> Node:
+    """A union without repeats, flattening nested unions; one item stands alone."""
+    out: list[Node] = []
+    for item in items:
+        for part in item.items if isinstance(item, Union) else (item,):
+            if part not in out:
+                out.append(part)
+    return out[0] if len(out) == 1 else Union(tuple(out))
+
+
+def plain(node: Node) -> Node:
+    """The type a handler sees: validation-only ``Annotated`` wrappers removed."""
+    if isinstance(node, Sub):
+        if node.constraint:
+            return plain(node.args[0])
+        return Sub(node.head, tuple(plain(a) for a in node.args))
+    if isinstance(node, Union):
+        return union(*(plain(i) for i in node.items))
+    return node
+
+
+def field_call(kwargs: dict[str, Any], *, positional: Node | None = None) -> Call:
+    """``Field(<default>, key=value, ...)`` with JSON values written as literals."""
+    args: list[tuple[str | None, Node]] = [] if positional is None else [(None, positional)]
+    args += [(k, v if isinstance(v, Node) else Lit(v)) for k, v in kwargs.items()]
+    return Call("Field", tuple(args))
+
+
+def annotated(base: Node, kwargs: dict[str, Any]) -> Node:
+    """``Annotated[base, Field(**kwargs)]``, or ``base`` itself when there is nothing."""
+    if not kwargs:
+        return base
+    return Sub("Annotated", (base, field_call(kwargs)), constraint=True)

@@ -1,0 +1,389 @@
+"""JSON Schemas -> pydantic models and type annotations.
+
+Models are built from the PUBLISHED schemas (what the model is told and what the
+golden files hold), so that the validator accepts exactly what the schema says:
+``required``, defaults, ``nullable`` written out as ``anyOf [.., null]``. The spec's own
+schema is walked alongside only to recognise where a named type was used, so the code
+says ``level: Severity`` instead of repeating the type inline.
+
+The mapping: string/integer/number/boolean/null -> ``str``/``int``/``float``/``bool``/
+``None`` with their bounds as ``Field`` constraints; ``enum``/``const`` -> ``Literal``;
+arrays -> ``list[...]``; objects with properties -> nested models (``extra="forbid"``
+when ``additionalProperties: false``, else ``"allow"``, as JSON Schema allows extra
+keys); other objects -> ``dict[str, ...]``; ``anyOf``/``oneOf`` -> unions. What pydantic
+cannot express (``not``, ``if``, ``uniqueItems``, ...) is typed loosely and named in a
+comment: the published schema still says it. A property that may be left out but may
+not be ``null`` is ``X | None = None`` with a validator refusing an explicit ``null``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir import JSON, ModuleIR, TypeIR
+from .layout import ANY, NONE, Call, Lit, Node, Raw, Sub, annotated, field_call, plain, union
+from .names import JSON_TYPES, ModuleNames, Scope, camel, field_name, type_refs
+
+# Keywords that describe a property without changing what it accepts: a property that
+# uses a named type and adds only these keeps the type's name.
+ANNOTATION_KEYS = frozenset({
+    "type", "description", "default", "required", "nullable", "title", "examples",
+    "deprecated", "$comment", "readOnly", "writeOnly",
+})
+UNENFORCED = ("not", "if", "then", "else", "dependentRequired", "dependentSchemas",
+              "patternProperties", "propertyNames", "unevaluatedProperties",
+              "unevaluatedItems", "uniqueItems", "contains", "minContains", "maxContains",
+              "prefixItems")
+_BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt",
+           "exclusiveMaximum": "lt", "multipleOf": "multiple_of"}
+_SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+
+
+@dataclass(slots=True)
+class Typed:
+    """A converted schema: the type, and the ``Field`` arguments that belong to it."""
+
+    base: Node
+    kwargs: dict[str, Any] = field(default_factory=dict)   # constraints
+    nullable: bool = False
+    models: bool = False              # the type involves a pydantic model
+    notes: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)     # title, description, examples
+    own_model: bool = False           # base is the model made from this very schema
+
+    def wrapped(self) -> Node:
+        """The type with its constraints and description, for a place that has no
+        ``Field`` of its own (list items, union branches, dict values)."""
+        meta = {} if self.own_model else self.meta
+        return annotated(self.base, {**meta, **self.kwargs})
+
+
+@dataclass(slots=True)
+class FieldDef:
+    name: str
+    annotation: Node                  # what the model validates
+    plain: Node                       # what the handler receives
+    call: Call                        # the Field(...) on the right
+    notes: list[str]
+
+
+@dataclass(slots=True)
+class ModelDef:
+    name: str
+    doc: str | None
+    config: dict[str, str]
+    fields: list[FieldDef]
+    extra: Node | None = None         # type of additional properties, when a schema
+    deps: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    uses_not_null: bool = False
+
+
+@dataclass(slots=True)
+class AliasDef:
+    name: str
+    value: Node
+    deps: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+
+
+Definition = ModelDef | AliasDef
+
+
+def is_model_schema(schema: JSON) -> bool:
+    """An object schema that becomes a class (rather than a ``dict`` or a union)."""
+    if not isinstance(schema, dict) or any(k in schema for k in ("anyOf", "oneOf", "enum",
+                                                                   "const", "$ref")):
+        return False
+    kind = schema.get("type", "object" if "properties" in schema else None)
+    return kind == "object" and ("properties" in schema
+                                 or schema.get("additionalProperties") is False)
+
+
+class ModelSet:
+    """The models and aliases of one module, in the order they are defined."""
+
+    def __init__(self, module: ModuleIR, names: ModuleNames,
+                 project: dict[str, tuple[ModuleIR, ModuleNames]]):
+        self.module = module
+        self.names = names
+        self.project = project
+        self.scope: Scope = names.scope.copy()
+        self.defs: list[Definition] = []
+        self.recursive_aliases = _recursive_aliases(module)
+        self._current: set[str] = set()
+
+    # -- the three kinds of top-level definitions ---------------------------------------
+
+    def define_named_types(self) -> None:
+        for raw, named in self.module.types.items():
+            name = self.names.types[raw]
+            if raw in self.recursive_aliases:
+                self.defs.append(AliasDef(name, ANY, notes=[
+                    "a recursive type that is not an object: not expressible, any value"]))
+            elif is_model_schema(named.schema):
+                self.define_model(name, named.schema, named.spec, exact=True)
+            else:
+                self._current = set()
+                typed = self.convert(named.schema, named.spec, name + "Value")
+                self.defs.append(AliasDef(name, typed.wrapped(), self._current,
+                                          typed.notes))
+
+    def define_model(self, name: str, schema: dict[str, JSON], spec: JSON, *,
+                     exact: bool = False) -> str:
+        """A model for an object schema; returns its (claimed) class name."""
+        if not exact:
+            name = self.scope.claim(name)
+        saved, self._current = self._current, set()
+        model = ModelDef(name, _text(schema.get("description")), {}, [])
+        extra = schema.get("additionalProperties", True)
+        model.config["extra"] = "forbid" if extra is False else "allow"
+        if _has_pattern(schema):
+            model.config["regex_engine"] = "python-re"
+        if isinstance(extra, dict):
+            model.extra = self.convert(extra, _child(spec, "additionalProperties"),
+                                       name + "Extra").wrapped()
+        required = set(schema.get("required") or ())
+        spec_props = spec.get("properties") if isinstance(spec, dict) else None
+        fields = self.names.field_scope()
+        for raw, prop in (schema.get("properties") or {}).items():
+            sub_spec = spec_props.get(raw) if isinstance(spec_props, dict) else None
+            typed = self.convert(prop, sub_spec, name + camel(raw, lead="Field"))
+            model.fields.append(self._field(raw, prop, typed, raw in required, fields, model))
+        model.notes = _unenforced(schema)
+        model.deps = self._current - {name}
+        self.defs.append(model)
+        self._current = saved | {name}
+        return name
+
+    # -- fields -------------------------------------------------------------------------
+
+    def _field(self, raw: str, prop: JSON, typed: Typed, required: bool, scope: Scope,
+               model: ModelDef) -> FieldDef:
+        name = field_name(raw, scope)
+        kwargs: dict[str, Any] = {"alias": raw} if name != raw else {}
+        kwargs.update(typed.meta)
+        kwargs.update(typed.kwargs)
+        annotation: Node = typed.base
+        handler_type = plain(typed.base)
+        default: Node | None = None
+        if not required:
+            if isinstance(prop, dict) and "default" in prop:
+                value = prop["default"]
+                if typed.models and isinstance(value, (dict, list)):
+                    default = Call("cast", ((None, Raw('"Any"')), (None, Lit(value))))
+                    kwargs["validate_default"] = True
+                else:
+                    default = Lit(value)
+            else:
+                default = NONE
+                handler_type = union(handler_type, NONE)
+                if not typed.nullable:
+                    annotation = Sub("Annotated", (union(annotation, NONE),
+                                                   Call("_not_null", ())))
+                    model.uses_not_null = True
+        return FieldDef(name, annotation, handler_type, field_call(kwargs, positional=default),
+                        typed.notes)
+
+    # -- schemas ------------------------------------------------------------------------
+
+    def convert(self, schema: JSON, spec: JSON, hint: str, depth: int = 0) -> Typed:
+        """The type of one schema; ``spec`` is its unresolved form, when known."""
+        if not isinstance(schema, dict):
+            return Typed(ANY, notes=[] if schema is not False else ["false schema"])
+        if isinstance(spec, dict) and isinstance(spec.get("type"), str) \
+                and spec["type"] not in JSON_TYPES and depth < 20:
+            typed = self._named(schema, spec, hint, depth)
+        else:
+            typed = self._structural(schema, spec, hint, depth)
+            if not typed.own_model:
+                typed.notes += _unenforced(schema)
+        typed.meta = {k: schema[k] for k in ("title", "description", "examples")
+                      if k in schema}
+        return typed
+
+    def _named(self, schema: JSON, spec: dict[str, JSON], hint: str, depth: int) -> Typed:
+        ref = str(spec["type"])
+        if set(spec) - ANNOTATION_KEYS:
+            # The property narrows the named type: write the merged schema out in place.
+            named = self._type_ir(ref)
+            merged = {**(named.spec if named else {}),
+                      **{k: v for k, v in spec.items() if k != "type"}}
+            return self.convert(schema, merged, hint, depth + 1)
+        node, is_model = self._ref_node(ref)
+        base = union(node, NONE) if spec.get("nullable") is True else node
+        return Typed(base, nullable=spec.get("nullable") is True, models=is_model)
+
+    def _ref_node(self, ref: str) -> tuple[Node, bool]:
+        module_name, _, type_name = ref.rpartition(".")
+        if module_name and module_name != self.module.name:
+            other, other_names = self.project[module_name]
+            named = other.types[type_name]
+            text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
+            if type_name in _recursive_aliases(other):
+                return ANY, False
+            return Raw(text), is_model_schema(named.schema)
+        if type_name in self.recursive_aliases:
+            return ANY, False
+        name = self.names.types[type_name]
+        self._current.add(name)
+        return Raw(name), is_model_schema(self.module.types[type_name].schema)
+
+    def _type_ir(self, ref: str) -> TypeIR | None:
+        module_name, _, type_name = ref.rpartition(".")
+        module = self.project[module_name][0] if module_name else self.module
+        return module.types.get(type_name)
+
+    def _structural(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
+        for key in ("anyOf", "oneOf"):
+            if isinstance(schema.get(key), list):
+                return self._union(schema, key, spec, hint, depth)
+        if "$ref" in schema:
+            return Typed(ANY, notes=["$ref: any value"])
+        if "allOf" in schema:
+            branches = schema["allOf"]
+            if isinstance(branches, list) and len(branches) == 1:
+                return self.convert(branches[0], _child(spec, "allOf", 0), hint, depth)
+            return Typed(ANY, notes=["allOf: any value"])
+        for key in ("const", "enum"):
+            if key in schema:
+                values = [schema[key]] if key == "const" else list(schema[key])
+                if all(v is None or isinstance(v, (str, int, bool)) for v in values):
+                    node = Sub("Literal", tuple(Lit(v) for v in values))
+                    return Typed(node, nullable=None in values)
+                return Typed(ANY, notes=[f"{key} with values Literal cannot hold: any value"])
+        kind = schema.get("type", "object" if "properties" in schema else None)
+        if isinstance(kind, list):
+            parts = [self.convert({**schema, "type": k}, spec, hint, depth) for k in kind]
+            return Typed(union(*(p.wrapped() for p in parts)), nullable="null" in kind,
+                         models=any(p.models for p in parts))
+        if kind == "null":
+            return Typed(NONE, nullable=True)
+        if kind in _SCALARS:
+            return Typed(Raw(_SCALARS[kind]), _constraints(schema, kind))
+        if kind == "array":
+            return self._array(schema, spec, hint, depth)
+        if kind == "object":
+            return self._object(schema, spec, hint, depth)
+        return Typed(ANY)
+
+    def _union(self, schema: dict[str, JSON], key: str, spec: JSON, hint: str,
+               depth: int) -> Typed:
+        branches = schema[key]
+        spec_branches = spec.get(key) if isinstance(spec, dict) else None
+        nullable_spec = isinstance(spec, dict) and spec.get("nullable") is True
+        real = [b for b in branches if b != {"type": "null"}]
+        parts: list[Typed] = []
+        for i, branch in enumerate(branches):
+            if isinstance(spec_branches, list) and len(spec_branches) == len(branches):
+                sub_spec: JSON = spec_branches[i]
+            elif nullable_spec and len(real) == 1 and isinstance(spec, dict):
+                sub_spec = {k: v for k, v in spec.items()
+                            if k not in ("nullable", "description", "default", "required")}
+            else:
+                sub_spec = None
+            name = hint if len(real) == 1 else f"{hint}Option{i + 1}"
+            parts.append(self.convert(branch, sub_spec, name, depth))
+        notes = ["oneOf: checked as anyOf"] if key == "oneOf" else []
+        return Typed(union(*(p.wrapped() for p in parts)),
+                     nullable=any(p.nullable for p in parts),
+                     models=any(p.models for p in parts), notes=notes)
+
+    def _array(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
+        kwargs = {}
+        if "minItems" in schema:
+            kwargs["min_length"] = schema["minItems"]
+        if "maxItems" in schema:
+            kwargs["max_length"] = schema["maxItems"]
+        items = schema.get("items")
+        if isinstance(items, dict):
+            inner = self.convert(items, _child(spec, "items"), hint + "Item", depth)
+            return Typed(Sub("list", (inner.wrapped(),)), kwargs, models=inner.models,
+                         notes=inner.notes)
+        return Typed(Sub("list", (ANY,)), kwargs)
+
+    def _object(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
+        if is_model_schema(schema):
+            name = self.define_model(hint, schema, spec)
+            return Typed(Raw(name), models=True, own_model=True)
+        kwargs = {}
+        if "minProperties" in schema:
+            kwargs["min_length"] = schema["minProperties"]
+        if "maxProperties" in schema:
+            kwargs["max_length"] = schema["maxProperties"]
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            inner = self.convert(extra, _child(spec, "additionalProperties"), hint + "Value",
+                                 depth)
+            return Typed(Sub("dict", (Raw("str"), inner.wrapped())), kwargs,
+                         models=inner.models, notes=inner.notes)
+        return Typed(Sub("dict", (Raw("str"), ANY)), kwargs)
+
+
+def _constraints(schema: dict[str, JSON], kind: str) -> dict[str, Any]:
+    """Field arguments for a scalar's bounds, in the order pydantic documents them."""
+    out: dict[str, Any] = {}
+    if kind == "string":
+        for key, arg in (("minLength", "min_length"), ("maxLength", "max_length"),
+                         ("pattern", "pattern")):
+            if key in schema:
+                out[arg] = schema[key]
+    elif kind in ("integer", "number"):
+        for key, arg in _BOUNDS.items():
+            if key in schema and not isinstance(schema[key], bool):
+                out[arg] = schema[key]
+    return out
+
+
+def _unenforced(schema: dict[str, JSON]) -> list[str]:
+    found = [key for key in UNENFORCED if key in schema]
+    return [f"not checked by the model: {', '.join(found)}"] if found else []
+
+
+def _child(spec: JSON, key: str, index: int | None = None) -> JSON:
+    if not isinstance(spec, dict):
+        return None
+    value = spec.get(key)
+    if index is not None:
+        return value[index] if isinstance(value, list) and index < len(value) else None
+    return value
+
+
+def _text(value: JSON) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _has_pattern(schema: JSON) -> bool:
+    """A ``pattern`` anywhere in the schema: JSON Schema regexes need Python's engine
+    (lookarounds, backreferences), not pydantic's default Rust one."""
+    if isinstance(schema, dict):
+        if isinstance(schema.get("pattern"), str):
+            return True
+        return any(_has_pattern(v) for v in schema.values())
+    if isinstance(schema, list):
+        return any(_has_pattern(v) for v in schema)
+    return False
+
+
+def _recursive_aliases(module: ModuleIR) -> set[str]:
+    """Named types that refer back to themselves and are not objects: no alias can say
+    them (a recursive object type is a model, which can)."""
+    graph = {name: {r for r in type_refs(t.spec) if "." not in r}
+             for name, t in module.types.items()}
+    found = set()
+    for name, named in module.types.items():
+        if is_model_schema(named.schema):
+            continue
+        seen: set[str] = set()
+        todo = list(graph[name])
+        while todo:
+            current = todo.pop()
+            if current == name:
+                found.add(name)
+                break
+            if current in seen or current not in graph:
+                continue
+            seen.add(current)
+            todo += graph[current]
+    return found
