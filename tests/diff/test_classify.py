@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from toolc.diagnostics import Severity
-from toolc.diff import RULES, Change, diff_tools, load_folder
+from toolc.diff import RULES, Change, diff_tools, golden_text, load_folder
 from toolc.report.changes import render
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "diff"
@@ -200,3 +202,41 @@ def test_output_schema_description_moved_into_oneof_names_oneof() -> None:
         ("DESCRIPTION_REMOVED", "/outputSchema/properties/v/description"),
         ("TYPE_WIDENED", "/outputSchema/properties/v/oneOf/1")]
     assert "oneOf branch" in changes[0].message
+
+
+# -- any JSON at all -----------------------------------------------------------------------
+
+KEYWORDS = ["type", "properties", "required", "items", "prefixItems", "anyOf", "oneOf",
+            "allOf", "enum", "const", "minimum", "maxLength", "pattern", "format",
+            "description", "title", "default", "additionalProperties", "$ref", "$defs",
+            "multipleOf", "uniqueItems", "not", "a", "b"]
+SCALARS = (st.none() | st.booleans() | st.integers(-3, 3)
+           | st.floats(allow_nan=False, allow_infinity=False, width=16)
+           | st.sampled_from(["string", "integer", "number", "null", "object", "#/$defs/a",
+                              "#", "^a+$", "a", "b"]))
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.sampled_from(KEYWORDS), inner, max_size=4),
+                    max_leaves=30)
+TOOLS = st.builds(lambda i, o, a: {"name": "t", "inputSchema": i, "outputSchema": o,
+                                   "annotations": a}, JSON, JSON, JSON)
+
+
+def shuffled(value: Any, rnd: random.Random) -> Any:
+    if isinstance(value, dict):
+        keys = list(value)
+        rnd.shuffle(keys)
+        return {k: shuffled(value[k], rnd) for k in keys}
+    if isinstance(value, list):
+        return [shuffled(v, rnd) for v in value]
+    return value
+
+
+@settings(max_examples=100, deadline=None)
+@given(TOOLS, TOOLS, st.randoms(use_true_random=False))
+def test_any_json_is_classified_without_error_and_key_order_never_counts(
+        old: dict[str, Any], new: dict[str, Any], rnd: random.Random) -> None:
+    changes = diff_tools({"t": old}, {"t": new})
+    assert diff_tools({"t": old}, {"t": shuffled(old, rnd)}) == []
+    assert diff_tools({"t": shuffled(old, rnd)}, {"t": shuffled(new, rnd)}) == changes
+    for fmt in ("text", "markdown", "json", "github"):
+        render(changes, fmt, paths={"t": "m/t.json"}, new_texts={"t": golden_text(new)})

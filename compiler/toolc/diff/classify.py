@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from . import rules
 from . import schema_rules as sr
-from .model import At, Change, Json, compact, parts_of, same
+from .model import At, Change, DiffInputError, Json, compact, parts_of, same
 
 _TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "outputSchema",
                         "annotations", "_meta"})
@@ -43,7 +43,11 @@ def classify(old_tools: Mapping[str, Json], new_tools: Mapping[str, Json]) -> li
         elif name not in old_tools:
             changes.append(rules.tool_added(at, new_tools[name]))
         else:
-            changes.extend(diff_tool(name, old_tools[name], new_tools[name]))
+            try:
+                changes.extend(diff_tool(name, old_tools[name], new_tools[name]))
+            except RecursionError:
+                raise DiffInputError(f"tool {name!r}: its schemas are nested too deeply "
+                                     "to compare") from None
     return changes
 
 
@@ -53,9 +57,12 @@ def diff_tool(name: str, old: dict[str, Json], new: dict[str, Json]) -> list[Cha
     if same(old, new):
         return []
     changes = [*rules.description(old, new, at), *rules.title(old, new, at)]
-    if "annotations" in old or "annotations" in new:
-        changes += rules.tool_annotations(old.get("annotations"), new.get("annotations"),
-                                     at.child("annotations"))
+    before, after = old.get("annotations"), new.get("annotations")
+    if all(isinstance(a, dict | None) for a in (before, after)):
+        changes += rules.tool_annotations(before, after, at.child("annotations"))
+    elif not same(before, after):
+        changes.append(rules.other(at, "annotations", before, after,
+                                   "annotations" in old, "annotations" in new))
     if not same(old.get("_meta"), new.get("_meta")):
         changes += rules.meta(old.get("_meta"), new.get("_meta"), at.child("_meta"))
     if "inputSchema" in old or "inputSchema" in new:

@@ -5,6 +5,7 @@ object members and combinator branches. Each yields the changes of that node onl
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -45,7 +46,9 @@ def value_atom(value: Json) -> str:
 def _type_text(value: Json) -> str:
     if value is None:
         return "any type"
-    return value if isinstance(value, str) else " | ".join(str(v) for v in value)
+    if isinstance(value, list):
+        return " | ".join(v if isinstance(v, str) else compact(v) for v in value)
+    return value if isinstance(value, str) else compact(value)
 
 
 def types(old: Schema, new: Schema, at: At) -> Iterator[Change]:
@@ -120,6 +123,10 @@ def _number(value: Json) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _finite(value: Json) -> bool:
+    return _number(value) and math.isfinite(value)
+
+
 def _constraint(at: At, keyword: str, tighter: bool | None, old: Schema, new: Schema,
                 note: str = "") -> Change:
     """One CONSTRAINT_* change; ``tighter=None`` means incomparable: the side's breaking rule."""
@@ -163,7 +170,7 @@ def multiple_of(old: Schema, new: Schema, at: At) -> Iterator[Change]:
     if had == has and same(before, after):
         return
     tighter: bool | None = has
-    if had and has and _number(before) and _number(after) and before and after:
+    if had and has and _finite(before) and _finite(after) and before and after:
         # Every multiple of 4 is a multiple of 2: a new step that the old one divides tightens.
         ratio = Fraction(str(after)) / Fraction(str(before))
         tighter = True if ratio.denominator == 1 else False if ratio.numerator == 1 else None

@@ -37,6 +37,8 @@ class ToolSet(dict[str, dict[str, Any]]):
                                  f"{exc.msg}") from None
         except ValueError as exc:
             raise DiffInputError(f"{label}: not valid JSON: {exc}") from None
+        except RecursionError:
+            raise DiffInputError(f"{label}: nested too deeply to read") from None
         if not isinstance(tool, dict):
             raise DiffInputError(f"{label}: a tool file holds one JSON object, "
                                  f"found {type(tool).__name__}")
@@ -114,10 +116,10 @@ def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = "."
     commit = found.stdout.decode().strip()
     prefix = folder.strip().strip("/")
     tree = f"{commit}:./{prefix}" if prefix not in ("", ".") else f"{commit}:./"
-    kind = _git(repo, "cat-file", "-t", tree)
-    if kind.returncode != 0:  # the folder did not exist then
+    object_type = _git(repo, "cat-file", "-t", tree)
+    if object_type.returncode != 0:  # the folder did not exist then
         return ToolSet()
-    if kind.stdout.strip() != b"tree":
+    if object_type.stdout.strip() != b"tree":
         raise DiffInputError(f"{ref}:{prefix} is not a folder")
     # --full-tree: from a subfolder of the worktree, ls-tree would otherwise list only the
     # entries under that subfolder's own path inside the tree given.
