@@ -73,7 +73,7 @@ class _Resolver:
 
     def _tool(self, parsed: ParsedModule, name: str, spec: ToolSpec) -> ToolIR:
         node: YMap = parsed.section("tools")[name]
-        spans: dict[str, Span] = {"/description": node.value_spans["description"]}
+        spans = _description_span(node)
         params = self.roots.get((id(parsed), "params", name))
         if params is not None:
             written_in = self.project.write(params)
@@ -88,7 +88,7 @@ class _Resolver:
             spans.update(written_out.description_spans)
         input_schema = written_in.schema
         return ToolIR(
-            name=name, module=str(parsed.name), description=str(spec.description),
+            name=name, module=str(parsed.name), description=spec.description or "",
             input_schema=input_schema, span=parsed.key_span("tools", name), title=spec.title,
             output_schema=output, annotations=_plain(node.get("annotations")),
             meta=_plain(node.get("meta")), handler=_ref(spec.handler),
@@ -100,10 +100,10 @@ class _Resolver:
     def _external(self, parsed: ParsedModule, name: str, spec: ExternalToolSpec,
                   tools_node: YMap) -> ToolIR:
         node: YMap = tools_node[name]
-        spans: dict[str, Span] = {"/description": node.value_spans["description"]}
+        spans = _description_span(node)
         raw_description_spans(spec.input_schema, "/inputSchema", spans)
         return ToolIR(
-            name=name, module=str(parsed.name), description=str(spec.description),
+            name=name, module=str(parsed.name), description=spec.description or "",
             input_schema=to_json(spec.input_schema), span=tools_node.key_spans[name],
             title=spec.title, annotations=_plain(node.get("annotations")), external=True,
             description_spans=spans,
@@ -186,6 +186,13 @@ class _Resolver:
                                      for s, r in ts.servers.items())}
         assert isinstance(ts, ApprovalRequiredToolset)
         return {}
+
+
+def _description_span(node: YMap) -> dict[str, Span]:
+    """Where the tool's description comes from (none when a configured severity let it be absent)."""
+    if isinstance(node.get("description"), str):
+        return {"/description": node.value_spans["description"]}
+    return {}
 
 
 def _plain(value: Any) -> Any:

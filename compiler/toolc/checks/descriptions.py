@@ -6,9 +6,11 @@ tools, whose schemas someone else wrote, it is a warning.
 
 from __future__ import annotations
 
+import difflib
+
 from ..diagnostics import Severity, Span
 from ..loader import YMap
-from ..model.keywords import JSON_TYPES
+from ..model.keywords import JSON_TYPES, KEYWORDS
 from .names import external_tools
 from .project import Project
 from .schemas import Walk
@@ -40,6 +42,11 @@ def _tool_message(what: str, description: str | None) -> str:
     return f"{what} has an empty description; it is what the model reads to choose the tool"
 
 
+def _misspelt_description(node: YMap) -> bool:
+    return any(key not in KEYWORDS and difflib.get_close_matches(key, ["description"], 1, 0.6)
+               for key in node)
+
+
 def check_property_description(walk: Walk, node: YMap, key_span: Span,
                                trail: tuple[str, ...] | None) -> None:
     """TC201: every property has a description, its own or its named type's."""
@@ -50,6 +57,8 @@ def check_property_description(walk: Walk, node: YMap, key_span: Span,
         return
     if own is not None and not isinstance(own, str):
         return  # not a string: the keyword's own check says so
+    if own is None and _misspelt_description(node):
+        return  # "unknown keyword 'descripton'; did you mean 'description'?" says it all
     ref = node.get("type")
     named = None
     if walk.toolc and isinstance(ref, str) and ref not in JSON_TYPES:

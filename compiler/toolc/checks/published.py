@@ -7,6 +7,7 @@ schema that is already wrong says nothing useful about its defaults.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -29,8 +30,8 @@ def check_defaults(project: Project) -> None:
                 schema = {**schema, "$defs": defs}
             problem = _rejection(schema, site.value)
             if problem:
-                project.report("TC204", f"default {describe_value(site.value)} does not fit its "
-                               f"own schema: {problem}", site.span)
+                project.report("TC204", f"`default` does not fit its own schema: {problem}",
+                               site.span)
 
 
 def _rejection(schema: dict[str, Any], value: Any) -> str | None:
@@ -39,7 +40,13 @@ def _rejection(schema: dict[str, Any], value: Any) -> str | None:
         error = best_match(validator.iter_errors(value))
     except Exception:  # noqa: BLE001 - a schema jsonschema cannot follow: nothing to say
         return None
-    return None if error is None else error.message
+    if error is None:
+        return None
+    # jsonschema shows the instance as Python would (None, True); show it as JSON.
+    message, shown = error.message, repr(error.instance)
+    if message.startswith(shown):
+        message = json.dumps(error.instance, ensure_ascii=False) + message[len(shown):]
+    return message
 
 
 def check_returns_object(project: Project) -> None:

@@ -143,7 +143,8 @@ def _schema(walk: Walk, rules: tuple[NodeRule, ...], node: Any, key_span: Span, 
             _keyword(walk, rules, key, value, vspan, trail)
         else:
             names = _TOOLC_NAMES if walk.toolc else _RAW_NAMES
-            walk.error("TC101", f"unknown keyword '{key}' in {walk.root.describe()}"
+            where = f"'{'.'.join(trail)}' of " if trail else ""
+            walk.error("TC101", f"unknown keyword '{key}' in {where}{walk.root.describe()}"
                        f"{did_you_mean(key, names)}", kspan)
     for rule in rules:
         rule(walk, node, key_span, trail if prop else None)
@@ -166,8 +167,8 @@ def _keyword(walk: Walk, rules: tuple[NodeRule, ...], key: str, value: Any, span
         _schema(walk, rules, value, span, span, trail, False, False)
     elif kw.kind == "schema_list":
         if not isinstance(value, YList) or not value:
-            walk.error("TC202", f"`{key}` must be a non-empty list of schemas, got "
-                       f"{describe_value(value)}", span)
+            got = "an empty list" if isinstance(value, list) else describe_value(value)
+            walk.error("TC202", f"`{key}` must be a non-empty list of schemas, got {got}", span)
             return
         for item, item_span in zip(value, value.item_spans, strict=True):
             _schema(walk, rules, item, item_span, item_span, trail, False, False)
@@ -208,9 +209,10 @@ def _type_keyword(walk: Walk, value: Any, span: Span, top: bool) -> None:
     if not isinstance(value, str) or value in JSON_TYPES:
         problem = plain_type_problem("type", value)
         if problem:
+            named = isinstance(value, list) and any(
+                isinstance(v, str) and v not in JSON_TYPES for v in value)
             walk.error("TC202", problem, span,
-                       ("a named type may be null with `nullable: true`",)
-                       if isinstance(value, list) else ())
+                       ("a named type may be null with `nullable: true`",) if named else ())
         return
     project, module = walk.project, walk.root.module
     td = project.registry.lookup(module, value)
