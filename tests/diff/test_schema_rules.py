@@ -19,7 +19,8 @@ def test_type_atoms_put_integer_inside_number() -> None:
     assert sr.type_atoms("number") == {"integer", "fraction"}
     assert sr.type_atoms(["integer", "null"]) == {"integer", "null"}
     assert len(sr.type_atoms(None)) == 7 and sr.type_atoms(False) == frozenset()
-    assert [sr.value_atom(v) for v in (None, True, 3, 3.0, 3.5, "x", [], {})] == [
+    values: list[Any] = [None, True, 3, 3.0, 3.5, "x", [], {}]
+    assert [sr.value_atom(v) for v in values] == [
         "null", "boolean", "integer", "integer", "fraction", "string", "array", "object"]
 
 
