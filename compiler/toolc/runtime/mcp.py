@@ -8,7 +8,7 @@ first use) and any task disconnect (a server's lifespan, a manager closing serve
 parallel). A connection made on one event loop is not reused on another.
 
 The tool listing is cached for `tool_cache_ttl_ms` (0: never cached);
-`invalidate_cache()` drops it, and so does a `tools/list_changed` notification.
+`invalidate_cache()` drops it.
 
 Failures: a call that gets no answer within `call_timeout_s` (default 60 s) is an error
 result saying so (the request is cancelled, the connection kept); a server that dies
@@ -213,13 +213,9 @@ class MCPToolset(AbstractToolset[Any]):
                 env=dict(self.stdio.env) if self.stdio.env is not None else None,
                 cwd=self.stdio.cwd,
             )
-            return Client(params, cache=None, message_handler=self._on_message)
+            return Client(params, cache=None)
         assert self.http is not None
-        return Client(_http_transport(self.http), cache=None, message_handler=self._on_message)
-
-    async def _on_message(self, message: Any) -> None:
-        if getattr(message, "method", None) == "notifications/tools/list_changed":
-            self.invalidate_cache()
+        return Client(_http_transport(self.http), cache=None)
 
     async def connect(self) -> None:
         await self.connection()

@@ -1,0 +1,144 @@
+"""A small MCP server for the runtime's tests, built with the mcp SDK's low-level Server.
+
+Run as `python toy_server.py stdio [--prefix P] [--hold S --log FILE]` (a stdio subprocess), or build it in
+process with `build_server(prefix)` and serve it over streamable HTTP.
+
+Tools (each name prefixed by P): echo(text), add(a, b) with structured output,
+picture() (an image block), fail() (an error result), header() (the X-Toolc-Test HTTP
+header), crash() (the process exits mid-call), sleep(seconds) (answers late, or never).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+
+PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+
+def tool_list(prefix: str) -> list[dict[str, Any]]:
+    """The published tools, as JSON: the tests compare what clients see with these."""
+    obj = {"type": "object"}
+    return [
+        {
+            "name": f"{prefix}echo",
+            "title": "Echo",
+            "description": "Say the text back.",
+            "inputSchema": {
+                **obj,
+                "properties": {"text": {"type": "string", "description": "What to say."}},
+                "required": ["text"],
+            },
+            "annotations": {"readOnlyHint": True},
+            "_meta": {"com.example/owner": "tests", "nested": {"keep": [1, None]}},
+        },
+        {
+            "name": f"{prefix}add",
+            "description": "Add two integers.",
+            "inputSchema": {
+                **obj,
+                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                "required": ["a", "b"],
+            },
+            "outputSchema": {
+                **obj,
+                "properties": {"sum": {"type": "integer", "description": "a + b"}},
+                "required": ["sum"],
+            },
+        },
+        {"name": f"{prefix}picture", "description": "One pixel.", "inputSchema": obj},
+        {"name": f"{prefix}fail", "description": "Always an error result.", "inputSchema": obj},
+        {"name": f"{prefix}crash", "description": "Exit mid-call.", "inputSchema": obj},
+        {"name": f"{prefix}header", "description": "The X-Toolc-Test header.", "inputSchema": obj},
+        {
+            "name": f"{prefix}sleep",
+            "description": "Answer after some seconds.",
+            "inputSchema": {**obj, "properties": {"seconds": {"type": "number"}}},
+        },
+    ]
+
+
+def build_server(prefix: str = "") -> Server[Any]:
+    tools = [types.Tool.model_validate(t) for t in tool_list(prefix)]
+
+    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        name = params.name.removeprefix(prefix)
+        args = params.arguments or {}
+        if name == "echo":
+            return types.CallToolResult(content=[types.TextContent(text=args["text"])])
+        if name == "add":
+            total = {"sum": args["a"] + args["b"]}
+            return types.CallToolResult(
+                content=[types.TextContent(text=str(total["sum"]))], structured_content=total
+            )
+        if name == "picture":
+            return types.CallToolResult(
+                content=[types.ImageContent(data=PIXEL, mime_type="image/png")]
+            )
+        if name == "fail":
+            return types.CallToolResult(
+                content=[types.TextContent(text="it failed on purpose")], is_error=True
+            )
+        if name == "header":
+            headers = getattr(ctx.request, "headers", None) or {}
+            value = headers.get("x-toolc-test", "(none)")
+            return types.CallToolResult(content=[types.TextContent(text=value)])
+        if name == "crash":
+            os._exit(3)
+        if name == "sleep":
+            await anyio.sleep(float(args.get("seconds", 3600)))
+            return types.CallToolResult(content=[types.TextContent(text="awake")])
+        return types.CallToolResult(
+            content=[types.TextContent(text=f"no tool {params.name}")], is_error=True
+        )
+
+    return Server(
+        "toy",
+        instructions=f"Toy server {prefix or '(no prefix)'}: echo and add.",
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+async def serve_stdio(prefix: str, hold: float, log: str | None) -> None:
+    """Serve on stdin/stdout; with `hold`, wait that long before answering anything,
+    writing `start <time>` and `ready <time>` to `log` (to show connects overlap)."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(prefix)
+    if hold:
+        _log(log, "start")
+        await anyio.sleep(hold)
+        _log(log, "ready")
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def _log(path: str | None, event: str) -> None:
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"{event} {time.time()}\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("transport", choices=["stdio"])
+    parser.add_argument("--prefix", default="")
+    parser.add_argument("--hold", type=float, default=0.0)
+    parser.add_argument("--log")
+    opts = parser.parse_args()
+    anyio.run(serve_stdio, opts.prefix, opts.hold, opts.log)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

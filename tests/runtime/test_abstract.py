@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import toolc.runtime as rt
+
+
+def test_published_has_the_mcp_keys_and_leaves_absent_ones_out() -> None:
+    full = rt.ToolDefinition(
+        name="readLog",
+        description="Read.",
+        input_schema={"type": "object"},
+        output_schema={"type": "object", "properties": {}},
+        title="Read log",
+        annotations={"readOnlyHint": True},
+        meta={"k": None},
+    )
+    assert full.published() == {
+        "name": "readLog",
+        "title": "Read log",
+        "description": "Read.",
+        "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "object", "properties": {}},
+        "annotations": {"readOnlyHint": True},
+        "_meta": {"k": None},
+    }
+    bare = rt.ToolDefinition("t", None, {"type": "object"})
+    assert bare.published() == {"name": "t", "inputSchema": {"type": "object"}}
+
+
+def test_published_shares_the_schemas_it_was_given() -> None:
+    schema = {"type": "object"}
+    assert rt.ToolDefinition("t", "d", schema).published()["inputSchema"] is schema
+
+
+def test_renamed_changes_only_the_name() -> None:
+    tool = rt.ToolDefinition("a", "d", {"type": "object"}, title="A")
+    assert tool.renamed("b") == rt.ToolDefinition("b", "d", {"type": "object"}, title="A")
+
+
+class Recording(rt.AbstractToolset[Any]):
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    async def list_tools(self, ctx: rt.RunContext[Any]) -> list[rt.ToolDefinition]:
+        return []
+
+    async def call_tool(self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any]) -> rt.ToolResult:
+        return rt.ToolResult.text(name)
+
+    async def get_instructions(self, ctx: rt.RunContext[Any]) -> str | None:
+        return "be brief"
+
+    async def __aenter__(self) -> Recording:
+        self.events.append("enter")
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.events.append("exit")
+
+
+@pytest.mark.anyio
+async def test_delegating_base_forwards_everything(ctx: rt.RunContext[None]) -> None:
+    inner = Recording()
+    outer = rt.DelegatingToolset(inner, id="outer")
+    async with outer as entered:
+        assert entered is outer
+        assert inner.events == ["enter"]
+        assert (await outer.call_tool(ctx, "x", {})).text_content == "x"
+        assert await outer.get_instructions(ctx) == "be brief"
+    assert inner.events == ["enter", "exit"]
+    assert outer.label == "outer"
+    assert rt.DelegatingToolset(inner).label == "DelegatingToolset(Recording)"
+
+
+@pytest.mark.anyio
+async def test_defaults_of_the_contract(ctx: rt.RunContext[None]) -> None:
+    toolset = Recording()
+    assert rt.AbstractToolset.static_names(toolset) is None
+    assert await rt.AbstractToolset.get_instructions(toolset, ctx) is None

@@ -1,0 +1,285 @@
+"""to_mcp_server through a real mcp Client, in process, in both protocol eras:
+"auto" negotiates 2026-07-28, "legacy" the 2025-11-25 initialize handshake."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_types.methods import serialize_server_result
+from pydantic import BaseModel, Field
+from runtime_support import ECHO_SCHEMA, EchoParams, make_tool
+
+import toolc.runtime as rt
+
+pytestmark = pytest.mark.anyio
+ERAS = pytest.mark.parametrize("mode", ["auto", "legacy"])
+EXPECTED_VERSION = {"auto": "2026-07-28", "legacy": "2025-11-25"}
+
+
+class Saved(BaseModel):
+    line: int = Field(description="Line number of the note.")
+
+
+SAVED_SCHEMA = {
+    "type": "object",
+    "properties": {"line": {"type": "integer", "description": "Line number of the note."}},
+    "required": ["line"],
+}
+
+
+async def save(ctx: rt.RunContext[Any], text: str, times: int) -> Saved:
+    return Saved(line=len(text))
+
+
+async def boom(ctx: rt.RunContext[Any], text: str, times: int) -> str:
+    raise RuntimeError(f"kaput {text}")
+
+
+async def media(ctx: rt.RunContext[Any], text: str, times: int) -> list[rt.ContentBlock]:
+    return [
+        rt.ImageContent("aW1n", "image/png"),
+        rt.EmbeddedResource("file:///n.txt", text=text, mime_type="text/plain"),
+        rt.ResourceLink("file:///all", "all", description="Every note"),
+    ]
+
+
+async def whoami(ctx: rt.RunContext[Any], text: str, times: int) -> str:
+    return f"{ctx.deps['user']} at step {ctx.step}"
+
+
+STATE = {"extra": False}
+
+
+async def toggle(ctx: rt.RunContext[Any], text: str, times: int) -> str:
+    STATE["extra"] = not STATE["extra"]
+    return "toggled"
+
+
+def toolset() -> rt.AbstractToolset[Any]:
+    STATE["extra"] = False
+    app = rt.FunctionToolset(
+        [
+            make_tool(
+                "echo",
+                title="Echo",
+                annotations={"readOnlyHint": True, "idempotentHint": True},
+                meta={"com.example/null": None, "nested": {"keep": None, "list": [1, None]}},
+            ),
+            make_tool("saveNote", save, output_schema=SAVED_SCHEMA, returns_model=Saved),
+            make_tool("boom", boom),
+            make_tool("media", media),
+            make_tool("whoami", whoami),
+            make_tool("toggle", toggle),
+            make_tool("dropAll", requires_approval=True),
+        ]
+    )
+    extra = rt.FilteredToolset(
+        rt.FunctionToolset([make_tool("extra")]), lambda ctx: STATE["extra"], id="extra"
+    )
+    external = rt.ExternalToolset([rt.ExternalTool("openFile", "Open.", {"type": "object"})])
+    return rt.CombinedToolset([app, extra, external])
+
+
+def wire(tools: list[types.Tool]) -> list[dict[str, Any]]:
+    return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools]
+
+
+@ERAS
+async def test_tools_list_is_the_definitions_exactly(mode: str) -> None:
+    ts = toolset()
+    definitions = [t.published() for t in await ts.list_tools(rt.RunContext.empty())]
+    async with Client(rt.to_mcp_server(ts), mode=mode) as client:
+        assert client.protocol_version == EXPECTED_VERSION[mode]
+        listed = wire((await client.list_tools()).tools)
+    assert listed == definitions
+    echo = listed[0]
+    assert echo["_meta"] == {"com.example/null": None, "nested": {"keep": None, "list": [1, None]}}
+    assert echo["title"] == "Echo" and echo["annotations"] == {"readOnlyHint": True, "idempotentHint": True}
+    assert listed[1]["outputSchema"] == SAVED_SCHEMA
+    # Key order too: the wire keeps the order written.
+    assert json.dumps(echo["inputSchema"]) == json.dumps(ECHO_SCHEMA)
+
+
+def test_the_sdks_own_result_pass_would_drop_a_null_in_meta() -> None:
+    """Why server.py puts definitions back after the SDK's per-version pass."""
+    tool = {"name": "t", "inputSchema": {"type": "object"}, "_meta": {"k": None}}
+    result = {"tools": [tool], "ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
+    sieved = serialize_server_result("tools/list", "2026-07-28", result)
+    assert sieved["tools"][0].get("_meta", {}) == {}
+
+
+@ERAS
+async def test_calls_run_the_toolset(mode: str) -> None:
+    server = rt.to_mcp_server(toolset(), deps={"user": "ada"})
+    async with Client(server, mode=mode) as client:
+        echo = await client.call_tool("echo", {"text": "hi", "times": 2})
+        assert (echo.is_error, echo.content[0].text) == (False, "hi hi")
+
+        saved = await client.call_tool("saveNote", {"text": "four"})
+        assert saved.structured_content == {"line": 4}
+        assert saved.content[0].text == '{"line": 4}'
+
+        blocks = (await client.call_tool("media", {"text": "body"})).content
+        assert [b.type for b in blocks] == ["image", "resource", "resource_link"]
+        assert (blocks[0].data, blocks[0].mime_type) == ("aW1n", "image/png")
+        assert blocks[1].resource.text == "body" and blocks[2].description == "Every note"
+
+        who = await client.call_tool("whoami", {"text": "x"})
+        assert who.content[0].text == "ada at step 4"
+
+
+@ERAS
+async def test_bad_args_and_failures_are_error_results_and_serving_goes_on(mode: str) -> None:
+    async with Client(rt.to_mcp_server(toolset()), mode=mode) as client:
+        bad = await client.call_tool("echo", {"text": "x" * 30, "times": 0})
+        assert bad.is_error
+        assert bad.content[0].text == (
+            "Invalid arguments for tool 'echo':\n"
+            "- text: String should have at most 20 characters\n"
+            "- times: Input should be greater than or equal to 1"
+        )
+        failed = await client.call_tool("boom", {"text": "now"})
+        assert failed.is_error and failed.content[0].text == "boom failed: RuntimeError: kaput now"
+        unknown = await client.call_tool("nope", {})
+        assert unknown.is_error and unknown.content[0].text == "Unknown tool 'nope'."
+        external = await client.call_tool("openFile", {})
+        assert external.is_error and "is an external tool" in external.content[0].text
+        after = await client.call_tool("echo", {"text": "still"})
+        assert not after.is_error and after.content[0].text == "still"
+
+
+def answering(action: str, content: dict[str, Any] | None, asked: list[Any]) -> Any:
+    async def callback(context: Any, params: types.ElicitRequestFormParams) -> types.ElicitResult:
+        asked.append(params)
+        return types.ElicitResult(action=action, content=content)  # type: ignore[arg-type]
+
+    return callback
+
+
+@ERAS
+async def test_approval_asks_the_user_by_elicitation(mode: str) -> None:
+    ran: list[str] = []
+
+    async def drop(ctx: rt.RunContext[Any], text: str, times: int) -> str:
+        ran.append(text)
+        return f"dropped {text}"
+
+    ts = rt.FunctionToolset([make_tool("dropAll", drop, requires_approval=True)])
+    asked: list[Any] = []
+    yes = answering("accept", {"confirm": True}, asked)
+    async with Client(rt.to_mcp_server(ts), mode=mode, elicitation_callback=yes) as client:
+        result = await client.call_tool("dropAll", {"text": "users"})
+    assert (result.is_error, result.content[0].text, ran) == (False, "dropped users", ["users"])
+    (question,) = asked
+    assert "'dropAll'" in question.message and '"text": "users"' in question.message
+    assert question.requested_schema["properties"]["confirm"]["type"] == "boolean"
+    assert question.requested_schema["required"] == ["confirm"]
+
+    for action, content in [("decline", None), ("cancel", None), ("accept", {"confirm": False})]:
+        no = answering(action, content, [])
+        async with Client(rt.to_mcp_server(ts), mode=mode, elicitation_callback=no) as client:
+            result = await client.call_tool("dropAll", {"text": "orders"})
+        assert result.is_error
+        assert result.content[0].text == "The user declined the call to 'dropAll'; it was not run."
+    assert ran == ["users"]
+
+
+@ERAS
+async def test_a_client_without_elicitation_hears_that_approval_is_needed(mode: str) -> None:
+    async with Client(rt.to_mcp_server(toolset()), mode=mode) as client:
+        result = await client.call_tool("dropAll", {"text": "x"})
+    assert result.is_error
+    assert result.content[0].text == (
+        "dropAll needs the user's approval, and this client cannot ask for it "
+        "(no elicitation support); the call was not run."
+    )
+
+
+async def test_a_changed_list_is_announced_on_a_handshake_connection() -> None:
+    heard: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        heard.append(message)
+
+    server = rt.to_mcp_server(toolset())
+    async with Client(server, mode="legacy", message_handler=on_message) as client:
+        assert client.server_capabilities.tools.list_changed is True
+        before = [t.name for t in (await client.list_tools()).tools]
+        await client.call_tool("echo", {"text": "no change"})
+        await anyio.sleep(0.05)
+        assert heard == []
+        await client.call_tool("toggle", {"text": "x"})
+        with anyio.fail_after(2):
+            while not heard:
+                await anyio.sleep(0.01)
+        assert isinstance(heard[0], types.ToolListChangedNotification)
+        after = [t.name for t in (await client.list_tools()).tools]
+    assert "extra" not in before and "extra" in after
+
+
+async def test_a_changed_list_is_published_to_listen_streams() -> None:
+    async with Client(rt.to_mcp_server(toolset())) as client:
+        assert client.protocol_version == "2026-07-28"
+        assert client.server_capabilities.tools.list_changed is True
+        await client.list_tools()
+        async with client.listen(tools_list_changed=True) as subscription:
+            await client.call_tool("toggle", {"text": "x"})
+            with anyio.fail_after(2):
+                event = await subscription.__anext__()
+        assert type(event).__name__ == "ToolsListChanged"
+        assert "extra" in [t.name for t in (await client.list_tools()).tools]
+
+
+class Instructed(rt.DelegatingToolset[Any]):
+    entered = 0
+
+    async def get_instructions(self, ctx: Any) -> str | None:
+        return "Use the notes tools."
+
+    async def __aenter__(self) -> Instructed:
+        Instructed.entered += 1
+        return await super().__aenter__()  # type: ignore[return-value]
+
+
+@ERAS
+async def test_instructions_come_from_the_toolset_unless_given(mode: str) -> None:
+    ts = Instructed(rt.FunctionToolset([make_tool("echo")]))
+    async with Client(rt.to_mcp_server(ts), mode=mode) as client:
+        assert client.instructions == "Use the notes tools."
+        assert Instructed.entered >= 1  # the lifespan entered the toolset
+    async with Client(rt.to_mcp_server(ts, instructions="Given."), mode=mode) as client:
+        assert client.instructions == "Given."
+
+
+@ERAS
+async def test_a_listing_failure_is_an_mcp_error_and_serving_goes_on(mode: str) -> None:
+    failing = {"now": True}
+
+    def flaky(ctx: Any) -> bool:
+        if failing["now"]:
+            raise LookupError("no session")
+        return True
+
+    ts = rt.CombinedToolset(
+        [rt.FunctionToolset([make_tool("echo")]),
+         rt.FilteredToolset(rt.FunctionToolset([make_tool("more")]), flaky, id="admin")]
+    )
+    async with Client(rt.to_mcp_server(ts), mode=mode) as client:
+        with pytest.raises(MCPError, match="the predicate .*flaky of admin failed: LookupError"):
+            await client.list_tools()
+        failing["now"] = False
+        assert [t.name for t in (await client.list_tools()).tools] == ["echo", "more"]
+        assert (await client.call_tool("echo", {"text": "ok"})).content[0].text == "ok"
+
+
+def test_deps_default_and_params_model_are_independent() -> None:
+    # The validator is the params model; the published schema is what the compiler wrote.
+    tool = make_tool("echo", input_schema={"type": "object", "properties": {}})
+    assert tool.definition.input_schema == {"type": "object", "properties": {}}
+    assert EchoParams.model_validate({"text": "x"}).times == 1

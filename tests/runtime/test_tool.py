@@ -1,0 +1,284 @@
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+from runtime_support import ECHO_SCHEMA, EchoParams, make_tool, write_module
+
+import toolc.runtime as rt
+
+pytestmark = pytest.mark.anyio
+
+
+# -- LazyRef ------------------------------------------------------------------------
+
+
+def test_lazy_ref_parses_module_and_dotted_attribute() -> None:
+    ref = rt.LazyRef.parse("pkg.mod:Class.method")
+    assert (ref.module, ref.attr, str(ref)) == ("pkg.mod", "Class.method", "pkg.mod:Class.method")
+    assert ref == rt.LazyRef("pkg.mod", "Class.method")
+    for bad in ("pkg.mod", ":attr", "pkg:"):
+        with pytest.raises(ValueError, match="'package.module:attribute'"):
+            rt.LazyRef.parse(bad)
+
+
+def test_lazy_ref_imports_at_first_use_only(user_code: Path) -> None:
+    write_module(user_code, "lazy_a", "class Box:\n    def twice(self):\n        return 2\n")
+    ref = rt.LazyRef("lazy_a", "Box.twice")
+    assert "lazy_a" not in sys.modules
+    assert ref.resolve() is sys.modules["lazy_a"].Box.twice
+    assert ref.resolve() is ref.resolve()
+
+
+def test_lazy_ref_failure_names_the_reference(user_code: Path) -> None:
+    write_module(user_code, "lazy_b", "raise RuntimeError('broken at import')\n")
+    with pytest.raises(rt.LazyRefError, match=r"cannot import lazy_b:f: RuntimeError: broken"):
+        rt.LazyRef("lazy_b", "f").resolve()
+    with pytest.raises(rt.LazyRefError, match=r"cannot import nowhere_xyz:f: ModuleNotFound"):
+        rt.LazyRef("nowhere_xyz", "f").resolve()
+    write_module(user_code, "lazy_c", "x = 1\n")
+    with pytest.raises(rt.LazyRefError, match=r"cannot import lazy_c:y: AttributeError"):
+        rt.LazyRef("lazy_c", "y").resolve()
+
+
+# -- definitions --------------------------------------------------------------------
+
+
+def test_definition_uses_the_schemas_exactly_as_given() -> None:
+    text = '{"type": "object", "properties": {"text": {"type": "string"}}}'
+    tool = make_tool(input_schema=text, output_schema={"type": "object"}, title="T",
+                     annotations={"readOnlyHint": True}, meta={"k": [1]})
+    d = tool.definition
+    assert list(d.input_schema["properties"]) == ["text"] and d.output_schema == {"type": "object"}
+    assert (d.title, d.annotations, d.meta) == ("T", {"readOnlyHint": True}, {"k": [1]})
+    assert tool.definition is d
+    assert make_tool().definition.input_schema is ECHO_SCHEMA
+
+
+# -- calls --------------------------------------------------------------------------
+
+
+async def test_valid_call_passes_validated_params(ctx: rt.RunContext[None]) -> None:
+    result = await make_tool().call(ctx, {"text": "hi", "times": 2})
+    assert result == rt.ToolResult([rt.TextContent("hi hi")])
+
+
+async def test_invalid_args_give_the_validators_message(ctx: rt.RunContext[None]) -> None:
+    seen: list[Any] = []
+
+    async def spy(ctx: Any, **params: Any) -> str:
+        seen.append(params)
+        return "ran"
+
+    result = await make_tool("readLog", spy).call(ctx, {"text": "x" * 30, "times": 9, "zz": 1})
+    assert result.is_error and seen == []
+    assert result.text_content == (
+        "Invalid arguments for tool 'readLog':\n"
+        "- text: String should have at most 20 characters\n"
+        "- times: Input should be less than or equal to 3\n"
+        "- zz: Extra inputs are not permitted"
+    )
+    missing = await make_tool().call(ctx, {})
+    assert missing.text_content.endswith("- text: Field required")
+
+
+async def test_nested_models_reach_the_handler_as_models(ctx: rt.RunContext[None]) -> None:
+    class Point(BaseModel):
+        x: int
+
+    class Params(BaseModel):
+        where: Point
+        tags: list[str] = []
+
+    async def handler(ctx: Any, where: Point, tags: list[str]) -> str:
+        assert isinstance(where, Point)
+        return f"{where.x} {tags}"
+
+    tool = make_tool("at", handler, params_model=Params)
+    assert (await tool.call(ctx, {"where": {"x": 3}})).text_content == "3 []"
+
+
+async def test_extra_params_reach_the_handler_when_the_model_allows_them(
+    ctx: rt.RunContext[None],
+) -> None:
+    class Open(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        a: int
+
+    async def handler(ctx: Any, **params: Any) -> dict[str, Any]:
+        return params
+
+    result = await make_tool("open", handler, params_model=Open).call(ctx, {"a": 1, "b": 2})
+    assert result.structured_content == {"a": 1, "b": 2}
+
+
+async def test_handler_gets_the_context(ctx: rt.RunContext[None]) -> None:
+    async def handler(got: rt.RunContext[Any], text: str, times: int) -> str:
+        return f"{got.deps['user']} {got.tool_call_id}"
+
+    call_ctx = rt.RunContext(deps={"user": "ada"}, tool_call_id="c1")
+    assert (await make_tool("who", handler).call(call_ctx, {"text": "x"})).text_content == "ada c1"
+
+
+async def test_a_raising_handler_is_an_error_result(ctx: rt.RunContext[None]) -> None:
+    async def handler(ctx: Any, text: str, times: int) -> str:
+        raise ValueError(f"cannot echo {text!r}")
+
+    result = await make_tool("echoTool", handler).call(ctx, {"text": "x"})
+    assert result.is_error
+    assert result.text_content == "echoTool failed: ValueError: cannot echo 'x'"
+
+
+async def test_sync_handlers_run_in_a_worker_thread(ctx: rt.RunContext[None]) -> None:
+    threads: list[int] = []
+
+    def handler(ctx: Any, text: str, times: int) -> str:
+        threads.append(threading.get_ident())
+        return text.upper()
+
+    assert (await make_tool("up", handler).call(ctx, {"text": "hi"})).text_content == "HI"
+    assert threads and threads[0] != threading.get_ident()
+
+
+async def test_sync_handlers_do_not_block_the_event_loop(ctx: rt.RunContext[None]) -> None:
+    """Four handlers that each block for 0.3 s run at once, and the loop keeps ticking."""
+
+    def slow(ctx: Any, text: str, times: int) -> str:
+        time.sleep(0.3)
+        return text
+
+    tool = make_tool("slow", slow)
+    ticks: list[float] = []
+    results: list[rt.ToolResult] = []
+
+    async def ticker() -> None:
+        for _ in range(25):
+            ticks.append(time.monotonic())
+            await anyio.sleep(0.01)
+
+    async def call(i: int) -> None:
+        results.append(await tool.call(ctx, {"text": str(i)}))
+
+    start = time.monotonic()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(ticker)
+        for i in range(4):
+            tg.start_soon(call, i)
+    took = time.monotonic() - start
+    assert sorted(r.text_content for r in results) == ["0", "1", "2", "3"]
+    assert took < 1.0, f"four 0.3 s handlers took {took:.2f} s: they ran one after another"
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert len(ticks) == 25 and max(gaps) < 0.2, "the event loop was blocked"
+
+
+async def test_async_callable_objects_are_awaited(ctx: rt.RunContext[None]) -> None:
+    class Handler:
+        async def __call__(self, ctx: Any, text: str, times: int) -> str:
+            return f"obj:{text}"
+
+    assert (await make_tool("o", Handler()).call(ctx, {"text": "a"})).text_content == "obj:a"
+
+
+async def test_lazy_handler_is_imported_at_first_call(
+    user_code: Path, ctx: rt.RunContext[None]
+) -> None:
+    write_module(
+        user_code,
+        "user_handlers",
+        "async def shout(ctx, text, times):\n    return text.upper() + '!' * times\n",
+    )
+    tool = make_tool("shout", rt.LazyRef("user_handlers", "shout"))
+    assert tool.definition.name == "shout" and "user_handlers" not in sys.modules
+    assert (await tool.call(ctx, {"text": "hey", "times": 2})).text_content == "HEY!!"
+
+
+async def test_lazy_handler_that_does_not_import_is_an_error_result(
+    user_code: Path, ctx: rt.RunContext[None]
+) -> None:
+    write_module(user_code, "broken_handlers", "import not_a_module_anywhere\n")
+    tool = make_tool("shout", rt.LazyRef.parse("broken_handlers:shout"))
+    result = await tool.call(ctx, {"text": "x"})
+    assert result.is_error
+    assert result.text_content.startswith(
+        "shout is not available: cannot import broken_handlers:shout: ModuleNotFoundError"
+    )
+
+
+async def test_params_model_may_be_a_factory(ctx: rt.RunContext[None]) -> None:
+    made: list[int] = []
+
+    def factory() -> type[BaseModel]:
+        made.append(1)
+        return EchoParams
+
+    tool = make_tool(params_model=factory)
+    assert made == []
+    await tool.call(ctx, {"text": "a"})
+    await tool.call(ctx, {"text": "b"})
+    assert made == [1]
+
+
+async def test_structured_results_are_checked_against_returns_model(
+    ctx: rt.RunContext[None],
+) -> None:
+    class Saved(BaseModel):
+        line: int = Field(description="Line number.")
+
+    async def good(ctx: Any, text: str, times: int) -> dict[str, Any]:
+        return {"line": 7}
+
+    async def bad(ctx: Any, text: str, times: int) -> dict[str, Any]:
+        return {"line": "seven"}
+
+    ok = await make_tool("save", good, returns_model=Saved).call(ctx, {"text": "a"})
+    assert ok.structured_content == {"line": 7} and ok.text_content == '{"line": 7}'
+    wrong = await make_tool("save", bad, returns_model=lambda: Saved).call(ctx, {"text": "a"})
+    assert wrong.is_error and "does not match its output schema" in wrong.text_content
+
+
+async def test_explicit_error_results_keep_is_error(ctx: rt.RunContext[None]) -> None:
+    async def handler(ctx: Any, text: str, times: int) -> rt.ToolResult:
+        return rt.ToolResult.error(f"note too long: {len(text)} characters")
+
+    result = await make_tool("saveNote", handler).call(ctx, {"text": "abc"})
+    assert result.is_error and result.text_content == "note too long: 3 characters"
+
+
+# -- requires_approval ----------------------------------------------------------------
+
+
+async def test_requires_approval_validates_first_then_pauses() -> None:
+    ran: list[str] = []
+
+    async def handler(ctx: Any, text: str, times: int) -> str:
+        ran.append(text)
+        return "saved"
+
+    tool = make_tool("saveNote", handler, requires_approval=True)
+    ctx = rt.RunContext(deps=None, tool_call_id="c1")
+    assert (await tool.call(ctx, {"text": 5})).is_error  # bad args: no pause, no run
+    with pytest.raises(rt.ApprovalRequiredError) as info:
+        await tool.call(ctx, {"text": "hello"})
+    assert info.value.requests == [rt.DeferredToolRequest("c1", "saveNote", {"text": "hello"})]
+    assert ran == []
+
+    approved = ctx.resume(approvals={"c1": rt.Approved()})
+    assert (await tool.call(approved, {"text": "hello"})).text_content == "saved"
+    override = ctx.resume(approvals={"c1": rt.Approved(override_args={"text": "edited"})})
+    await tool.call(override, {"text": "hello"})
+    assert ran == ["hello", "edited"]
+
+    bad_override = ctx.resume(approvals={"c1": rt.Approved(override_args={"text": 1})})
+    result = await tool.call(bad_override, {"text": "hello"})
+    assert result.is_error and "Invalid approved arguments" in result.text_content
+
+    denied = ctx.resume(approvals={"c1": rt.Denied("not now")})
+    result = await tool.call(denied, {"text": "hello"})
+    assert result.is_error and result.text_content == "The call to 'saveNote' was not run: not now"
+    assert ran == ["hello", "edited"]
