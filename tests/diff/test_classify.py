@@ -240,3 +240,17 @@ def test_any_json_is_classified_without_error_and_key_order_never_counts(
     assert diff_tools({"t": shuffled(old, rnd)}, {"t": shuffled(new, rnd)}) == changes
     for fmt in ("text", "markdown", "json", "github"):
         render(changes, fmt, paths={"t": "m/t.json"}, new_texts={"t": golden_text(new)})
+
+
+def test_pointers_follow_the_side_that_has_the_branches() -> None:
+    level = {"type": "string", "enum": ["a", "b"]}
+    old = tool({"x": {"anyOf": [level, {"type": "null"}], "description": "X."}})
+    new = tool({"x": {**level, "enum": ["a"], "description": "X."}})
+    assert rules_of(old, new) == [
+        ("TYPE_NARROWED", "/inputSchema/properties/x/anyOf/1", Severity.ERROR),
+        ("ENUM_VALUE_REMOVED", "/inputSchema/properties/x/enum/1", Severity.ERROR)]
+    integer = tool({"x": {"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "X."}})
+    assert rules_of(tool({"x": {"type": "string", "description": "X."}}), integer) == [
+        ("TYPE_NARROWED", "/inputSchema/properties/x", Severity.ERROR),
+        ("TYPE_WIDENED", "/inputSchema/properties/x/anyOf/0", Severity.INFO),
+        ("TYPE_WIDENED", "/inputSchema/properties/x/anyOf/1", Severity.INFO)]

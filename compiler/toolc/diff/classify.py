@@ -180,13 +180,15 @@ class _Walk:
         hide_removed = frozenset({text_new}) if text_new and not text_old else frozenset()
         moved_into = (kw_new if text_old and not text_new and kw_new
                       and any(_description(b) for b in new_branches) else None)
+        # Pointers follow the side that has the branches; a lifted side is the schema itself.
+        label = kw_new or kw_old or "anyOf"
         pairs, removed, added = sr.match_branches(old_branches, new_branches)
         for i in removed:
-            changes.append(sr.branch_removed(at, kw_old or kw_new or "anyOf", i, old_branches[i]))
+            changes.append(sr.branch_removed(at, label, i if kw_old else None, old_branches[i]))
         for j in added:
-            changes.append(sr.branch_added(at, kw_new or kw_old or "anyOf", j, new_branches[j]))
+            changes.append(sr.branch_added(at, label, j if kw_new else None, new_branches[j]))
         for i, j in pairs:
-            place = at.child(kw_new or kw_old or "anyOf", j)
+            place = at.child(kw_new, j) if kw_new else at
             changes += self.schema(old_branches[i], new_branches[j], place,
                                    hide_added, hide_removed)
         return outer_old, outer_new, moved_into, changes

@@ -322,8 +322,11 @@ def _branch_text(branch: Json) -> str:
     return "null" if branch == {"type": "null"} else compact(branch)
 
 
-def branch_removed(at: At, keyword: str, index: int, branch: Json) -> Change:
-    where, place = at.describe(), at.child(keyword, index)
+def branch_removed(at: At, keyword: str, index: int | None, branch: Json) -> Change:
+    """A branch of ``at``'s ``keyword`` that has no counterpart now; ``index`` None: the
+    old schema had no combinator, so the branch is the old schema itself, at ``at``."""
+    where = at.describe()
+    place = at if index is None else at.child(keyword, index)
     if keyword == "allOf":
         return emit(place, "CONSTRAINT_LOOSENED",
                     f"{where}: allOf branch {compact(branch)} was removed", branch, None)
@@ -331,8 +334,9 @@ def branch_removed(at: At, keyword: str, index: int, branch: Json) -> Change:
                 f"({keyword} branch removed)", branch, None)
 
 
-def branch_added(at: At, keyword: str, index: int, branch: Json) -> Change:
-    where, place = at.describe(), at.child(keyword, index)
+def branch_added(at: At, keyword: str, index: int | None, branch: Json) -> Change:
+    where = at.describe()
+    place = at if index is None else at.child(keyword, index)
     if keyword == "allOf":
         return emit(place, "CONSTRAINT_TIGHTENED",
                     f"{where}: allOf branch {compact(branch)} was added", None, branch)
