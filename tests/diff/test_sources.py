@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from toolc.diff import (
     DiffInputError,
+    ToolSet,
     diff_tools,
     golden_text,
     line_of,
@@ -165,3 +166,13 @@ def test_pointer_lines_of_any_layout() -> None:
     assert pointer_lines(text) == {"": 1, "/a": 1, "/a/0": 2, "/a/0/b": 2, "/a/1": 4, "/c": 4}
     assert pointer_lines('{"a": [1,') == {"": 1, "/a": 1, "/a/0": 1}
     assert json.loads(text)  # the sample is real JSON
+
+
+def test_a_set_from_texts_not_written_yet(tmp_path: Path) -> None:
+    files = {"m/a.json": golden_text(tool("a")), "n/b.json": golden_text(tool("b"))}
+    built = ToolSet.from_texts(files)
+    assert built == {"a": tool("a"), "b": tool("b")}
+    assert built.paths == {"a": "m/a.json", "b": "n/b.json"}
+    assert built.texts["a"] == files["m/a.json"]
+    with pytest.raises(DiffInputError, match=r"^build:m/c\.json: no \"name\" field"):
+        ToolSet.from_texts({"m/c.json": "{}"}, label="build:")

@@ -13,7 +13,7 @@ import json
 import re
 import subprocess
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -27,6 +27,15 @@ class ToolSet(dict[str, dict[str, Any]]):
         super().__init__()
         self.paths: dict[str, str] = {}
         self.texts: dict[str, str] = {}
+
+    @classmethod
+    def from_texts(cls, files: Mapping[str, str], label: str = "") -> ToolSet:
+        """Tool files not written yet (relative path -> text), e.g. a fresh build's
+        golden files; ``label`` prefixes the paths in errors."""
+        tools = cls()
+        for relative in sorted(files):
+            tools.add(relative, files[relative], f"{label}{relative}")
+        return tools
 
     def add(self, relative: str, text: str, label: str) -> None:
         """Parse one tool file; ``label`` names it in errors (a path, or ``ref:path``)."""
