@@ -90,17 +90,17 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     _print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color)
     if not result.ok:
         return EXIT_ERRORS
-    _print_changes(result, fmt, out, color)
+    _print_changes(result, config, fmt, out, color)
     return _build_exit(result, config, checking, strict, out)
 
 
-def _print_changes(result: BuildResult, fmt: str, out: TextIO, color: bool) -> None:
-    if not result.changes:
+def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
+                   color: bool) -> None:
+    if result.diff is None or not result.diff.changes:
         return
-    from .report.changes import render as render_changes
-
     change_fmt = fmt if fmt in ("json", "github") else "text"
-    out.write(render_changes(result.changes, change_fmt, color=color) + "\n")
+    golden_root = f"{config.relative(config.output)}/schemas"
+    out.write(result.diff.render(change_fmt, color=color, golden_root=golden_root) + "\n")
 
 
 def _build_exit(result: BuildResult, config: Config, checking: bool, strict: bool,
@@ -134,3 +134,48 @@ def print_schema(out: TextIO = sys.stdout) -> int:
 
     out.write(json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n")
     return EXIT_OK
+
+
+def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
+             fail_on: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
+             color: bool = False) -> int:
+    """Classified changes between two sets of golden files (default NEW: a fresh build)."""
+    from .build import golden_on_disk, new_golden, render_outputs, schema_changes
+    from .diff import DiffInputError, load_folder, load_git
+
+    config = _config_or_report("text", err)
+    if config is None:
+        return EXIT_ERRORS
+    if against and new:
+        err.write("error: give OLD NEW folders, or --against REF with at most NEW\n")
+        return EXIT_USAGE
+    if against and old and not new:
+        old, new = None, old  # `toolc diff --against REF NEW`
+    golden_root = f"{config.relative(config.output)}/schemas"
+    try:
+        if against:
+            before = load_git(against, golden_root, config.root)
+        elif old:
+            before = load_folder(old)
+        else:
+            before = golden_on_disk(config)
+        if new:
+            after = load_folder(new)
+        else:
+            compiled = compile_specs(config)
+            if compiled.project is None:
+                _print_diagnostics(compiled.bag, compiled.sources, "text", err, color)
+                return EXIT_ERRORS
+            after = new_golden(render_outputs(compiled.project))
+        result = schema_changes(config, before, after)
+    except DiffInputError as exc:
+        err.write(f"error: {exc}\n")
+        return EXIT_ERRORS
+    text = result.render(fmt, color=color, golden_root=golden_root)
+    if text:
+        out.write(text + "\n")
+    elif fmt == "text":
+        out.write("no changes\n")
+    from .diff import fails
+
+    return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK

@@ -41,7 +41,7 @@ class BuildResult:
     compiled: Compiled
     files: dict[str, str] = field(default_factory=dict)   # output path -> text
     plan: Plan | None = None
-    changes: list[Any] = field(default_factory=list)      # toolc.diff.Change
+    diff: SchemaDiff | None = None                        # against the golden files on disk
     wrote: bool = False
     checked: bool = False
 
@@ -105,20 +105,42 @@ def render_outputs(project: ProjectIR) -> dict[str, str]:
     return files
 
 
-def schema_changes(config: Config, files: dict[str, str]) -> list[Any]:
-    """Classified changes between the golden files on disk and the ones just published."""
-    import json
+@dataclass(slots=True)
+class SchemaDiff:
+    """Classified changes between two sets of golden files, and where each tool lives."""
 
-    from .diff import Policy, diff_tools, load_folder
+    changes: list[Any]
+    old: Any  # toolc.diff.ToolSet
+    new: Any
 
-    old_root = config.output / SCHEMAS_DIR
-    old = load_folder(old_root) if old_root.is_dir() else {}
-    new = {}
-    for rel, text in files.items():
-        if rel.startswith(SCHEMAS_DIR + "/"):
-            tool = json.loads(text)
-            new[tool["name"]] = tool
-    return diff_tools(old, new, Policy.from_config(config.diff))
+    def render(self, fmt: str, *, color: bool = False, golden_root: str) -> str:
+        from .report.changes import render
+
+        return render(self.changes, fmt, color=color, golden_root=golden_root,
+                      paths={**self.old.paths, **self.new.paths},
+                      new_texts=self.new.texts, old_texts=self.old.texts)
+
+
+def new_golden(files: dict[str, str]) -> Any:
+    """The golden files of a build (not written yet) as a ToolSet."""
+    from .diff import ToolSet
+
+    prefix = SCHEMAS_DIR + "/"
+    return ToolSet.from_texts({rel.removeprefix(prefix): text for rel, text in files.items()
+                               if rel.startswith(prefix)})
+
+
+def schema_changes(config: Config, old: Any, new: Any) -> SchemaDiff:
+    from .diff import Policy, diff_tools
+
+    return SchemaDiff(diff_tools(old, new, Policy.from_config(config.diff)), old, new)
+
+
+def golden_on_disk(config: Config) -> Any:
+    from .diff import ToolSet, load_folder
+
+    root = config.output / SCHEMAS_DIR
+    return load_folder(root) if root.is_dir() else ToolSet()
 
 
 def build(
@@ -137,7 +159,7 @@ def build(
     if progress:
         progress("generating")
     result.files = render_outputs(project)
-    result.changes = _changes_or_report(config, result)
+    result.diff = _diff_or_report(config, result)
     if certify and not compiled.bag.has_errors:
         if progress:
             progress("certifying through an MCP client")
@@ -153,15 +175,15 @@ def build(
     return result
 
 
-def _changes_or_report(config: Config, result: BuildResult) -> list[Any]:
+def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
     from .diff import DiffInputError
 
     try:
-        return schema_changes(config, result.files)
+        return schema_changes(config, golden_on_disk(config), new_golden(result.files))
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",
                                    Span(config.relative(config.output), 1, 1))
-        return []
+        return None
 
 
 def in_ci() -> bool:

@@ -65,3 +65,24 @@ def init(force: bool) -> None:
     from .starter import init_project
 
     sys.exit(init_project(force=force))
+
+
+@main.command()
+@click.argument("old", required=False, type=click.Path(exists=True, file_okay=False))
+@click.argument("new", required=False, type=click.Path(exists=True, file_okay=False))
+@click.option("--against", metavar="GIT_REF",
+              help="Read OLD golden files from this git ref instead of a folder.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "github"]),
+              default="text", show_default=True)
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
+              default="error", show_default=True,
+              help="Exit 1 when a change at or above this severity is found.")
+def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_on: str) -> None:
+    """Classify the changes between two sets of published tools.
+
+    OLD defaults to the golden files in the output folder (or --against GIT_REF);
+    NEW defaults to what a build of the specs would publish now.
+    """
+    from .actions import run_diff
+
+    sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color()))

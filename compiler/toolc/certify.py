@@ -1,0 +1,218 @@
+"""Certify a build: what a real MCP client lists must be exactly what the spec says.
+
+The generated modules are imported from a staging folder (before anything is written),
+each module's exported toolset is served by a real mcp low-level ``Server`` through
+``toolc.runtime.server``, and a real ``mcp.Client`` lists the tools in-process. Then:
+
+1. every description the spec gives (tool, properties at any depth, array items, named
+   types, ``returns``) must stand on the wire at its own JSON pointer: not only inside an
+   ``anyOf`` branch, not only beside a ``$ref``, not rewritten by a wrapper or a prepare
+   function (TC502, at the spec line of the description);
+2. everything else the spec publishes (names, titles, annotations, ``_meta``,
+   ``required``, defaults, enums, constraints) must be identical (TC501);
+3. the wire must equal the golden JSON the build writes (TC501).
+
+Serving the exported set runs what it is made of (predicates, prepare functions,
+wrappers), so those are imported here; ``toolc build --no-certify`` imports nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .diagnostics import DiagnosticBag, Severity
+from .ir import ModuleIR, ProjectIR, ToolIR
+from .publish import golden_path
+
+MAX_REPORTED = 20  # differences reported per tool; the rest are counted
+
+
+def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
+                  bag: DiagnosticBag) -> None:
+    """List every module's export through a real MCP client and compare; report into bag."""
+    with _staged_package(files, config.python_path) as package:
+        for module in project.modules.values():
+            try:
+                wire = _list_module(package, module.name)
+            except Exception as exc:  # any failure to load or serve is the build's problem
+                bag.report("TC503", f"cannot serve module '{module.name}' for certification: "
+                           f"{type(exc).__name__}: {exc}", _export_span(module))
+                continue
+            compare_module(module, wire, files, bag)
+
+
+def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[str, str],
+                   bag: DiagnosticBag) -> None:
+    """Compare one module's listed tools with its IR and golden files."""
+    listed = {tool.get("name"): tool for tool in wire}
+    expected = {tool.name: tool for tool in module.exported_tools}
+    dynamic = any(ts.kind in ("filtered", "prepared") for ts in module.toolsets.values())
+    for name, tool in expected.items():
+        got = listed.get(name)
+        if got is None:
+            bag.report("TC501", f"tool '{name}' is exported but the server does not list it",
+                       tool.span, severity=Severity.WARNING if dynamic else None,
+                       notes=["a filter or prepare function may hide it in the "
+                              "certification context"] if dynamic else ())
+            continue
+        compare_tool(tool, got, files.get(golden_path(module.name, name)), bag)
+    for name in listed:
+        if name not in expected:
+            bag.report("TC501", f"the server lists tool '{name}', which the spec does not "
+                       "export", _export_span(module))
+
+
+def compare_tool(tool: ToolIR, got: dict[str, Any], golden: str | None,
+                 bag: DiagnosticBag) -> None:
+    want = tool.published()
+    lost = set()
+    for pointer, span in tool.description_spans.items():
+        text = resolve_pointer(want, pointer)
+        if resolve_pointer(got, pointer) == text:
+            continue
+        lost.add(pointer)
+        bag.report("TC502", f"description of '{tool.name}' does not reach the wire at {pointer}",
+                   span, notes=_where_it_went(got, pointer, text))
+    differences = [d for d in json_differences(want, got)
+                   if not any(d[0] == p or d[0].startswith(p + "/") for p in lost)]
+    for pointer, old, new in differences[:MAX_REPORTED]:
+        bag.report("TC501", f"'{tool.name}' differs on the wire at {pointer or '/'}: "
+                   f"spec publishes {_show(old)}, client sees {_show(new)}", tool.span)
+    if len(differences) > MAX_REPORTED:
+        bag.report("TC501", f"'{tool.name}': {len(differences) - MAX_REPORTED} more differences",
+                   tool.span)
+    if golden is not None and json.loads(golden) != got and not differences and not lost:
+        bag.report("TC501", f"'{tool.name}' on the wire differs from its golden file",
+                   tool.span)
+
+
+_MISSING = object()
+
+
+def resolve_pointer(document: Any, pointer: str) -> Any:
+    """RFC 6901 lookup; a missing path gives a private sentinel, never an exception."""
+    node = document
+    for raw in pointer.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _MISSING
+    return node
+
+
+def _escape(part: str) -> str:
+    return part.replace("~", "~0").replace("/", "~1")
+
+
+def json_differences(want: Any, got: Any, pointer: str = "") -> list[tuple[str, Any, Any]]:
+    """Every pointer where two JSON values differ; key order is not a difference."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        out = []
+        for key in list(want) + [k for k in got if k not in want]:
+            out += json_differences(want.get(key, _MISSING), got.get(key, _MISSING),
+                                    f"{pointer}/{_escape(str(key))}")
+        return out
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        out = []
+        for i, (a, b) in enumerate(zip(want, got, strict=True)):
+            out += json_differences(a, b, f"{pointer}/{i}")
+        return out
+    same = want == got and type(want) is type(got) or (
+        isinstance(want, (int, float)) and isinstance(got, (int, float))
+        and not isinstance(want, bool) and not isinstance(got, bool) and want == got)
+    return [] if same else [(pointer, want, got)]
+
+
+def _show(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _where_it_went(got: dict[str, Any], pointer: str, text: Any) -> list[str]:
+    """Say where a lost description ended up, for the known ways of losing one."""
+    parent_ptr = pointer.rsplit("/", 1)[0]
+    parent = resolve_pointer(got, parent_ptr)
+    notes = []
+    if isinstance(parent, dict):
+        for key in ("anyOf", "oneOf", "allOf"):
+            for i, branch in enumerate(parent.get(key) or []):
+                if isinstance(branch, dict) and branch.get("description") == text:
+                    notes.append(f"it is only inside the branch {parent_ptr}/{key}/{i}; "
+                                 "many clients read the property's own description only")
+        if "$ref" in parent:
+            notes.append(f"the property at {parent_ptr} is a $ref; clients that resolve it "
+                         "drop sibling keywords")
+        current = parent.get("description", _MISSING)
+        if current is not _MISSING and not notes:
+            notes.append(f"the wire says {_show(current)} instead")
+    return notes
+
+
+def _export_span(module: ModuleIR) -> Any:
+    return module.toolsets[module.export].span
+
+
+def _list_module(package: str, module_name: str) -> list[dict[str, Any]]:
+    import anyio
+
+    mod = importlib.import_module(f"{package}.{module_name}")
+    return anyio.run(list_over_mcp, mod.toolset)
+
+
+async def list_over_mcp(toolset: Any) -> list[dict[str, Any]]:
+    """Serve ``toolset`` from a real mcp Server and list it with a real mcp Client."""
+    from mcp import Client
+
+    from .runtime.server import to_mcp_server
+
+    server = to_mcp_server(toolset, name="toolc-certify")
+    tools: list[dict[str, Any]] = []
+    async with Client(server) as client:
+        cursor = None
+        while True:
+            result = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
+            tools += [t.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                      for t in result.tools]
+            cursor = result.next_cursor
+            if not cursor:
+                return tools
+
+
+@contextlib.contextmanager
+def _staged_package(files: Mapping[str, str], python_path: tuple[Path, ...]) -> Iterator[str]:
+    """The generated modules as an importable throwaway package, removed afterwards."""
+    root = Path(tempfile.mkdtemp(prefix="toolc-certify-"))
+    package = f"_toolc_certify_{root.name.replace('-', '_')}"
+    pkg_dir = root / package
+    pkg_dir.mkdir()
+    for rel, text in files.items():
+        if rel.endswith(".py"):
+            target = pkg_dir / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    (pkg_dir / "__init__.py").touch()
+    added = [str(root), *(str(p) for p in python_path)]
+    sys.path[:0] = added
+    try:
+        yield package
+    finally:
+        for entry in added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(entry)
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]
+        shutil.rmtree(root, ignore_errors=True)
