@@ -43,7 +43,7 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
         for module in project.modules.values():
             try:
                 wire = _list_module(package, module.name)
-            except Exception as exc:  # any failure to load or serve is the build's problem
+            except Exception as exc:  # noqa: BLE001 - user code may raise anything; report it
                 bag.report("TC503", f"cannot serve module '{module.name}' for certification: "
                            f"{type(exc).__name__}: {exc}", _export_span(module))
                 continue
@@ -61,8 +61,8 @@ def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[
         if got is None:
             bag.report("TC501", f"tool '{name}' is exported but the server does not list it",
                        tool.span, severity=Severity.WARNING if dynamic else None,
-                       notes=["a filter or prepare function may hide it in the "
-                              "certification context"] if dynamic else ())
+                       notes=[("a filter or prepare function may hide it in the "
+                               "certification context")] if dynamic else ())
             continue
         compare_tool(tool, got, files.get(golden_path(module.name, name)), bag)
     for name in listed:
