@@ -2,7 +2,6 @@
 real MCP servers (the toy server as a stdio subprocess, or over streamable HTTP on
 127.0.0.1 with uvicorn in a thread). conftest.py puts this folder on sys.path."""
 
-
 from __future__ import annotations
 
 import socket

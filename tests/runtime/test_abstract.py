@@ -1,9 +1,8 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 import pytest
-
 import toolc.runtime as rt
 
 
@@ -47,13 +46,15 @@ class Recording(rt.AbstractToolset[Any]):
     async def list_tools(self, ctx: rt.RunContext[Any]) -> list[rt.ToolDefinition]:
         return []
 
-    async def call_tool(self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any]) -> rt.ToolResult:
+    async def call_tool(
+        self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any]
+    ) -> rt.ToolResult:
         return rt.ToolResult.text(name)
 
     async def get_instructions(self, ctx: rt.RunContext[Any]) -> str | None:
         return "be brief"
 
-    async def __aenter__(self) -> Recording:
+    async def __aenter__(self) -> Self:
         self.events.append("enter")
         return self
 

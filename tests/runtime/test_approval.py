@@ -3,9 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from runtime_support import function_set
-
 import toolc.runtime as rt
+from runtime_support import function_set
 
 pytestmark = pytest.mark.anyio
 
@@ -43,7 +42,9 @@ async def test_denied_is_an_error_result_saying_why() -> None:
     toolset, ran = approval_set()
     ctx = rt.RunContext(deps=None, tool_call_id="c", approvals={"c": rt.Denied("prod is frozen")})
     result = await toolset.call_tool(ctx, "drop", {"text": "a"})
-    assert result.is_error and result.text_content == "The call to 'drop' was not run: prod is frozen"
+    assert (
+        result.is_error and result.text_content == "The call to 'drop' was not run: prod is frozen"
+    )
     assert ran == []
 
 
@@ -57,5 +58,7 @@ async def test_paused_calls_through_outer_sets_carry_the_outer_name() -> None:
     toolset, _ = approval_set()
     outer = rt.RenamedToolset(rt.PrefixedToolset(toolset, "db_"), {"db_drop": "dropTable"})
     with pytest.raises(rt.ApprovalRequiredError) as info:
-        await outer.call_tool(rt.RunContext(deps=None, tool_call_id="c"), "dropTable", {"text": "t"})
+        await outer.call_tool(
+            rt.RunContext(deps=None, tool_call_id="c"), "dropTable", {"text": "t"}
+        )
     assert info.value.requests[0].tool_name == "dropTable"

@@ -1,11 +1,10 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 import pytest
-from runtime_support import function_set, make_tool, names
-
 import toolc.runtime as rt
+from runtime_support import function_set, make_tool, names
 
 pytestmark = pytest.mark.anyio
 
@@ -93,7 +92,11 @@ async def test_a_failing_member_listing_is_an_error_result_on_call() -> None:
     dup = rt.FilteredToolset(tagged("2", "a"), broken, id="flaky")
     toolset = rt.CombinedToolset([tagged("1", "a"), dup], conflicts="last_wins")
     result = await toolset.call_tool(rt.RunContext.empty(), "a", {"text": "x"})
-    assert result.is_error and "the predicate" in result.text_content and "flaky" in result.text_content
+    assert (
+        result.is_error
+        and "the predicate" in result.text_content
+        and "flaky" in result.text_content
+    )
 
 
 async def test_instructions_and_entering_reach_every_member(ctx: rt.RunContext[None]) -> None:
@@ -103,14 +106,16 @@ async def test_instructions_and_entering_reach_every_member(ctx: rt.RunContext[N
         async def get_instructions(self, ctx: Any) -> str | None:
             return f"use {self.label}"
 
-        async def __aenter__(self) -> Member:
+        async def __aenter__(self) -> Self:
             events.append(f"enter {self.label}")
             return self
 
         async def __aexit__(self, *exc: object) -> None:
             events.append(f"exit {self.label}")
 
-    toolset = rt.CombinedToolset([Member(function_set("a"), id="m1"), Member(function_set("b"), id="m2")])
+    toolset = rt.CombinedToolset(
+        [Member(function_set("a"), id="m1"), Member(function_set("b"), id="m2")]
+    )
     async with toolset:
         assert await toolset.get_instructions(ctx) == "use m1\n\nuse m2"
     assert events == ["enter m1", "enter m2", "exit m2", "exit m1"]
@@ -120,7 +125,7 @@ async def test_a_failed_enter_leaves_the_entered_members() -> None:
     events: list[str] = []
 
     class Member(rt.DelegatingToolset[Any]):
-        async def __aenter__(self) -> Member:
+        async def __aenter__(self) -> Self:
             if self.label == "bad":
                 raise OSError("cannot start")
             events.append(f"enter {self.label}")
@@ -129,7 +134,9 @@ async def test_a_failed_enter_leaves_the_entered_members() -> None:
         async def __aexit__(self, *exc: object) -> None:
             events.append(f"exit {self.label}")
 
-    toolset = rt.CombinedToolset([Member(function_set("a"), id="ok"), Member(function_set("b"), id="bad")])
+    toolset = rt.CombinedToolset(
+        [Member(function_set("a"), id="ok"), Member(function_set("b"), id="bad")]
+    )
     with pytest.raises(OSError, match="cannot start"):
         await toolset.__aenter__()
     assert events == ["enter ok", "exit ok"]

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-
 import toolc.runtime as rt
 from toolc.runtime.deferred import approval_gate
 

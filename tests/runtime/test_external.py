@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import BaseModel
-
 import toolc.runtime as rt
+from pydantic import BaseModel
 
 pytestmark = pytest.mark.anyio
 
@@ -20,8 +19,16 @@ SCHEMA = {
 
 def browser() -> rt.ExternalToolset:
     return rt.ExternalToolset(
-        [rt.ExternalTool("openFile", "Open a file on the user's machine.", SCHEMA, title="Open",
-                         annotations={"openWorldHint": True}, meta={"x": 1})]
+        [
+            rt.ExternalTool(
+                "openFile",
+                "Open a file on the user's machine.",
+                SCHEMA,
+                title="Open",
+                annotations={"openWorldHint": True},
+                meta={"x": 1},
+            )
+        ]
     )
 
 
@@ -53,7 +60,9 @@ async def test_a_valid_call_pauses_with_the_request() -> None:
     ctx = rt.RunContext(deps=None, tool_call_id="ext-1")
     with pytest.raises(rt.ExternalCallRequired) as info:
         await browser().call_tool(ctx, "openFile", {"path": "/etc/hosts"})
-    assert info.value.requests == [rt.DeferredToolRequest("ext-1", "openFile", {"path": "/etc/hosts"})]
+    assert info.value.requests == [
+        rt.DeferredToolRequest("ext-1", "openFile", {"path": "/etc/hosts"})
+    ]
 
 
 async def test_the_result_comes_from_the_caller() -> None:
@@ -71,7 +80,9 @@ async def test_the_result_comes_from_the_caller() -> None:
         ctx = base.resume(external_results={"ext-1": given})
         result = await browser().call_tool(ctx, "openFile", {"path": "/x"})
         assert (result.structured_content, result.is_error) == (structured, is_error)
-    text = await browser().call_tool(base.resume(external_results={"ext-1": "hi"}), "openFile", {"path": "/x"})
+    text = await browser().call_tool(
+        base.resume(external_results={"ext-1": "hi"}), "openFile", {"path": "/x"}
+    )
     assert text.text_content == "hi"
 
 

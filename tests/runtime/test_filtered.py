@@ -4,9 +4,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runtime_support import function_set, names, write_module
-
 import toolc.runtime as rt
+from runtime_support import function_set, names, write_module
 
 pytestmark = pytest.mark.anyio
 

@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from runtime_support import function_set, make_tool, names
-
 import toolc.runtime as rt
+from runtime_support import function_set, make_tool, names
 
 pytestmark = pytest.mark.anyio
 

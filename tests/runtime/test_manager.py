@@ -7,9 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from runtime_support import TOY_SERVER, HttpToy, names, toy_module
-
 import toolc.runtime as rt
+from runtime_support import TOY_SERVER, HttpToy, names, toy_module
 
 pytestmark = pytest.mark.anyio
 
@@ -65,8 +64,10 @@ async def test_a_name_two_servers_give_is_an_error_naming_both(
 ) -> None:
     one, two = http_toy("x_"), http_toy("x_")
     manager = rt.MCPManager(
-        {"first": rt.MCPToolset(http=rt.HttpServer(one.url)),
-         "second": rt.MCPToolset(http=rt.HttpServer(two.url))},
+        {
+            "first": rt.MCPToolset(http=rt.HttpServer(one.url)),
+            "second": rt.MCPToolset(http=rt.HttpServer(two.url)),
+        },
         id="servers",
     )
     async with manager:
@@ -98,8 +99,10 @@ async def test_a_failed_disconnect_raises_a_group_naming_the_server(
 ) -> None:
     web, spare = http_toy("w_"), http_toy("s_")
     manager = rt.MCPManager(
-        {"web": rt.MCPToolset(http=rt.HttpServer(web.url)),
-         "spare": rt.MCPToolset(http=rt.HttpServer(spare.url))}
+        {
+            "web": rt.MCPToolset(http=rt.HttpServer(web.url)),
+            "spare": rt.MCPToolset(http=rt.HttpServer(spare.url)),
+        }
     )
     with pytest.raises(ExceptionGroup) as info:
         async with manager:

@@ -6,9 +6,8 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from runtime_support import HttpToy, elapsed, names, toy_module, toy_stdio
-
 import toolc.runtime as rt
+from runtime_support import HttpToy, elapsed, names, toy_module, toy_stdio
 
 pytestmark = pytest.mark.anyio
 

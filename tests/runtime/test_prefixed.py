@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from runtime_support import function_set, make_tool, names
-
 import toolc.runtime as rt
+from runtime_support import function_set, make_tool, names
 
 pytestmark = pytest.mark.anyio
 
@@ -21,7 +20,9 @@ async def test_calls_strip_the_prefix(ctx: rt.RunContext[None]) -> None:
     assert (await toolset.call_tool(ctx, "wb_read", {"text": "ok"})).text_content == "ok"
 
 
-async def test_unknown_names_are_reported_as_the_caller_wrote_them(ctx: rt.RunContext[None]) -> None:
+async def test_unknown_names_are_reported_as_the_caller_wrote_them(
+    ctx: rt.RunContext[None],
+) -> None:
     toolset = rt.PrefixedToolset(function_set("read"), "wb_")
     assert (await toolset.call_tool(ctx, "read", {})).text_content == "Unknown tool 'read'."
     assert (await toolset.call_tool(ctx, "wb_nope", {})).text_content == "Unknown tool 'wb_nope'."
@@ -31,7 +32,9 @@ async def test_paused_calls_carry_the_prefixed_name() -> None:
     inner = rt.FunctionToolset([make_tool("save", requires_approval=True)])
     toolset = rt.PrefixedToolset(inner, "wb_")
     with pytest.raises(rt.ApprovalRequiredError) as info:
-        await toolset.call_tool(rt.RunContext(deps=None, tool_call_id="c"), "wb_save", {"text": "x"})
+        await toolset.call_tool(
+            rt.RunContext(deps=None, tool_call_id="c"), "wb_save", {"text": "x"}
+        )
     assert info.value.requests == [rt.DeferredToolRequest("c", "wb_save", {"text": "x"})]
 
 

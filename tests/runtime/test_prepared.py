@@ -4,9 +4,8 @@ import dataclasses
 from typing import Any
 
 import pytest
-from runtime_support import function_set, names
-
 import toolc.runtime as rt
+from runtime_support import function_set, names
 
 pytestmark = pytest.mark.anyio
 Tools = list[rt.ToolDefinition]
@@ -72,8 +71,11 @@ async def test_a_raising_prepare_is_named(ctx: rt.RunContext[None]) -> None:
         raise RuntimeError("db down")
 
     toolset = rt.PreparedToolset(function_set("a"), prepare, id="prep")
-    with pytest.raises(rt.ToolsetError, match=r"prepare function .*prepare of prep failed: "
-                                              r"RuntimeError: db down"):
+    with pytest.raises(
+        rt.ToolsetError,
+        match=r"prepare function .*prepare of prep failed: "
+        r"RuntimeError: db down",
+    ):
         await toolset.list_tools(ctx)
 
 

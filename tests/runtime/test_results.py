@@ -3,9 +3,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from pydantic import BaseModel, Field, ValidationError
-
 import toolc.runtime as rt
+from pydantic import BaseModel, Field, ValidationError
 from toolc.runtime.results import (
     UnknownToolResult,
     block_from_wire,

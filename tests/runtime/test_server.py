@@ -4,18 +4,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import mcp_types as types
 import pytest
+import toolc.runtime as rt
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types.methods import serialize_server_result
 from pydantic import BaseModel, Field
 from runtime_support import ECHO_SCHEMA, EchoParams, make_tool
-
-import toolc.runtime as rt
 
 pytestmark = pytest.mark.anyio
 ERAS = pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -100,7 +99,10 @@ async def test_tools_list_is_the_definitions_exactly(mode: str) -> None:
     assert listed == definitions
     echo = listed[0]
     assert echo["_meta"] == {"com.example/null": None, "nested": {"keep": None, "list": [1, None]}}
-    assert echo["title"] == "Echo" and echo["annotations"] == {"readOnlyHint": True, "idempotentHint": True}
+    assert echo["title"] == "Echo" and echo["annotations"] == {
+        "readOnlyHint": True,
+        "idempotentHint": True,
+    }
     assert listed[1]["outputSchema"] == SAVED_SCHEMA
     # Key order too: the wire keeps the order written.
     assert json.dumps(echo["inputSchema"]) == json.dumps(ECHO_SCHEMA)
@@ -242,7 +244,7 @@ class Instructed(rt.DelegatingToolset[Any]):
     async def get_instructions(self, ctx: Any) -> str | None:
         return "Use the notes tools."
 
-    async def __aenter__(self) -> Instructed:
+    async def __aenter__(self) -> Self:
         Instructed.entered += 1
         return await super().__aenter__()  # type: ignore[return-value]
 
@@ -267,8 +269,10 @@ async def test_a_listing_failure_is_an_mcp_error_and_serving_goes_on(mode: str) 
         return True
 
     ts = rt.CombinedToolset(
-        [rt.FunctionToolset([make_tool("echo")]),
-         rt.FilteredToolset(rt.FunctionToolset([make_tool("more")]), flaky, id="admin")]
+        [
+            rt.FunctionToolset([make_tool("echo")]),
+            rt.FilteredToolset(rt.FunctionToolset([make_tool("more")]), flaky, id="admin"),
+        ]
     )
     async with Client(rt.to_mcp_server(ts), mode=mode) as client:
         with pytest.raises(MCPError, match="the predicate .*flaky of admin failed: LookupError"):

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 import time
@@ -8,10 +9,9 @@ from typing import Any
 
 import anyio
 import pytest
+import toolc.runtime as rt
 from pydantic import BaseModel, ConfigDict, Field
 from runtime_support import ECHO_SCHEMA, EchoParams, make_tool, write_module
-
-import toolc.runtime as rt
 
 pytestmark = pytest.mark.anyio
 
@@ -52,8 +52,13 @@ def test_lazy_ref_failure_names_the_reference(user_code: Path) -> None:
 
 def test_definition_uses_the_schemas_exactly_as_given() -> None:
     text = '{"type": "object", "properties": {"text": {"type": "string"}}}'
-    tool = make_tool(input_schema=text, output_schema={"type": "object"}, title="T",
-                     annotations={"readOnlyHint": True}, meta={"k": [1]})
+    tool = make_tool(
+        input_schema=text,
+        output_schema={"type": "object"},
+        title="T",
+        annotations={"readOnlyHint": True},
+        meta={"k": [1]},
+    )
     d = tool.definition
     assert list(d.input_schema["properties"]) == ["text"] and d.output_schema == {"type": "object"}
     assert (d.title, d.annotations, d.meta) == ("T", {"readOnlyHint": True}, {"k": [1]})
@@ -173,7 +178,7 @@ async def test_sync_handlers_do_not_block_the_event_loop(ctx: rt.RunContext[None
     took = time.monotonic() - start
     assert sorted(r.text_content for r in results) == ["0", "1", "2", "3"]
     assert took < 1.0, f"four 0.3 s handlers took {took:.2f} s: they ran one after another"
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
     assert len(ticks) == 25 and max(gaps) < 0.2, "the event loop was blocked"
 
 

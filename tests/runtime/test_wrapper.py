@@ -1,14 +1,14 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from runtime_support import function_set, names, write_module
-
 import toolc.runtime as rt
+from runtime_support import function_set, names, write_module
 
 pytestmark = pytest.mark.anyio
 
@@ -16,7 +16,9 @@ pytestmark = pytest.mark.anyio
 class Shouting(rt.WrapperToolset):
     """Changes the arguments before and the result after."""
 
-    async def call_tool(self, ctx: Any, name: str, args: dict[str, Any], next: Any) -> rt.ToolResult:
+    async def call_tool(
+        self, ctx: Any, name: str, args: dict[str, Any], next: Any
+    ) -> rt.ToolResult:
         result = await next(ctx, name, {**args, "text": args["text"] + "!"})
         return rt.ToolResult.text(result.text_content.upper())
 
@@ -24,7 +26,9 @@ class Shouting(rt.WrapperToolset):
 class Guard(rt.WrapperToolset):
     """Answers without calling the inner tool."""
 
-    async def call_tool(self, ctx: Any, name: str, args: dict[str, Any], next: Any) -> rt.ToolResult:
+    async def call_tool(
+        self, ctx: Any, name: str, args: dict[str, Any], next: Any
+    ) -> rt.ToolResult:
         if args.get("text") == "secret":
             return rt.ToolResult.error("refused by the guard")
         return await super().call_tool(ctx, name, args, next)
@@ -32,7 +36,9 @@ class Guard(rt.WrapperToolset):
 
 class Described(rt.WrapperToolset):
     async def list_tools(self, ctx: Any) -> list[rt.ToolDefinition]:
-        return [dataclasses.replace(t, description="wrapped") for t in await self.inner.list_tools(ctx)]
+        return [
+            dataclasses.replace(t, description="wrapped") for t in await self.inner.list_tools(ctx)
+        ]
 
 
 async def test_a_wrapper_changes_args_and_results(ctx: rt.RunContext[None]) -> None:
@@ -97,3 +103,46 @@ async def test_lazy_wrapper_that_does_not_import_names_the_reference(
     wrong = rt.lazy_wrapper(function_set("a"), "user_wrappers2:NotAWrapper")
     with pytest.raises(rt.ToolsetError, match="is not a WrapperToolset subclass"):
         await wrong.list_tools(ctx)
+
+
+TYPED_WRAPPERS = """
+from __future__ import annotations
+from typing import Any
+import toolc.runtime as rt
+from toolc.runtime.wrapper import Next
+
+class Audit(rt.WrapperToolset):
+    async def call_tool(
+        self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any], next: Next
+    ) -> rt.ToolResult:
+        return await super().call_tool(ctx, name, args, next)
+
+def build(inner: rt.AbstractToolset[Any]) -> rt.AbstractToolset[Any]:
+    return rt.lazy_wrapper(inner, Audit)
+
+class Wrong(rt.WrapperToolset):
+    async def call_tool(
+        self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any], next: Next
+    ) -> str:
+        return "not a result"
+"""
+
+
+def test_wrapper_overrides_type_check_and_wrong_ones_do_not(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # A stable place (pytest's cache) keeps mypy's cache warm between runs.
+    work = request.config.cache.mkdir("runtime-mypy") if request.config.cache else tmp_path
+    source = work / "typed_wrappers.py"
+    source.write_text(TYPED_WRAPPERS, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(work / "cache"), str(source)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    errors = [line for line in run.stdout.splitlines() if ": error:" in line]
+    wrong_line = TYPED_WRAPPERS.splitlines().index("class Wrong(rt.WrapperToolset):") + 2
+    assert len(errors) == 1, run.stdout
+    assert f"typed_wrappers.py:{wrong_line}: error: Return type" in errors[0]
+    assert 'incompatible with return type "Coroutine[Any, Any, ToolResult]"' in errors[0]

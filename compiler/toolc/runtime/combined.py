@@ -40,6 +40,7 @@ class CombinedToolset(AbstractToolset[Any]):
         self.id = id
         self._routes: dict[str, AbstractToolset[Any]] | None = None
         self._all_static = False
+        self._static: frozenset[str] | None = None
 
     # -- routing --------------------------------------------------------------------
 
@@ -127,13 +128,15 @@ class CombinedToolset(AbstractToolset[Any]):
         return "\n\n".join(parts) if parts else None
 
     def static_names(self) -> frozenset[str] | None:
-        names: set[str] = set()
-        for member in self.toolsets:
-            member_names = member.static_names()
-            if member_names is None:
-                return None
-            names |= member_names
-        return frozenset(names)
+        if self._static is None:  # static: computed once
+            names: set[str] = set()
+            for member in self.toolsets:
+                member_names = member.static_names()
+                if member_names is None:
+                    return None
+                names |= member_names
+            self._static = frozenset(names)
+        return self._static
 
     async def __aenter__(self) -> Self:
         entered: list[AbstractToolset[Any]] = []

@@ -15,6 +15,7 @@ class PrefixedToolset(DelegatingToolset[Any]):
         super().__init__(inner, id=id)
         self.prefix = prefix
         self._cut = len(prefix)
+        self._names: frozenset[str] | None = None
         # The last inner listing and its prefixed copy: most listings repeat the last.
         self._last: tuple[list[ToolDefinition], list[ToolDefinition]] = ([], [])
 
@@ -39,8 +40,12 @@ class PrefixedToolset(DelegatingToolset[Any]):
         return self.prefix + inner_name
 
     def static_names(self) -> frozenset[str] | None:
-        names = self.inner.static_names()
-        return None if names is None else frozenset(self.prefix + n for n in names)
+        if self._names is None:  # static: computed once
+            names = self.inner.static_names()
+            if names is None:
+                return None
+            self._names = frozenset(self.prefix + n for n in names)
+        return self._names
 
     def describe(self) -> str:
         return f"PrefixedToolset({self.prefix!r}, {self.inner.label})"

@@ -22,6 +22,7 @@ class RenamedToolset(DelegatingToolset[Any]):
         super().__init__(inner, id=id)
         self.names = dict(names)
         self._old_for = {new: old for old, new in self.names.items()}
+        self._static: frozenset[str] | None = None
         if len(self._old_for) != len(self.names):
             raise ValueError(f"{self.label}: two tools renamed to the same name")
 
@@ -56,8 +57,12 @@ class RenamedToolset(DelegatingToolset[Any]):
         return self.names.get(inner_name, inner_name)
 
     def static_names(self) -> frozenset[str] | None:
-        names = self.inner.static_names()
-        return None if names is None else frozenset(self.names.get(n, n) for n in names)
+        if self._static is None:  # static: computed once
+            names = self.inner.static_names()
+            if names is None:
+                return None
+            self._static = frozenset(self.names.get(n, n) for n in names)
+        return self._static
 
     def describe(self) -> str:
         return f"RenamedToolset({self.names!r}, {self.inner.label})"

@@ -11,14 +11,20 @@ Outer toolsets call every toolset as `call_tool(ctx, name, args)`; the override 
 inner set's `call_tool`), so `super().call_tool(ctx, name, args, next)` works too.
 
 `lazy_wrapper(inner, LazyRef("mod", "Class"))` imports the class at first use (entering
-the set, listing or calling) and builds `Class(inner)`.
+the set, listing or calling) and builds `Class(inner)`; it also takes the class itself.
+
+Typing: a subclass's `call_tool(self, ctx, name, args, next)` must type-check under
+`mypy --strict`, and a 4-parameter override of the toolset contract's 3-parameter
+`call_tool` cannot. So type checkers see `WrapperToolset` as a class of its own (with
+the wrapper's `call_tool`), while at run time it is a `DelegatingToolset`. Typed code
+that needs the wrapper as an `AbstractToolset` uses `lazy_wrapper(inner, Class)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
@@ -28,17 +34,41 @@ from toolc.runtime.tool import LazyRef, LazyRefError
 Next = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]
 
 
-class WrapperToolset(DelegatingToolset[Any]):
+if TYPE_CHECKING:
+
+    class _WrapperBase:
+        """What type checkers see of DelegatingToolset, without its `call_tool`."""
+
+        inner: AbstractToolset[Any]
+        id: str | None
+
+        def __init__(self, inner: AbstractToolset[Any], *, id: str | None = None) -> None: ...
+        async def list_tools(self, ctx: RunContext[Any]) -> list[ToolDefinition]: ...
+        async def get_instructions(self, ctx: RunContext[Any]) -> str | None: ...
+        def static_names(self) -> frozenset[str] | None: ...
+        async def __aenter__(self) -> Self: ...
+        async def __aexit__(
+            self,
+            exc_type: type[BaseException] | None,
+            exc: BaseException | None,
+            tb: TracebackType | None,
+        ) -> None: ...
+        @property
+        def label(self) -> str: ...
+
+else:
+    _WrapperBase = DelegatingToolset
+
+
+class WrapperToolset(_WrapperBase):
     """Subclass and override `call_tool(self, ctx, name, args, next)`."""
 
+    # `next` is required in the signature subclasses override; at run time every
+    # `call_tool` of the class tree also takes the contract's three arguments (below).
     async def call_tool(
-        self,
-        ctx: RunContext[Any],
-        name: str,
-        args: dict[str, Any],
-        next: Next | None = None,
+        self, ctx: RunContext[Any], name: str, args: dict[str, Any], next: Next
     ) -> ToolResult:
-        return await (next if next is not None else self.inner.call_tool)(ctx, name, args)
+        return await next(ctx, name, args)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -64,10 +94,19 @@ def _adapt(wrap: Callable[..., Awaitable[ToolResult]]) -> Callable[..., Awaitabl
     return call_tool
 
 
+setattr(WrapperToolset, "call_tool", _adapt(WrapperToolset.__dict__["call_tool"]))  # noqa: B010
+
+
 class LazyWrapperToolset(DelegatingToolset[Any]):
     """A wrapper whose class is imported at first use; see `lazy_wrapper`."""
 
-    def __init__(self, inner: AbstractToolset[Any], ref: LazyRef, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        inner: AbstractToolset[Any],
+        ref: LazyRef | type[WrapperToolset],
+        *,
+        id: str | None = None,
+    ) -> None:
         super().__init__(inner, id=id)
         self.ref = ref
         self._wrapper: WrapperToolset | None = None
@@ -76,7 +115,7 @@ class LazyWrapperToolset(DelegatingToolset[Any]):
         """The wrapper instance; raises ToolsetError when the class does not import."""
         if self._wrapper is None:
             try:
-                cls = self.ref.resolve()
+                cls = self.ref.resolve() if isinstance(self.ref, LazyRef) else self.ref
             except LazyRefError as exc:
                 raise ToolsetError(f"the wrapper of {self.label}: {exc}") from exc
             if not (isinstance(cls, type) and issubclass(cls, WrapperToolset)):
@@ -94,7 +133,7 @@ class LazyWrapperToolset(DelegatingToolset[Any]):
             wrapper = self.wrapper()
         except ToolsetError as exc:
             return ToolResult.error(f"{name} cannot run: {exc}")
-        return await wrapper.call_tool(ctx, name, args)
+        return await wrapper.call_tool(ctx, name, args, self.inner.call_tool)
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
         return await self.wrapper().get_instructions(ctx)
@@ -112,11 +151,15 @@ class LazyWrapperToolset(DelegatingToolset[Any]):
         await self.wrapper().__aexit__(exc_type, exc, tb)
 
     def describe(self) -> str:
-        return f"lazy_wrapper({self.ref}, {self.inner.label})"
+        ref = self.ref if isinstance(self.ref, LazyRef) else self.ref.__qualname__
+        return f"lazy_wrapper({ref}, {self.inner.label})"
 
 
 def lazy_wrapper(
-    inner: AbstractToolset[Any], ref: LazyRef | str, *, id: str | None = None
+    inner: AbstractToolset[Any],
+    ref: LazyRef | str | type[WrapperToolset],
+    *,
+    id: str | None = None,
 ) -> LazyWrapperToolset:
     """`inner` wrapped by the WrapperToolset subclass `ref`, imported at first use."""
     return LazyWrapperToolset(inner, LazyRef.parse(ref) if isinstance(ref, str) else ref, id=id)
