@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from ..ir import ModuleIR, Ref, ToolIR
@@ -17,9 +16,11 @@ if TYPE_CHECKING:
 
 Project = dict[str, tuple[ModuleIR, ModuleNames]]
 
-_PREDICATE = "Callable[[rt.RunContext[Any]], bool | Awaitable[bool]]"
-_PREPARE = ("Callable[\n        [rt.RunContext[Any], list[rt.ToolDefinition]],\n"
-            "        list[rt.ToolDefinition] | Awaitable[list[rt.ToolDefinition]],\n    ]")
+# The types user code must have; mypy checks each reference against one of them.
+_PREDICATE = "_Predicate: TypeAlias = Callable[[rt.RunContext[Any]], bool | Awaitable[bool]]"
+_PREPARE = ("_Prepare: TypeAlias = Callable[\n        [rt.RunContext[Any], "
+            "list[rt.ToolDefinition]],\n        list[rt.ToolDefinition] | "
+            "Awaitable[list[rt.ToolDefinition]],\n    ]")
 _WRAPPER = "type[rt.WrapperToolset]"
 _ANY_RETURN = ("_AnyReturn: TypeAlias = (\n        str | BaseModel | dict[str, Any] | "
                "rt.ToolResult | rt.ContentBlock | list[rt.ContentBlock]\n    )")
@@ -112,21 +113,24 @@ class ModuleWriter:
             self.user_modules[ref.module] = alias
         return f"{alias}.{ref.attr}"
 
-    def _checks(self) -> list[str]:
-        """Assignments that make mypy check user code against the types it must have."""
-        lines = []
+    def _checks(self) -> tuple[list[str], list[str]]:
+        """Assignments that make mypy check user code against the types it must have,
+        and the aliases they use."""
+        lines, aliases = [], []
         for name, tool in self.module.tools.items():
             if tool.handler is not None and not tool.external:
                 stem = self.names.tools[name]
-                lines.append(f"_check_{stem}: {stem}Handler = {self._user(tool.handler)}")
+                lines.append(_check(f"_check_{stem}: {stem}Handler", self._user(tool.handler)))
         for name, ts in self.module.toolsets.items():
             attr = self.names.toolsets[name]
-            for ref, kind, typ in ((ts.predicate, "predicate", _PREDICATE),
-                                   (ts.prepare, "prepare", _PREPARE),
-                                   (ts.wrapper, "wrapper", _WRAPPER)):
+            for ref, kind, typ, alias in ((ts.predicate, "predicate", "_Predicate", _PREDICATE),
+                                          (ts.prepare, "prepare", "_Prepare", _PREPARE),
+                                          (ts.wrapper, "wrapper", _WRAPPER, "")):
                 if ref is not None:
-                    lines.append(f"_check_{attr}_{kind}: {typ} = {self._user(ref)}")
-        return lines
+                    lines.append(_check(f"_check_{attr}_{kind}: {typ}", self._user(ref)))
+                    if alias and alias not in aliases:
+                        aliases.append(alias)
+        return lines, aliases
 
     # -- rendering ----------------------------------------------------------------------
 
@@ -149,35 +153,36 @@ class ModuleWriter:
             "notes": [comment_text(n) for n in d.notes], "config": config,
             "extra": extra and f"dict[str, {extra}]", "fields": fields})
 
-    def _builders(self, texts: dict[str, str]) -> tuple[list[str], list[tuple[str, str]]]:
+    def _builders(self, texts: dict[str, str],
+                  heads: dict[str, set[str]]) -> tuple[list[str], list[tuple[str, str]]]:
         builders, groups = [], []
         for group in strongly_connected(self.models.defs):
             func = "_build_" + group[0].name
             members = {d.name for d in group}
             needs = sorted({n for d in group for n in d.deps} - members)
-            body = "\n\n".join(textwrap.indent(texts[d.name], "    ") for d in group)
+            body = "\n\n".join(_indent(texts[d.name], "    ") for d in group)
             rebuild = [d.name for d in group if isinstance(d, ModelDef)] \
                 if len(group) > 1 else []
             builders.append(self._macro("builder", {
-                "func": func, "imports": ", ".join(_pydantic_names(group)),
+                "func": func, "imports": ", ".join(_pydantic_names(group, heads)),
                 "needs": ", ".join(py_str(n) for n in needs), "body": body,
                 "rebuild": rebuild, "result": _result_dict([d.name for d in group])}))
             groups += [(py_str(d.name), func) for d in group]
         for name, text in self.protocols:
             func = "_build_" + name
-            body = textwrap.indent(text, "    ")
+            body = _indent(text, "    ")
             builders.append(self._macro("builder", {
                 "func": func, "imports": "", "needs": "", "body": body, "rebuild": [],
                 "result": _result_dict([name])}))
             groups.append((py_str(name), func))
-        return [textwrap.indent(b, "    ") for b in builders], sorted(groups)
+        return [_indent(b, "    ") for b in builders], sorted(groups)
 
     def text(self) -> str:
         self._tool_models()
-        checks = self._checks()
+        checks, check_aliases = self._checks()
         texts = {d.name: self._definition_text(d) for d in self.models.defs}
-        typed_api = [textwrap.indent(texts[d.name], "    ") for d in self.models.defs]
-        typed_api += [textwrap.indent(text, "    ") for _, text in self.protocols]
+        typed_api = [_indent(texts[d.name], "    ") for d in self.models.defs]
+        typed_api += [_indent(text, "    ") for _, text in self.protocols]
         tool_funcs: dict[str, str] = {}
         tools = []
         used = {t for ts in self.module.toolsets.values() if ts.kind == "function"
@@ -205,34 +210,36 @@ class ModuleWriter:
             lazy_toolsets.append(('"toolset"', f"lambda: _toolset({py_str(export_attr)})"))
             writer.uses_local_ref = True
         if self.protocols:
-            typed_api.insert(0, "    " + _ANY_RETURN)
-            typed_api.insert(1, "    " + _STRUCTURED)
-        builders, groups = self._builders(texts)
+            check_aliases = [_ANY_RETURN, _STRUCTURED, *check_aliases]
+        typed_api[:0] = ["    " + alias for alias in check_aliases]
+        heads = {d.name: _heads_of(d) for d in self.models.defs}
+        builders, groups = self._builders(texts, heads)
         uses_model = bool(tools)
-        all_heads = set().union(*(_heads_of(d) for d in self.models.defs)) \
-            if self.models.defs else set()
+        all_heads = set().union(*heads.values())
         uses_cast = writer.uses_cast or uses_model or writer.uses_local_ref \
             or "cast" in all_heads
         typing_names = {"TYPE_CHECKING", "Any"}
         typing_names |= {n for n in ("Annotated", "Literal") if n in all_heads}
         if self.protocols:
-            typing_names |= {"Protocol", "TypeAlias"}
+            typing_names.add("Protocol")
+        if check_aliases:
+            typing_names.add("TypeAlias")
         if any(isinstance(d, AliasDef) for d in self.models.defs):
             typing_names.add("TypeAlias")
         if uses_cast:
             typing_names.add("cast")
-        pydantic = _pydantic_names(self.models.defs)
+        pydantic = _pydantic_names(self.models.defs, heads)
         if self.protocols or uses_model:
             pydantic = sorted({*pydantic, "BaseModel"})
         abc = []
-        if self.protocols or any("Awaitable" in c for c in checks):
+        if self.protocols or check_aliases:
             abc.append("Awaitable")
-        if any("Callable" in c for c in checks):
+        if any(alias.startswith(("_Predicate", "_Prepare")) for alias in check_aliases):
             abc.append("Callable")
         sections = [[f"from collections.abc import {', '.join(abc)}"] if abc else [],
                     [f"from pydantic import {', '.join(pydantic)}"] if pydantic else [],
                     [f"import {m} as {a}" for m, a in sorted(self.user_modules.items())]]
-        checking_imports = []
+        checking_imports: list[str] = []
         for section in filter(None, sections):  # isort's sections: stdlib, pydantic, user
             if checking_imports:
                 checking_imports.append("")
@@ -259,6 +266,16 @@ class ModuleWriter:
         )
 
 
+def _indent(text: str, pad: str) -> str:
+    """``text`` moved right by ``pad`` (blank lines stay empty)."""
+    return "\n".join(pad + line if line else line for line in text.split("\n"))
+
+
+def _check(target: str, value: str) -> str:
+    flat = f"{target} = {value}"
+    return flat if len(flat) <= WIDTH + 4 else f"{target} = (\n        {value}\n    )"
+
+
 def _import_order(name: str) -> tuple[int, str]:
     """isort's order: constants, classes, then functions."""
     kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
@@ -269,34 +286,41 @@ def _result_dict(names: list[str]) -> str:
     return "{" + ", ".join(f"{py_str(n)}: {n}" for n in names) + "}"
 
 
-def _heads(node: Node) -> set[str]:
-    if isinstance(node, Sub):
-        return {node.head}.union(*(_heads(a) for a in node.args))
-    if isinstance(node, Union):
-        return set().union(*(_heads(i) for i in node.items))
-    if isinstance(node, Call):
-        return {node.func}.union(*(_heads(v) for _, v in node.args))
-    return set()
+def _heads(node: Node, found: set[str]) -> set[str]:
+    """Every subscripted name and called function in ``node`` (for the imports)."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, Sub):
+            found.add(current.head)
+            todo += current.args
+        elif isinstance(current, Union):
+            todo += current.items
+        elif isinstance(current, Call):
+            found.add(current.func)
+            todo += [value for _, value in current.args]
+    return found
 
 
 def _heads_of(d: Definition) -> set[str]:
     if isinstance(d, AliasDef):
-        return _heads(d.value)
+        return _heads(d.value, set())
     found = {"Field"} if d.fields or d.extra is not None else set()
     for f in d.fields:
-        found |= _heads(f.annotation) | _heads(f.call)
+        _heads(f.call, _heads(f.annotation, found))
     if d.extra is not None:
-        found |= _heads(d.extra)
+        _heads(d.extra, found)
     return found
 
 
-def _pydantic_names(defs: list[Definition]) -> list[str]:
+def _pydantic_names(defs: list[Definition], heads: dict[str, set[str]]) -> list[str]:
+    """What a block of definitions needs from pydantic."""
     found: set[str] = set()
     for d in defs:
-        heads = _heads_of(d)
         if isinstance(d, ModelDef):
             found |= {"BaseModel", "ConfigDict"}
-        found |= {n for n in ("Field",) if n in heads}
+        if "Field" in heads[d.name]:
+            found.add("Field")
     return sorted(found, key=_import_order)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .literals import WIDTH, _flat, py_literal
+from .literals import WIDTH, _flat, py_literal, py_str_block
 
 
 class Node:
@@ -51,6 +51,8 @@ class Lit(Node):
         return _flat(self.value)
 
     def block(self, indent: int) -> str:
+        if isinstance(self.value, str):
+            return py_str_block(self.value, indent, 0)
         return py_literal(self.value, indent, 0)
 
 

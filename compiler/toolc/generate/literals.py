@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 WIDTH = 91  # the widest line aimed for, before the up to 8 columns a class is indented by
@@ -39,43 +40,63 @@ def _escape_char(ch: str, quote: str) -> str:
     return f"\\U{code:08x}"
 
 
+# Characters that may need an escape: everything but printable ASCII, the quotes and the
+# backslash. Most spec text matches nowhere, so it is copied as it is.
+_SPECIAL = {q: re.compile(rf"[^\x20-\x7e]|[\\{q}]") for q in ('"', "'")}
+
+
+_PLAIN = re.compile(r"[\x20\x21\x23-\x5b\x5d-\x7e]*")  # printable ASCII but " and \\
+
+
 def _quote_for(text: str) -> str:
     """Double quotes, unless single ones need fewer escapes (JSON text, for one)."""
     return "'" if text.count('"') > text.count("'") else '"'
 
 
+def _escaped(text: str, quote: str) -> str:
+    return _SPECIAL[quote].sub(lambda m: _escape_char(m.group(), quote), text)
+
+
 def py_str(text: str) -> str:
     """``text`` as one Python string literal."""
+    if _PLAIN.fullmatch(text):
+        return f'"{text}"'
     quote = _quote_for(text)
-    return quote + "".join(_escape_char(ch, quote) for ch in text) + quote
+    return quote + _escaped(text, quote) + quote
 
 
 def py_str_lines(text: str, width: int) -> list[str]:
     """``text`` as one or more adjacent literals, each line at most ``width`` wide.
 
-    The split falls after a space when there is one in the second half of a line, so
-    words stay whole; an escape sequence is never cut.
+    The text is cut after a space or a comma in the second half of a line when there is
+    one, so words and JSON members stay whole; a cut never falls inside an escape,
+    because pieces are cut first and escaped after.
     """
     quote = _quote_for(text)
-    pieces = [_escape_char(ch, quote) for ch in text]
     budget = max(width - 2, 8)
     lines: list[str] = []
-    current: list[str] = []
-    used = 0
-    last_space = -1
-    for piece in pieces:
-        if used + len(piece) > budget and current:
-            cut = last_space + 1 if last_space >= len(current) // 2 else len(current)
-            lines.append(quote + "".join(current[:cut]) + quote)
-            current = current[cut:]
-            used = sum(len(p) for p in current)
-            last_space = -1
-        current.append(piece)
-        used += len(piece)
-        if piece in (" ", ","):  # words and JSON members stay whole
-            last_space = len(current) - 1
-    lines.append(quote + "".join(current) + quote)
-    return lines
+    rest = text
+    while rest:
+        size = min(len(rest), budget)
+        while True:
+            piece = _cut(rest, size)
+            body = _escaped(piece, quote)
+            if len(body) <= budget or size == 1:
+                break
+            size = max(1, size - (len(body) - budget) - 1)
+        lines.append(quote + body + quote)
+        rest = rest[len(piece):]
+    return lines or [quote + quote]
+
+
+def _cut(text: str, size: int) -> str:
+    """The first ``size`` characters, shortened to end after a space or comma if one
+    falls in their second half."""
+    if size >= len(text):
+        return text
+    head = text[:size]
+    at = max(head.rfind(" "), head.rfind(","))
+    return head[:at + 1] if at >= size // 2 else head
 
 
 def py_str_block(text: str, indent: int, room: int) -> str:
@@ -84,9 +105,10 @@ def py_str_block(text: str, indent: int, room: int) -> str:
     Fits: one literal. Too long: parenthesised adjacent literals, one per line, indented
     one level below ``indent``.
     """
-    single = py_str(text)
-    if len(single) <= room:
-        return single
+    if len(text) + 2 <= room:  # escapes only make it longer: worth a look
+        single = py_str(text)
+        if len(single) <= room:
+            return single
     inner = " " * (indent + 4)
     lines = py_str_lines(text, WIDTH - indent - 4)
     return "(\n" + "".join(f"{inner}{line}\n" for line in lines) + " " * indent + ")"

@@ -18,6 +18,7 @@ not be ``null`` is ``X | None = None`` with a validator refusing an explicit ``n
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +114,8 @@ class ModelSet:
         self.defs: list[Definition] = []
         self.recursive_aliases = _recursive_aliases(module)
         self._current: set[str] = set()
+        self._pattern = False            # the model being made validates a regex
+        self._alias_patterns: dict[tuple[str, str], bool] = {}
 
     # -- the three kinds of top-level definitions ---------------------------------------
 
@@ -136,11 +139,10 @@ class ModelSet:
         if not exact:
             name = self.scope.claim(name)
         saved, self._current = self._current, set()
+        saved_pattern, self._pattern = self._pattern, False
         model = ModelDef(name, _text(schema.get("description")), {}, [])
         extra = schema.get("additionalProperties", True)
         model.config["extra"] = "forbid" if extra is False else "allow"
-        if _has_pattern(schema):
-            model.config["regex_engine"] = "python-re"
         if isinstance(extra, dict):
             model.extra = self.convert(extra, _child(spec, "additionalProperties"),
                                        name + "Extra").wrapped()
@@ -153,8 +155,12 @@ class ModelSet:
             model.fields.append(self._field(raw, prop, typed, raw in required, fields, model))
         model.notes = _unenforced(schema)
         model.deps = self._current - {name}
+        if self._pattern:
+            # JSON Schema regexes need Python's engine (lookarounds, backreferences),
+            # not pydantic's default Rust one.
+            model.config["regex_engine"] = "python-re"
         self.defs.append(model)
-        self._current = saved | {name}
+        self._current, self._pattern = saved | {name}, saved_pattern
         return name
 
     # -- fields -------------------------------------------------------------------------
@@ -223,12 +229,23 @@ class ModelSet:
             text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
             if type_name in _recursive_aliases(other):
                 return ANY, False
+            self._note_alias_pattern(other, named)
             return Raw(text), is_model_schema(named.schema)
         if type_name in self.recursive_aliases:
             return ANY, False
         name = self.names.types[type_name]
         self._current.add(name)
+        self._note_alias_pattern(self.module, self.module.types[type_name])
         return Raw(name), is_model_schema(self.module.types[type_name].schema)
+
+    def _note_alias_pattern(self, module: ModuleIR, named: TypeIR) -> None:
+        """An alias with a regex validates inside the model using it (a named model
+        validates with its own configuration)."""
+        key = (module.name, named.name)
+        if key not in self._alias_patterns:
+            self._alias_patterns[key] = not is_model_schema(named.schema) \
+                and '"pattern"' in json.dumps(named.schema)
+        self._pattern = self._pattern or self._alias_patterns[key]
 
     def _type_ir(self, ref: str) -> TypeIR | None:
         module_name, _, type_name = ref.rpartition(".")
@@ -261,7 +278,9 @@ class ModelSet:
         if kind == "null":
             return Typed(NONE, nullable=True)
         if kind in _SCALARS:
-            return Typed(Raw(_SCALARS[kind]), _constraints(schema, kind))
+            constraints = _constraints(schema, kind)
+            self._pattern = self._pattern or "pattern" in constraints
+            return Typed(Raw(_SCALARS[kind]), constraints)
         if kind == "array":
             return self._array(schema, spec, hint, depth)
         if kind == "object":
@@ -352,18 +371,6 @@ def _child(spec: JSON, key: str, index: int | None = None) -> JSON:
 
 def _text(value: JSON) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _has_pattern(schema: JSON) -> bool:
-    """A ``pattern`` anywhere in the schema: JSON Schema regexes need Python's engine
-    (lookarounds, backreferences), not pydantic's default Rust one."""
-    if isinstance(schema, dict):
-        if isinstance(schema.get("pattern"), str):
-            return True
-        return any(_has_pattern(v) for v in schema.values())
-    if isinstance(schema, list):
-        return any(_has_pattern(v) for v in schema)
-    return False
 
 
 def _recursive_aliases(module: ModuleIR) -> set[str]:

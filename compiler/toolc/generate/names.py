@@ -82,7 +82,7 @@ def snake(raw: str, *, lead: str) -> str:
 
 def field_name(raw: str, scope: Scope) -> str:
     """The identifier of the field for property ``raw``, claimed in ``scope``."""
-    wanted = snake(raw, lead="field")
+    wanted = raw if is_plain_identifier(raw) else snake(raw, lead="field")
     if wanted in FIELD_RESERVED or wanted.startswith(PROTECTED_PREFIXES):
         wanted += "_"
     return scope.claim(wanted)
