@@ -78,8 +78,9 @@ async def test_http_server_with_headers_and_no_cache(
 ) -> None:
     toy = http_toy("h_")
     server = rt.HttpServer(toy.url, headers={"X-Toolc-Test": "sent"})
-    toolset = rt.MCPToolset(http=server, tool_cache_ttl_ms=0, id="web")
+    toolset = rt.MCPToolset(http=server, tool_cache_ttl_ms=0, instructions=False, id="web")
     async with toolset:
+        assert await toolset.get_instructions(ctx) is None  # instructions=False
         first = await toolset.list_tools(ctx)
         assert names(first) == [t["name"] for t in toy_module().tool_list("h_")]
         second = await toolset.list_tools(ctx)

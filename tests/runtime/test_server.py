@@ -203,6 +203,21 @@ async def test_a_client_without_elicitation_hears_that_approval_is_needed(mode: 
     )
 
 
+async def test_a_client_whose_elicitation_fails_hears_that_asking_failed() -> None:
+    async def broken(context: Any, params: Any) -> types.ErrorData:
+        return types.ErrorData(code=types.INTERNAL_ERROR, message="no UI available")
+
+    ts = rt.FunctionToolset([make_tool("dropAll", requires_approval=True)])
+    server = rt.to_mcp_server(ts)
+    async with Client(server, mode="legacy", elicitation_callback=broken) as client:
+        result = await client.call_tool("dropAll", {"text": "x"})
+        assert result.is_error
+        assert result.content[0].text == (
+            "dropAll needs the user's approval, and asking for it failed "
+            "(MCPError: no UI available); the call was not run."
+        )
+
+
 async def test_a_changed_list_is_announced_on_a_handshake_connection() -> None:
     heard: list[Any] = []
 

@@ -244,9 +244,15 @@ class _Bridge:
             if answer is None:
                 return self._ask(name, args)
         else:
-            answer = await ctx.session.elicit_form(
-                _question(name, args), CONFIRM_SCHEMA, related_request_id=ctx.request_id
-            )
+            try:
+                answer = await ctx.session.elicit_form(
+                    _question(name, args), CONFIRM_SCHEMA, related_request_id=ctx.request_id
+                )
+            except Exception as exc:  # noqa: BLE001  # the client failed to ask: say so
+                return ToolResult.error(
+                    f"{name} needs the user's approval, and asking for it failed "
+                    f"({type(exc).__name__}: {exc}); the call was not run."
+                )
         confirmed = answer.action == "accept" and (answer.content or {}).get("confirm") is True
         if not confirmed:
             return ToolResult.error(f"The user declined the call to {name!r}; it was not run.")
