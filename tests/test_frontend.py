@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from toolc.diagnostics import RULES, DiagnosticBag, Severity, SpecError
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR

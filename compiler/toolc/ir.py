@@ -132,12 +132,14 @@ class ModuleIR:
     toolsets: dict[str, ToolsetIR] # in written order; an implicit export is added as "toolset"
     export: str                    # name of the exported toolset in ``toolsets``
     exported_tools: tuple[ToolIR, ...] = ()  # what the export can ever show, published names
+    type_imports: tuple[str, ...] = ()       # other modules whose named types this one uses
 
     @property
     def imports(self) -> tuple[str, ...]:
         """Other spec modules this one refers to (types or toolsets), sorted."""
         found = {ts.inner.split(".")[0] for ts in self.toolsets.values()
                  if ts.inner and ts.inner.split(".")[0] != self.name}
+        found.update(self.type_imports)
         for ts in self.toolsets.values():
             for ref in ts.members + tuple(q for _, q in ts.servers):
                 if ref.split(".")[0] != self.name:

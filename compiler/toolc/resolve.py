@@ -131,8 +131,10 @@ class _Resolver:
         else:
             entries = self._composition(parsed, export).entries
         exported = tuple(dataclasses.replace(self._tool_ir(e.tool), name=e.name) for e in entries)
+        used = {td.module.name for root in self.project.roots if root.module is parsed
+                for td, _, _ in root.refs if td.module is not parsed}
         return ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools, toolsets,
-                        export, exported)
+                        export, exported, tuple(sorted(str(m) for m in used)))
 
     def _tool_ir(self, key: ToolKey) -> ToolIR:
         return self.all_tools[str(key.module.name)][key.name]

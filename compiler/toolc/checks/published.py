@@ -14,11 +14,13 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from ..model.errors import describe_value
+from ..model.keywords import ANNOTATIONS
 from .project import Project
 
 
 def check_defaults(project: Project) -> None:
     """TC204: a ``default`` is accepted by its own schema (``nullable`` included)."""
+    validators = _Validators()
     for root in project.roots:
         if root.raw or not project.clean(root):
             continue
@@ -28,15 +30,40 @@ def check_defaults(project: Project) -> None:
             schema = site.schema
             if defs and schema is not written.schema:
                 schema = {**schema, "$defs": defs}
-            problem = _rejection(schema, site.value)
+            problem = validators.rejection(schema, site.value)
             if problem:
                 project.report("TC204", f"`default` does not fit its own schema: {problem}",
                                site.span)
 
 
-def _rejection(schema: dict[str, Any], value: Any) -> str | None:
+# Annotations do not change what a schema accepts: schemas equal but for them share one
+# validator (and one verdict per value), so 10,000 similar parameters cost a few validators.
+_IGNORED = frozenset(ANNOTATIONS) | {"format"}
+
+
+class _Validators:
+    def __init__(self) -> None:
+        self.validators: dict[str, Draft202012Validator] = {}
+        self.verdicts: dict[tuple[str, str], str | None] = {}
+
+    def rejection(self, schema: dict[str, Any], value: Any) -> str | None:
+        """Why ``schema`` rejects ``value`` (``None`` when it accepts it)."""
+        try:
+            key = json.dumps({k: v for k, v in schema.items() if k not in _IGNORED},
+                             sort_keys=True)
+            seen = (key, json.dumps(value, sort_keys=True))
+        except (TypeError, ValueError):
+            return _rejection(Draft202012Validator(schema), value)
+        if seen not in self.verdicts:
+            validator = self.validators.get(key)
+            if validator is None:
+                validator = self.validators[key] = Draft202012Validator(schema)
+            self.verdicts[seen] = _rejection(validator, value)
+        return self.verdicts[seen]
+
+
+def _rejection(validator: Draft202012Validator, value: Any) -> str | None:
     try:
-        validator = Draft202012Validator(schema)
         error = best_match(validator.iter_errors(value))
     except Exception:  # noqa: BLE001 - a schema jsonschema cannot follow: nothing to say
         return None

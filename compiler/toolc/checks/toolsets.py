@@ -27,7 +27,7 @@ def check_mcp_transport(project: Project) -> None:
 
 
 def check_external_schemas(project: Project) -> None:
-    """TC405: every tool of an ``external`` toolset has an ``input_schema``."""
+    """TC405: every tool of an ``external`` toolset has an object ``input_schema``."""
     for parsed in project.modules:
         section = parsed.section("toolsets")
         for name, ts in parsed.toolsets.items():
@@ -36,11 +36,18 @@ def check_external_schemas(project: Project) -> None:
                 continue
             tools = node["tools"]
             for tool, spec in ts.tools.items():
-                if spec.input_schema is None:
+                schema = spec.input_schema
+                if schema is None:
                     project.report("TC405", f"external tool '{tool}' has no `input_schema`",
                                    tools.key_spans[tool],
                                    notes=(("an external tool is described by its raw JSON "
                                           "Schema; `{type: object}` accepts anything"),))
+                elif isinstance(schema, YMap) and schema.get("type") != "object":
+                    project.report("TC405", f"the `input_schema` of external tool '{tool}' must "
+                                   "be an object schema (`type: object`)",
+                                   tools[tool].value_spans["input_schema"],
+                                   notes=("MCP publishes it as the tool's inputSchema, which is "
+                                          "always an object",))
 
 
 def check_manager_servers(project: Project) -> None:

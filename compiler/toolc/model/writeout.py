@@ -23,21 +23,28 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
-from .keywords import ANNOTATIONS, JSON_TYPES, KEYWORDS
+from .keywords import ANNOTATIONS as _ANNOTATION_ORDER
+from .keywords import JSON_TYPES, KEYWORDS
 from .named import TypeDef
 from .parse import ParsedModule
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
+ANNOTATIONS = frozenset(_ANNOTATION_ORDER)
 _MAX_DEPTH = 400  # far beyond any spec the loader accepts; guards against alias loops
+
+
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def to_json(value: Any) -> JSON:
     """A loaded value as plain JSON data (dicts and lists, spans dropped)."""
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, dict):
-        return {k: to_json(v) for k, v in value.items()}
+        return {k: v if isinstance(v, _SCALARS) else to_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [to_json(v) for v in value]
+        return [v if isinstance(v, _SCALARS) else to_json(v) for v in value]
     return value
 
 
@@ -69,6 +76,7 @@ class _Root:
     spans: dict[str, Span]
     defaults: list[DefaultSite]
     needed: dict[TypeDef, None] = field(default_factory=dict)  # recursive types, in order
+    inlining: set[TypeDef] = field(default_factory=set)  # recursive types being written out
 
     def def_name(self, td: TypeDef) -> str:
         return td.name if td.module is self.module else f"{td.module.name}.{td.name}"
@@ -88,7 +96,7 @@ class SchemaWriter:
         """A tool's ``inputSchema``: the object of its ``params``."""
         root = _Root(module, {}, [])
         props = {name: self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
-                                  root, False, 0) for name, sub in params.items()}
+                                  root, False, 0, True) for name, sub in params.items()}
         schema: dict[str, JSON] = {"type": "object", "properties": props}
         required = [n for n, sub in params.items() if _is_required(sub, props[n])]
         if required:
@@ -99,15 +107,21 @@ class SchemaWriter:
         return Written(schema, root.spans, root.defaults)
 
     def document(self, module: ParsedModule, node: Any, base: str) -> Written:
-        """A schema that is a whole document (``returns``, a named type)."""
+        """A schema that is a whole document (``returns``)."""
         root = _Root(module, {}, [])
-        schema = self._node(node, base, module, root, False, 0, top=True)
+        schema = self._node(node, base, module, root, False, 0, True)
         if isinstance(schema, dict):
             self._add_defs(schema, root, base)
         return Written(schema, root.spans, root.defaults)
 
     def type_schema(self, td: TypeDef) -> Written:
-        return self.document(td.module, td.node, "")
+        """A named type as a document of its own (its own defaults are checked here)."""
+        root = _Root(td.module, {}, [])
+        root.inlining.add(td)
+        schema = self._node(td.node, "", td.module, root, False, 0, True)
+        if isinstance(schema, dict):
+            self._add_defs(schema, root, "")
+        return Written(schema, root.spans, root.defaults)
 
     def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str) -> None:
         defs: dict[str, JSON] = {}
@@ -117,7 +131,8 @@ class SchemaWriter:
             done.add(td)
             name = root.def_name(td)
             ptr = f"{base}/$defs/{pointer_token(name)}"
-            defs[name] = self._node(td.node, ptr, td.module, root, True, 0, top=True)
+            root.inlining = {td}
+            defs[name] = self._node(td.node, ptr, td.module, root, True, 0, True)
         if defs:
             own = schema.get("$defs")
             schema["$defs"] = {**defs, **own} if isinstance(own, dict) else defs
@@ -130,26 +145,36 @@ class SchemaWriter:
             return self.lookup(module, ref)
         return None
 
-    def _nullable(self, node: dict[str, Any], module: ParsedModule, depth: int,
-                  top: bool) -> bool:
+    def _by_ref(self, named: TypeDef, inline: bool, root: _Root) -> bool:
+        """Whether a use of ``named`` is published as ``$ref`` rather than written in place.
+
+        Only a recursive type goes through ``$defs``; where the use is a property (or a
+        whole document) its first level is still written in place, so that the property
+        carries the type's description itself, unless that type is being written already.
+        """
+        return named in self.recursive and (not inline or named in root.inlining)
+
+    def _nullable(self, node: dict[str, Any], module: ParsedModule, depth: int, inline: bool,
+                  root: _Root) -> bool:
         own = node.get("nullable")
         if isinstance(own, bool):
             return own
         named = self._named(node, module)
-        if (named is not None and (top or named not in self.recursive)
+        if (named is not None and not self._by_ref(named, inline, root)
                 and isinstance(named.node, dict) and depth < _MAX_DEPTH):
-            return self._nullable(named.node, named.module, depth + 1, False)
+            return self._nullable(named.node, named.module, depth + 1, False, root)
         return False
 
     def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
-              depth: int, top: bool = False) -> JSON:
+              depth: int, inline: bool = False) -> JSON:
+        """One schema node written out; ``inline`` for properties and whole documents."""
         if not isinstance(node, dict):
             return to_json(node)
         if depth > _MAX_DEPTH:
             return {}
-        nullable = self._nullable(node, module, depth, top)
+        nullable = self._nullable(node, module, depth, inline, root)
         inner = f"{ptr}/anyOf/0" if nullable else ptr
-        core = self._core(node, ptr, inner, module, root, in_type, depth, top)
+        core = self._core(node, ptr, inner, module, root, in_type, depth, inline)
         out = _wrap_nullable(core) if nullable else core
         if not in_type and "default" in node and isinstance(node, YMap):
             root.defaults.append(DefaultSite(to_json(node["default"]),
@@ -157,17 +182,24 @@ class SchemaWriter:
         return out
 
     def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
-              root: _Root, in_type: bool, depth: int, top: bool) -> dict[str, JSON]:
+              root: _Root, in_type: bool, depth: int, inline: bool) -> dict[str, JSON]:
         """The node's keywords written out, named type laid under, without the null wrap."""
         named = self._named(node, module)
         out: dict[str, JSON] = {}
         if named is not None:
-            if named in self.recursive and not top:
+            if self._by_ref(named, inline, root):
                 out["$ref"] = f"#/$defs/{root.def_name(named)}"
                 root.needed.setdefault(named)
+                if inline and not isinstance(node.get("description"), str):
+                    self._type_description(named, ptr, out, root)
             elif isinstance(named.node, dict) and depth < _MAX_DEPTH:
+                entered = named in self.recursive and named not in root.inlining
+                if entered:
+                    root.inlining.add(named)
                 out.update(self._core(named.node, ptr, inner, named.module, root, True,
                                       depth + 1, False))
+                if entered:
+                    root.inlining.discard(named)
         for key, value in node.items():
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
@@ -186,10 +218,26 @@ class SchemaWriter:
                                            if _is_required(sub, written.get(n))])
         return out
 
+    def _type_description(self, td: TypeDef, ptr: str, out: dict[str, JSON],
+                          root: _Root) -> None:
+        """Put a type's description beside a ``$ref`` to it, on a property that has none."""
+        seen: set[int] = set()
+        current: TypeDef | None = td
+        while current is not None and id(current) not in seen and isinstance(current.node, YMap):
+            seen.add(id(current))
+            text = current.node.get("description")
+            if isinstance(text, str):
+                out["description"] = text
+                root.spans[f"{ptr}/description"] = current.node.value_spans["description"]
+                return
+            current = self._named(current.node, current.module)
+
     def _keyword(self, key: str, value: Any, at: str, module: ParsedModule, root: _Root,
                  in_type: bool, depth: int) -> JSON:
         kw = KEYWORDS.get(key)
         kind = kw.kind if kw is not None else "value"
+        if kind == "value":
+            return value if isinstance(value, _SCALARS) else to_json(value)
         p = f"{at}/{pointer_token(key)}"
         d = depth + 1
         if kind == "schema":
@@ -198,8 +246,10 @@ class SchemaWriter:
             return [self._node(v, f"{p}/{i}", module, root, in_type, d)
                     for i, v in enumerate(value)]
         if kind in ("schema_map", "dependencies") and isinstance(value, dict):
+            props = key == "properties"
             return {k: (to_json(v) if isinstance(v, list) else
-                        self._node(v, f"{p}/{pointer_token(k)}", module, root, in_type, d))
+                        self._node(v, f"{p}/{pointer_token(k)}", module, root, in_type, d,
+                                   props))
                     for k, v in value.items()}
         return to_json(value)
 
