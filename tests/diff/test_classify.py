@@ -52,9 +52,35 @@ def test_rule_fixture_shows_only_its_rule_on_every_side(rule: str) -> None:
 def test_a_pure_reordering_reports_nothing() -> None:
     old = load_folder(FIXTURES / "_reorder_only" / "old")
     new = load_folder(FIXTURES / "_reorder_only" / "new")
-    assert old.paths != new.paths  # the file moved folders too
-    assert old.texts["search"] != new.texts["search"]  # and its lists are reordered
+    assert old.paths == new.paths == {"demo/search": "demo/search.json"}
+    assert old.texts["demo/search"] != new.texts["demo/search"]  # its lists are reordered
     assert diff_tools(old, new) == []
+
+
+def test_a_tool_moved_to_another_module_is_removed_there_and_added_here(tmp_path: Path) -> None:
+    # Each module is served on its own: moving a file between module folders takes the
+    # tool away from one server and gives it to another.
+    text = (FIXTURES / "_reorder_only" / "old" / "demo" / "search.json").read_text("utf-8")
+    for relative in ("old/demo/search.json", "new/moved/search.json"):
+        (tmp_path / relative).parent.mkdir(parents=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    changes = diff_tools(load_folder(tmp_path / "old"), load_folder(tmp_path / "new"))
+    assert [(c.tool, c.rule, c.pointer, c.severity) for c in changes] == [
+        ("demo/search", "TOOL_REMOVED", "", Severity.ERROR),
+        ("moved/search", "TOOL_ADDED", "", Severity.INFO)]
+    assert [c.message for c in changes] == ["tool 'demo/search' was removed",
+                                            "tool 'moved/search' was added"]
+
+
+def test_tools_of_one_name_in_two_modules_are_compared_each_with_its_own() -> None:
+    mine = tool({"a": {"type": "string", "description": "A."}})
+    theirs = tool({"b": {"type": "integer", "description": "B."}})
+    old = {"workbench/t": mine, "showcase/t": theirs}
+    new = {"workbench/t": mine, "showcase/t": {**theirs, "description": "Changed."}}
+    changes = diff_tools(old, new)
+    assert [(c.tool, c.rule, c.pointer) for c in changes] == [
+        ("showcase/t", "DESCRIPTION_CHANGED", "/description")]
+    assert changes[0].message == "tool 'showcase/t': description changed"
 
 
 def test_order_is_deterministic_whatever_the_input_order() -> None:

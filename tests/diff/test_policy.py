@@ -64,6 +64,12 @@ def test_config_is_read_with_severities_acceptances_and_threshold() -> None:
      r"\.accept\[0\]: unknown key 'why'"),
     ({"accept": [{"tool": 1, "rule": "TOOL_REMOVED", "reason": "r"}]},
      r"\.accept\[0\]\.tool: expected a string, found an integer"),
+    ({"accept": [{"tool": "/readLog", "rule": "TOOL_REMOVED", "reason": "r"}]},
+     r"\.accept\[0\]\.tool: '/readLog' is neither a tool name \('readLog'\) nor a folder"),
+    ({"accept": [{"tool": "workbench/", "rule": "TOOL_REMOVED", "reason": "r"}]},
+     r"\.accept\[0\]\.tool: 'workbench/' is neither"),
+    ({"accept": [{"tool": "", "rule": "TOOL_REMOVED", "reason": "r"}]},
+     r"\.accept\[0\]\.tool: '' is neither"),
     ({"fail_on": "errors"}, r"\.fail_on: 'errors' is not one of error, warning, info, never"),
 ])
 def test_bad_config_names_the_key(table: dict[str, Any], message: str) -> None:
@@ -100,17 +106,47 @@ def test_accepted_changes_stay_listed_with_their_reason_and_never_fail() -> None
 
 
 def test_an_acceptance_with_a_pointer_matches_there_and_below_only() -> None:
-    acceptance = Acceptance("readLog", "DESCRIPTION_REMOVED", "moved on purpose",
+    acceptance = Acceptance("workbench/readLog", "DESCRIPTION_REMOVED", "moved on purpose",
                             "/inputSchema/properties/level")
-    at = Change("readLog", "/inputSchema/properties/level/description", "DESCRIPTION_REMOVED",
-                Severity.ERROR, "m")
+    at = Change("workbench/readLog", "/inputSchema/properties/level/description",
+                "DESCRIPTION_REMOVED", Severity.ERROR, "m")
     assert acceptance.matches(at)
-    assert not acceptance.matches(Change("readLog", "/inputSchema/properties/levels",
+    assert not acceptance.matches(Change("workbench/readLog", "/inputSchema/properties/levels",
                                          "DESCRIPTION_REMOVED", Severity.ERROR, "m"))
-    assert not acceptance.matches(Change("readLog", at.pointer, "TYPE_WIDENED",
+    assert not acceptance.matches(Change("workbench/readLog", at.pointer, "TYPE_WIDENED",
                                          Severity.ERROR, "m"))
-    stale = Acceptance("readLog", "TOOL_REMOVED", "gone")
+    stale = Acceptance("workbench/readLog", "TOOL_REMOVED", "gone")
     assert Policy(accept=(acceptance, stale)).unused([at]) == [stale]
+
+
+def removed(key: str) -> Change:
+    return Change(key, "", "TOOL_REMOVED", Severity.ERROR, f"tool '{key}' was removed")
+
+
+def test_an_acceptance_names_a_key_or_a_bare_name_in_any_folder() -> None:
+    both = [removed("showcase/wb_readLog"), removed("workbench/wb_readLog"),
+            removed("wb_readLog"), removed("workbench/wb_readLogs"),
+            removed("workbench/x_wb_readLog")]
+    by_key = Acceptance("workbench/wb_readLog", "TOOL_REMOVED", "retired here only")
+    by_name = Acceptance("wb_readLog", "TOOL_REMOVED", "retired everywhere")
+    assert [c.tool for c in both if by_key.matches(c)] == ["workbench/wb_readLog"]
+    assert [c.tool for c in both if by_name.matches(c)] == [
+        "showcase/wb_readLog", "workbench/wb_readLog", "wb_readLog"]
+    # A key matches exactly: not a deeper folder that ends the same, not the bare name.
+    assert not by_key.matches(removed("modules/workbench/wb_readLog"))
+    assert not Acceptance("bench/wb_readLog", "TOOL_REMOVED", "r").matches(both[1])
+
+
+@pytest.mark.parametrize("tool", ["workbench/oldTool", "oldTool"])
+def test_either_form_accepts_a_loaded_tool(tool: str) -> None:
+    policy = Policy.from_config({"accept": [{"tool": tool, "rule": "TOOL_REMOVED",
+                                             "reason": "retired"}]})
+    changes = multi(policy)
+    assert [c.tool for c in changes if c.accepted] == ["workbench/oldTool"]
+    assert policy.unused(changes) == []
+    other = Policy.from_config({"accept": [{"tool": "showcase/oldTool", "rule": "TOOL_REMOVED",
+                                            "reason": "retired"}]})
+    assert not any(c.accepted for c in multi(other)) and len(other.unused(multi(other))) == 1
 
 
 @pytest.mark.parametrize(("fail_on", "severities", "expected"), [

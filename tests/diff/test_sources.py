@@ -34,15 +34,27 @@ def tool(name: str, **props: Any) -> dict[str, Any]:
 
 # -- folders ---------------------------------------------------------------------------
 
-def test_folder_loads_every_json_at_any_depth_by_name(tmp_path: Path) -> None:
+def test_folder_loads_every_json_at_any_depth_by_folder_and_name(tmp_path: Path) -> None:
     write_tool(tmp_path, "a/one.json", tool("first"))
     write_tool(tmp_path, "b/c/d/two.json", tool("second"))
+    write_tool(tmp_path, "top.json", tool("third"))
     write_tool(tmp_path, ".cache/skip.json", tool("hidden"))
     (tmp_path / "notes.txt").write_text("not a tool")
     tools = load_folder(tmp_path)
-    assert sorted(tools) == ["first", "second"]
-    assert tools.paths == {"first": "a/one.json", "second": "b/c/d/two.json"}
-    assert tools.texts["first"] == golden_text(tool("first"))
+    assert sorted(tools) == ["a/first", "b/c/d/second", "third"]
+    assert tools.paths == {"a/first": "a/one.json", "b/c/d/second": "b/c/d/two.json",
+                           "third": "top.json"}
+    assert tools.texts["a/first"] == golden_text(tool("first"))
+    assert tools["a/first"]["name"] == "first"  # the published tool itself is unchanged
+
+
+def test_two_modules_may_each_export_a_tool_of_one_name(tmp_path: Path) -> None:
+    write_tool(tmp_path, "workbench/readLog.json", tool("readLog"))
+    write_tool(tmp_path, "showcase/readLog.json", tool("readLog", extra={"type": "string"}))
+    tools = load_folder(tmp_path)
+    assert sorted(tools) == ["showcase/readLog", "workbench/readLog"]
+    assert tools["showcase/readLog"] != tools["workbench/readLog"]
+    assert tools.paths["showcase/readLog"] == "showcase/readLog.json"
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -59,9 +71,13 @@ def test_bad_tool_files_are_named_in_the_error(tmp_path: Path, text: str, messag
 
 def test_two_files_for_one_tool_and_missing_folders_are_errors(tmp_path: Path) -> None:
     write_tool(tmp_path, "a/x.json", tool("same"))
-    write_tool(tmp_path, "b/x.json", tool("same"))
-    with pytest.raises(DiffInputError, match=r"b/x\.json: tool 'same' is already defined by a/x\.json"):
+    write_tool(tmp_path, "a/y.json", tool("same"))
+    with pytest.raises(DiffInputError,
+                       match=r"a/y\.json: tool 'a/same' is already defined by a/x\.json"):
         load_folder(tmp_path)
+    (tmp_path / "a" / "y.json").unlink()
+    write_tool(tmp_path, "b/x.json", tool("same"))  # another module: another tool
+    assert sorted(load_folder(tmp_path)) == ["a/same", "b/same"]
     with pytest.raises(DiffInputError, match="no such folder"):
         load_folder(tmp_path / "missing")
     with pytest.raises(DiffInputError, match="not a folder"):
@@ -70,6 +86,13 @@ def test_two_files_for_one_tool_and_missing_folders_are_errors(tmp_path: Path) -
     (tmp_path / "latin.json").write_bytes(b'{"name": "\xe9"}')
     with pytest.raises(DiffInputError, match=r"latin\.json: not UTF-8 text"):
         load_folder(tmp_path)
+
+
+def _written(root: Path, files: dict[str, str]) -> Path:
+    for relative, text in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+    return root
 
 
 # -- git -------------------------------------------------------------------------------
@@ -108,27 +131,31 @@ def repo(tmp_path: Path) -> Path:
 def test_git_reads_golden_files_of_any_ref_without_checkout(repo: Path) -> None:
     v1 = load_git("v1", repo=repo)
     head = load_git("HEAD", repo=repo)
-    assert sorted(v1) == ["oldTool", "readLog"] and sorted(head) == ["newTool", "readLog"]
+    assert sorted(v1) == ["workbench/oldTool", "workbench/readLog"]
+    assert sorted(head) == ["other/newTool", "workbench/readLog"]
     assert load_git("HEAD~1", repo=repo) == v1
-    assert head.paths["newTool"] == "other/newTool.json"
-    assert head.texts["newTool"] == golden_text(tool("newTool"))
-    assert "level" not in head["readLog"]["inputSchema"]["properties"]
-    assert "lines" in head["readLog"]["inputSchema"]["properties"]  # not the working tree
+    assert head.paths["other/newTool"] == "other/newTool.json"
+    assert head.texts["other/newTool"] == golden_text(tool("newTool"))
+    assert "level" not in head["workbench/readLog"]["inputSchema"]["properties"]
+    # not the working tree:
+    assert "lines" in head["workbench/readLog"]["inputSchema"]["properties"]
     changes = diff_tools(v1, head)
     assert [(c.tool, c.rule, c.pointer) for c in changes] == [
-        ("newTool", "TOOL_ADDED", ""), ("oldTool", "TOOL_REMOVED", ""),
-        ("readLog", "PROPERTY_REMOVED", "/inputSchema/properties/level")]
+        ("other/newTool", "TOOL_ADDED", ""), ("workbench/oldTool", "TOOL_REMOVED", ""),
+        ("workbench/readLog", "PROPERTY_REMOVED", "/inputSchema/properties/level")]
     working = load_folder(repo / "generated" / "schemas")
     assert [c.pointer for c in diff_tools(head, working)] == ["/inputSchema/properties/lines"]
 
 
 def test_git_folder_is_relative_to_repo_and_may_be_absent(repo: Path) -> None:
+    # Keys are relative to the folder loaded: in a module's own folder, bare names.
     assert sorted(load_git("v1", folder="generated/schemas/workbench/", repo=repo)) == [
         "oldTool", "readLog"]
-    assert sorted(load_git("HEAD", folder=".", repo=repo)) == ["newTool", "readLog"]
+    assert sorted(load_git("HEAD", folder=".", repo=repo)) == [
+        "generated/schemas/other/newTool", "generated/schemas/workbench/readLog"]
     assert load_git("HEAD", folder="nowhere", repo=repo) == {}
     assert sorted(load_git("v1", folder="schemas", repo=repo / "generated")) == [
-        "oldTool", "readLog"]
+        "workbench/oldTool", "workbench/readLog"]
 
 
 def test_git_errors_are_clear(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -171,8 +198,9 @@ def test_pointer_lines_of_any_layout() -> None:
 def test_a_set_from_texts_not_written_yet(tmp_path: Path) -> None:
     files = {"m/a.json": golden_text(tool("a")), "n/b.json": golden_text(tool("b"))}
     built = ToolSet.from_texts(files)
-    assert built == {"a": tool("a"), "b": tool("b")}
-    assert built.paths == {"a": "m/a.json", "b": "n/b.json"}
-    assert built.texts["a"] == files["m/a.json"]
+    assert built == {"m/a": tool("a"), "n/b": tool("b")}
+    assert built.paths == {"m/a": "m/a.json", "n/b": "n/b.json"}
+    assert built.texts["m/a"] == files["m/a.json"]
+    assert built == load_folder(_written(tmp_path, files))  # keyed like the files on disk
     with pytest.raises(DiffInputError, match=r"^build:m/c\.json: no \"name\" field"):
         ToolSet.from_texts({"m/c.json": "{}"}, label="build:")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from pathlib import Path
@@ -80,6 +81,34 @@ def test_github_without_files_and_lines_still_reports() -> None:
     text = golden_text({"name": "t", "inputSchema": {"x": 1}})
     out = render([change], "github", golden_root="", paths={"t": "t.json"}, new_texts={"t": text})
     assert out.startswith("::error file=t.json,line=3,title=")
+
+
+def test_tools_of_one_name_in_two_modules_are_reported_apart() -> None:
+    def published(description: str) -> dict[str, object]:
+        return {"name": "wb_readLog", "description": description}
+
+    old = ToolSet.from_texts({f"{m}/wb_readLog.json": golden_text(published("Read."))
+                              for m in ("showcase", "workbench")})
+    new = ToolSet.from_texts({"showcase/wb_readLog.json": golden_text(published("Reads.")),
+                              "workbench/wb_readLog.json": golden_text(published("Read!"))})
+    changes = diff_tools(old, new)
+    text = render(changes, "text", paths=new.paths)
+    assert [line for line in text.splitlines() if line.startswith("tool ")] == [
+        "tool showcase/wb_readLog (generated/schemas/showcase/wb_readLog.json)",
+        "tool workbench/wb_readLog (generated/schemas/workbench/wb_readLog.json)"]
+    assert "tool 'showcase/wb_readLog': description changed" in text
+    assert text.endswith("2 changes in 2 tools: 0 errors, 0 warnings, 2 info")
+    markdown = render(changes, "markdown")
+    assert markdown.count("#### `showcase/wb_readLog`") == 1
+    assert markdown.count("#### `workbench/wb_readLog`") == 1
+    github = render(changes, "github", paths=new.paths, new_texts=new.texts,
+                    old_texts=old.texts).splitlines()
+    assert [line.split(",title=")[1].split("::")[0] for line in github] == [
+        "DESCRIPTION_CHANGED in showcase/wb_readLog (info)",
+        "DESCRIPTION_CHANGED in workbench/wb_readLog (info)"]
+    assert github[0].startswith("::notice file=generated/schemas/showcase/wb_readLog.json,line=")
+    assert [row["tool"] for row in json.loads(render(changes, "json"))["changes"]] == [
+        "showcase/wb_readLog", "workbench/wb_readLog"]
 
 
 def test_no_changes() -> None:

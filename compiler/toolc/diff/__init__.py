@@ -17,12 +17,20 @@ from .classify import classify
 from .model import Change, DiffInputError, SchemaKind
 from .policy import FAIL_ON, Acceptance, Policy, fails, worst
 from .rules import RULES, DiffRule
-from .sources import ToolSet, golden_text, line_of, load_folder, load_git, pointer_lines
+from .sources import (
+    ToolSet,
+    golden_text,
+    line_of,
+    load_folder,
+    load_git,
+    pointer_lines,
+    tool_key,
+)
 
 
 def diff_tools(old: Mapping[str, dict[str, Any]], new: Mapping[str, dict[str, Any]],
                policy: Policy | None = None) -> list[Change]:
-    """Every change from ``old`` to ``new`` (tool name -> published tool), policy applied,
+    """Every change from ``old`` to ``new`` (tool key -> published tool), policy applied,
     sorted by tool, then pointer (token by token, indexes as numbers), then rule."""
     changes = (policy or Policy()).apply(classify(old, new))
     return sorted(changes, key=Change.sort_key)
@@ -45,5 +53,6 @@ __all__ = [
     "load_folder",
     "load_git",
     "pointer_lines",
+    "tool_key",
     "worst",
 ]

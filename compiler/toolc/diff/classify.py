@@ -36,24 +36,26 @@ _HANDLED = frozenset({
 def classify(old_tools: Mapping[str, Json], new_tools: Mapping[str, Json]) -> list[Change]:
     """Every change between two tool sets, unsorted and before any policy."""
     changes: list[Change] = []
-    for name in sorted(set(old_tools) | set(new_tools)):
-        at = At(name)
-        if name not in new_tools:
-            changes.append(rules.tool_removed(at, old_tools[name]))
-        elif name not in old_tools:
-            changes.append(rules.tool_added(at, new_tools[name]))
+    # Tools pair up by key (folder and name): a tool that moved to another module's
+    # folder is another tool, since each module is served on its own.
+    for key in sorted(set(old_tools) | set(new_tools)):
+        at = At(key)
+        if key not in new_tools:
+            changes.append(rules.tool_removed(at, old_tools[key]))
+        elif key not in old_tools:
+            changes.append(rules.tool_added(at, new_tools[key]))
         else:
             try:
-                changes.extend(diff_tool(name, old_tools[name], new_tools[name]))
+                changes.extend(diff_tool(key, old_tools[key], new_tools[key]))
             except RecursionError:
-                raise DiffInputError(f"tool {name!r}: its schemas are nested too deeply "
+                raise DiffInputError(f"tool {key!r}: its schemas are nested too deeply "
                                      "to compare") from None
     return changes
 
 
-def diff_tool(name: str, old: dict[str, Json], new: dict[str, Json]) -> list[Change]:
-    """The changes inside one tool that exists on both sides."""
-    at = At(name)
+def diff_tool(tool: str, old: dict[str, Json], new: dict[str, Json]) -> list[Change]:
+    """The changes inside one tool (``tool``: its key) that exists on both sides."""
+    at = At(tool)
     if same(old, new):
         return []
     changes = [*rules.description(old, new, at), *rules.title(old, new, at)]

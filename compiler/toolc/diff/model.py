@@ -30,7 +30,7 @@ class DiffInputError(Exception):
 class Change:
     """One classified difference between two published versions of a tool."""
 
-    tool: str
+    tool: str  # its key: ``<folder>/<name>`` (``workbench/readLog``), or the name at the top
     pointer: str
     rule: str
     severity: Severity
@@ -94,7 +94,7 @@ def schema_kind(parts: tuple[str, ...]) -> SchemaKind:
 
 @dataclass(frozen=True, slots=True)
 class At:
-    """Where the walk is: the tool, and the path inside its published JSON."""
+    """Where the walk is: the tool's key, and the path inside its published JSON."""
 
     tool: str
     parts: tuple[str, ...] = ()

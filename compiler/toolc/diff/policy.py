@@ -3,8 +3,10 @@
 - ``severity = {RULE_ID = "error" | "warning" | "info" | "off"}`` replaces a rule's
   severity on both sides; ``off`` drops its changes from the report.
 - ``accept = [{tool, rule, pointer?, reason}]`` marks matching changes as accepted: they
-  are still listed, with the reason, but never fail a check. Without ``pointer`` every
-  change of that rule in that tool matches; with it, the change at the pointer or below.
+  are still listed, with the reason, but never fail a check. ``tool`` is a tool's key
+  (``workbench/readLog``: that module's tool only) or a bare name (``readLog``: the tool
+  of that name in any folder). Without ``pointer`` every change of that rule in that
+  tool matches; with it, the change at the pointer or below.
 - ``fail_on = "error" | "warning" | "info" | "never"``: the project's default threshold.
 """
 
@@ -29,13 +31,19 @@ _ACCEPT_KEYS = ("pointer", "reason", "rule", "tool")
 class Acceptance:
     """One reviewed change: which tool, which rule, optionally where, and why."""
 
-    tool: str
+    tool: str  # a tool's key (``workbench/readLog``) or a bare name (``readLog``)
     rule: str
     reason: str
     pointer: str | None = None
 
+    def matches_tool(self, key: str) -> bool:
+        """The key itself; a bare name (tool names hold no ``/``) matches in any folder."""
+        if key == self.tool:
+            return True
+        return "/" not in self.tool and key.rsplit("/", 1)[-1] == self.tool
+
     def matches(self, change: Change) -> bool:
-        if change.tool != self.tool or change.rule != self.rule:
+        if change.rule != self.rule or not self.matches_tool(change.tool):
             return False
         if self.pointer is None:
             return True
@@ -123,6 +131,10 @@ def _acceptances(entries: Any, where: str) -> tuple[Acceptance, ...]:
                                      f"found {_kind(entry[key])}")
         if not entry["reason"].strip():
             raise DiffInputError(f"{here}.reason: must not be empty")
+        tool = entry["tool"]
+        if not tool or tool.startswith("/") or tool.endswith("/") or "//" in tool:
+            raise DiffInputError(f"{here}.tool: {tool!r} is neither a tool name ('readLog') "
+                                 f"nor a folder and a name ('workbench/readLog')")
         if entry["rule"] not in RULES:
             raise DiffInputError(f"{here}.rule: unknown rule {entry['rule']!r}"
                                  f"{_hint(entry['rule'], RULES)}")

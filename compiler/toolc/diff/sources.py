@@ -1,10 +1,11 @@
 """Where published tool sets come from: a folder, or the golden files of a git commit.
 
-Both loaders return a :class:`ToolSet`: a ``dict`` of tool name to published tool JSON
+Both loaders return a :class:`ToolSet`: a ``dict`` of tool key to published tool JSON
 that also remembers, per tool, the file it came from (relative to the folder loaded)
 and that file's text, so reports can point at a line. Every ``*.json`` file below the
-folder, at any depth, is one tool known by its ``name`` field; files and folders whose
-name starts with ``.`` are skipped (they belong to editors and tooling, not to toolc).
+folder, at any depth, is one tool known by its folder and its ``name`` field (the key
+``workbench/readLog``); files and folders whose name starts with ``.`` are skipped
+(they belong to editors and tooling, not to toolc).
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from .model import DiffInputError, Json, escape_token
 
 
 class ToolSet(dict[str, dict[str, Any]]):
-    """Tool name -> published tool; ``paths`` and ``texts`` say where each came from."""
+    """Tool key -> published tool; ``paths`` and ``texts`` say where each came from.
+
+    A tool's key is its ``name``, qualified by the folder its file sits in when that is
+    not the top (``workbench/wb_readLog`` for ``schemas/workbench/wb_readLog.json``):
+    two modules may each export a tool of the same name, and each is served on its own.
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -54,12 +60,19 @@ class ToolSet(dict[str, dict[str, Any]]):
         name = tool.get("name")
         if not isinstance(name, str) or not name:
             raise DiffInputError(f"{label}: no \"name\" field; each tool file names its tool")
-        if name in self:
-            raise DiffInputError(f"{label}: tool {name!r} is already defined by "
-                                 f"{self.paths[name]}")
-        self[name] = tool
-        self.paths[name] = relative
-        self.texts[name] = text
+        key = tool_key(relative, name)
+        if key in self:
+            raise DiffInputError(f"{label}: tool {key!r} is already defined by "
+                                 f"{self.paths[key]}")
+        self[key] = tool
+        self.paths[key] = relative
+        self.texts[key] = text
+
+
+def tool_key(relative: str, name: str) -> str:
+    """``<folder>/<name>`` for a file in a folder below the top, else ``name`` alone."""
+    folder = PurePosixPath(relative).parent.as_posix()
+    return name if folder == "." else f"{folder}/{name}"
 
 
 def _no_constants(word: str) -> None:
@@ -76,7 +89,7 @@ def _visible(relative: PurePosixPath) -> bool:
 
 
 def load_folder(path: str | Path) -> ToolSet:
-    """Every ``*.json`` below ``path`` (any depth) as one tool, by its ``name``."""
+    """Every ``*.json`` below ``path`` (any depth) as one tool, keyed by folder and ``name``."""
     root = Path(path)
     if not root.exists():
         raise DiffInputError(f"{root}: no such folder")
