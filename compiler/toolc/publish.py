@@ -31,11 +31,3 @@ def publish_project(project: ProjectIR) -> dict[str, str]:
             files[golden_path(module.name, tool.name)] = golden_text(tool.published())
     return files
 
-
-def published_tools(project: ProjectIR) -> dict[str, dict[str, Any]]:
-    """Tool name -> published definition, as the diff compares them (keyed like load_folder)."""
-    return {
-        tool.name: tool.published()
-        for module in project.modules.values()
-        for tool in module.exported_tools
-    }
