@@ -109,11 +109,10 @@ TYPED_WRAPPERS = """
 from __future__ import annotations
 from typing import Any
 import toolc.runtime as rt
-from toolc.runtime.wrapper import Next
 
 class Audit(rt.WrapperToolset):
     async def call_tool(
-        self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any], next: Next
+        self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any], next: rt.CallNext
     ) -> rt.ToolResult:
         return await super().call_tool(ctx, name, args, next)
 
@@ -122,7 +121,7 @@ def build(inner: rt.AbstractToolset[Any]) -> rt.AbstractToolset[Any]:
 
 class Wrong(rt.WrapperToolset):
     async def call_tool(
-        self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any], next: Next
+        self, ctx: rt.RunContext[Any], name: str, args: dict[str, Any], next: rt.CallNext
     ) -> str:
         return "not a result"
 """

@@ -39,6 +39,7 @@ from toolc.runtime.results import (
 )
 from toolc.runtime.tool import LazyRef, LazyRefError, Tool
 from toolc.runtime.wrapper import LazyWrapperToolset, WrapperToolset, lazy_wrapper
+from toolc.runtime.wrapper import Next as CallNext
 
 if TYPE_CHECKING:
     from toolc.runtime.manager import MCPManager
@@ -72,6 +73,7 @@ __all__ = [
     "ApprovalRequiredToolset",
     "Approved",
     "AudioContent",
+    "CallNext",
     "CombinedToolset",
     "ContentBlock",
     "DeferredCallError",

@@ -1,6 +1,6 @@
 """`wrapper`: every call goes through a `WrapperToolset` subclass.
 
-A subclass overrides `call_tool(self, ctx, name, args, next)` and calls
+A subclass overrides `call_tool(self, ctx, name, args, next: rt.CallNext)` and calls
 `await next(ctx, name, args)` to run the inner tool; it may change the arguments
 before and the result after, or answer without calling `next` at all. It may also
 override `list_tools` to change what the model reads (descriptions, schemas), but not
