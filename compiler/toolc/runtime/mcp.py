@@ -1,11 +1,8 @@
 """`mcp`: the tools of one MCP server, over stdio or streamable HTTP.
 
-The connection opens on `async with toolset:` or lazily at first use, and closes when
-the last `async with` is left (or on `disconnect()`). Each connection is an
-`mcp.Client` owned by a task of its own: anyio requires a client to be left by the task
-that entered it, and a dedicated owner lets any task connect (a request handler, at
-first use) and any task disconnect (a server's lifespan, a manager closing servers in
-parallel). A connection made on one event loop is not reused on another.
+The connection (see mcp_connection.py) opens on `async with toolset:` or lazily at first
+use, and closes when the last `async with` is left (or on `disconnect()`). A
+connection made on one event loop is not reused on another.
 
 The tool listing is cached for `tool_cache_ttl_ms` (0: never cached);
 `invalidate_cache()` drops it.
@@ -25,113 +22,30 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, Self
 
 import anyio
 
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition, ToolsetError
+from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
+from toolc.runtime.mcp_connection import (
+    REQUEST_TIMEOUT,
+    Connection,
+    HttpServer,
+    MCPServerError,
+    StdioServer,
+    describe_error,
+    error_code,
+    is_closed,
+    make_client,
+)
 from toolc.runtime.results import ToolResult
 
+__all__ = ["HttpServer", "MCPServerError", "MCPToolset", "StdioServer"]
+
 logger = logging.getLogger("toolc.runtime")
-
-CLOSE_TIMEOUT_S = 10.0  # a client that takes longer to close is cancelled
-
-
-@dataclass(frozen=True, slots=True)
-class StdioServer:
-    """An MCP server run as a subprocess, spoken to over its stdin and stdout."""
-
-    command: str
-    args: Sequence[str] = ()
-    env: Mapping[str, str] | None = None
-    cwd: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class HttpServer:
-    """An MCP server at a streamable HTTP endpoint."""
-
-    url: str
-    headers: Mapping[str, str] | None = None
-
-
-class MCPServerError(ToolsetError):
-    """Connecting to, listing, or disconnecting from an MCP server failed."""
-
-    def __init__(self, server: str, message: str) -> None:
-        super().__init__(f"MCP server {server}: {message}")
-        self.server = server
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        return _describe(exc.exceptions[0])
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-class _Connection:
-    """One live `mcp.Client`, entered and left by its own owner task."""
-
-    def __init__(self, make_client: Callable[[], Any]) -> None:
-        self._make_client = make_client
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[BaseException | None] | None = None
-        self.loop = asyncio.get_running_loop()
-        self.client: Any = None
-        self.lost = False  # a call found the connection closed
-
-    def usable(self) -> bool:
-        return (
-            not self.lost
-            and self._task is not None
-            and not self._task.done()
-            and (asyncio.get_running_loop() is self.loop)
-        )
-
-    async def open(self, timeout_s: float) -> None:
-        ready: asyncio.Future[Any] = self.loop.create_future()
-        self._task = self.loop.create_task(self._own(ready))
-        try:
-            with anyio.fail_after(timeout_s):
-                self.client = await asyncio.shield(ready)
-        except BaseException:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            raise
-
-    async def _own(self, ready: asyncio.Future[Any]) -> BaseException | None:
-        """Enter the client, wait for `close()`, leave it; return what went wrong, if anything."""
-        try:
-            async with self._make_client() as client:
-                ready.set_result(client)
-                await self._stop.wait()
-        except Exception as exc:  # noqa: BLE001  # reported by open() or close()
-            if not ready.done():
-                ready.set_exception(exc)
-                return None
-            return exc
-        return None
-
-    async def close(self) -> None:
-        """Stop the owner task; raise what made the client fail, if anything did."""
-        self._stop.set()
-        task = self._task
-        if task is None:
-            return
-        done, _ = await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
-        if not done:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-            raise TimeoutError(f"the client did not close within {CLOSE_TIMEOUT_S:g} s")
-        failure = task.result() if not task.cancelled() else None
-        if failure is not None:
-            raise failure
 
 
 class MCPToolset(AbstractToolset[Any]):
@@ -155,7 +69,7 @@ class MCPToolset(AbstractToolset[Any]):
         self.id = id
         self.call_timeout_s = call_timeout_s
         self.connect_timeout_s = connect_timeout_s
-        self._conn: _Connection | None = None
+        self._conn: Connection | None = None
         self._lock: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
         self._cache: tuple[float, list[ToolDefinition]] | None = None
         self._entered = 0
@@ -174,7 +88,7 @@ class MCPToolset(AbstractToolset[Any]):
             self._lock = (loop, asyncio.Lock())
         return self._lock[1]
 
-    async def connection(self) -> _Connection:
+    async def connection(self) -> Connection:
         """The live connection, made now if there is none (or the last one was lost)."""
         conn = self._conn
         if conn is not None and conn.usable():
@@ -186,16 +100,16 @@ class MCPToolset(AbstractToolset[Any]):
             if conn is not None:
                 self._conn = None
                 await self._close_quietly(conn)
-            conn = _Connection(self._make_client)
+            conn = Connection(self._make_client)
             try:
                 await conn.open(self.connect_timeout_s)
             except Exception as exc:
-                raise MCPServerError(self.label, f"cannot connect: {_describe(exc)}") from exc
+                raise MCPServerError(self.label, f"cannot connect: {describe_error(exc)}") from exc
             self._conn = conn
             self._cache = None
             return conn
 
-    async def _close_quietly(self, conn: _Connection) -> None:
+    async def _close_quietly(self, conn: Connection) -> None:
         if conn.loop is not asyncio.get_running_loop():
             return  # that loop is gone, and its client with it
         try:
@@ -204,18 +118,7 @@ class MCPToolset(AbstractToolset[Any]):
             logger.info("closing the lost connection to %s failed", self.label, exc_info=True)
 
     def _make_client(self) -> Any:
-        from mcp import Client, StdioServerParameters
-
-        if self.stdio is not None:
-            params = StdioServerParameters(
-                command=self.stdio.command,
-                args=list(self.stdio.args),
-                env=dict(self.stdio.env) if self.stdio.env is not None else None,
-                cwd=self.stdio.cwd,
-            )
-            return Client(params, cache=None)
-        assert self.http is not None
-        return Client(_http_transport(self.http), cache=None)
+        return make_client(self.stdio, self.http)
 
     async def connect(self) -> None:
         await self.connection()
@@ -229,7 +132,7 @@ class MCPToolset(AbstractToolset[Any]):
         try:
             await conn.close()
         except Exception as exc:
-            raise MCPServerError(self.label, f"disconnect failed: {_describe(exc)}") from exc
+            raise MCPServerError(self.label, f"disconnect failed: {describe_error(exc)}") from exc
 
     async def __aenter__(self) -> Self:
         self._entered += 1
@@ -264,14 +167,16 @@ class MCPToolset(AbstractToolset[Any]):
             with anyio.fail_after(self.call_timeout_s):
                 tools = await self._fetch_tools(conn)
         except Exception as exc:
-            if _is_closed(exc):
+            if is_closed(exc):
                 conn.lost = True
-            raise MCPServerError(self.label, f"listing tools failed: {_describe(exc)}") from exc
+            raise MCPServerError(
+                self.label, f"listing tools failed: {describe_error(exc)}"
+            ) from exc
         if self.tool_cache_ttl_ms > 0:
             self._cache = (time.monotonic() + self.tool_cache_ttl_ms / 1000, tools)
         return list(tools)
 
-    async def _fetch_tools(self, conn: _Connection) -> list[ToolDefinition]:
+    async def _fetch_tools(self, conn: Connection) -> list[ToolDefinition]:
         tools: list[ToolDefinition] = []
         cursor: str | None = None
         while True:
@@ -297,23 +202,23 @@ class MCPToolset(AbstractToolset[Any]):
             result.model_dump(by_alias=True, mode="json", exclude_none=True)
         )
 
-    def _call_failed(self, conn: _Connection, name: str, exc: Exception) -> ToolResult:
-        if isinstance(exc, TimeoutError) or _error_code(exc) == _REQUEST_TIMEOUT:
+    def _call_failed(self, conn: Connection, name: str, exc: Exception) -> ToolResult:
+        if isinstance(exc, TimeoutError) or error_code(exc) == REQUEST_TIMEOUT:
             return ToolResult.error(
                 f"MCP server {self.label} did not answer the call to {name!r} "
                 f"within {self.call_timeout_s:g} s"
             )
-        if _is_closed(exc):
+        if is_closed(exc):
             conn.lost = True
             return ToolResult.error(
                 f"MCP server {self.label} closed the connection during the call to {name!r} "
                 f"(it may have crashed); the next call reconnects"
             )
-        if _error_code(exc) is not None:
+        if error_code(exc) is not None:
             return ToolResult.error(f"MCP server {self.label} refused the call to {name!r}: {exc}")
         logger.warning("call to %s on %s failed", name, self.label, exc_info=exc)
         return ToolResult.error(
-            f"the call to {name!r} on MCP server {self.label} failed: {_describe(exc)}"
+            f"the call to {name!r} on MCP server {self.label} failed: {describe_error(exc)}"
         )
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
@@ -322,23 +227,6 @@ class MCPToolset(AbstractToolset[Any]):
         conn = await self.connection()
         text = conn.client.instructions
         return text if isinstance(text, str) and text else None
-
-
-_CONNECTION_CLOSED = -32000  # mcp_types.CONNECTION_CLOSED
-_REQUEST_TIMEOUT = -32001  # mcp_types.REQUEST_TIMEOUT
-
-
-def _error_code(exc: BaseException) -> int | None:
-    """The JSON-RPC error code of an MCPError (mcp is imported by then: a call was made)."""
-    from mcp.shared.exceptions import MCPError
-
-    return exc.code if isinstance(exc, MCPError) else None
-
-
-def _is_closed(exc: BaseException) -> bool:
-    if _error_code(exc) == _CONNECTION_CLOSED:
-        return True
-    return isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | ConnectionError)
 
 
 def _definition(tool: Mapping[str, Any]) -> ToolDefinition:
@@ -359,19 +247,3 @@ def _present(annotations: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if annotations is None:
         return None
     return {k: v for k, v in annotations.items() if v is not None}
-
-
-def _http_transport(server: HttpServer) -> AbstractAsyncContextManager[Any]:
-    @asynccontextmanager
-    async def transport() -> AsyncIterator[Any]:
-        from mcp.client.streamable_http import streamable_http_client
-        from mcp.shared._httpx_utils import create_mcp_http_client
-
-        headers = dict(server.headers) if server.headers is not None else None
-        async with (
-            create_mcp_http_client(headers=headers) as http_client,
-            streamable_http_client(server.url, http_client=http_client) as streams,
-        ):
-            yield streams
-
-    return transport()
