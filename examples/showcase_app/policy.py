@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolc.runtime import RunContext, ToolDefinition, ToolResult, WrapperToolset
+from toolc.runtime import CallNext, RunContext, ToolDefinition, ToolResult, WrapperToolset
 
 
 def geometry_enabled(ctx: RunContext[Any]) -> bool:
@@ -20,13 +20,12 @@ def hide_destructive_when_read_only(
     return [t for t in tools if not (t.annotations or {}).get("destructiveHint")]
 
 
-class AuditLog(WrapperToolset[Any]):
+class AuditLog(WrapperToolset):
     """Records every call (name and arguments) before passing it on."""
 
     calls: list[tuple[str, dict[str, Any]]] = []
 
     async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any],
-                        next: Any) -> ToolResult:
+                        next: CallNext) -> ToolResult:
         AuditLog.calls.append((name, dict(args)))
-        result: ToolResult = await next(ctx, name, args)
-        return result
+        return await next(ctx, name, args)

@@ -1,0 +1,220 @@
+"""Certification catches each known way of losing a description on the way to the wire.
+
+Each case serves a toolset through the real mcp Server and Client in-process, and each
+fails without the check it names: the wire differs from the spec only in where (or
+whether) a description stands.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import anyio
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+from toolc import runtime as rt
+from toolc.build import compile_specs, render_outputs
+from toolc.certify import certify_build, compare_tool, json_differences, list_over_mcp
+from toolc.config import Config
+from toolc.diagnostics import DiagnosticBag
+from toolc.ir import ProjectIR, ToolIR
+
+SPEC = """\
+toolc: 1
+module: logs
+types:
+  Severity:
+    description: How serious a log line is.
+    enum: [debug, info, warning, error]
+tools:
+  readLog:
+    description: Return the newest lines of the server log.
+    handler: logs_app:read_log
+    params:
+      lines: {type: integer, description: How many lines to return., default: 50}
+      level: {type: Severity, required: false}
+      note:
+        type: string
+        description: A remark kept with the request.
+        nullable: true
+        required: false
+"""
+
+
+def make_project(tmp_path: Path, spec: str = SPEC, extra: str = "",
+                 modules: dict[str, str] | None = None) -> tuple[Config, ProjectIR]:
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "logs.toolc.yaml").write_text(spec + extra)
+    for name, source in (modules or {}).items():
+        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
+    config = Config(root=tmp_path, specs=(tmp_path / "specs",), output=tmp_path / "generated",
+                    python_path=(tmp_path,))
+    compiled = compile_specs(config)
+    assert compiled.project is not None, [d.message for d in compiled.bag]
+    return config, compiled.project
+
+
+def tool_ir(project: ProjectIR) -> ToolIR:
+    [tool] = project.modules["logs"].exported_tools
+    return tool
+
+
+def wire_of(input_schema: dict[str, Any], tool: ToolIR) -> dict[str, Any]:
+    """What a real client lists when a converter produced ``input_schema`` for ``tool``."""
+
+    class Params(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+    served = rt.FunctionToolset([rt.Tool(tool.name, tool.description, params_model=Params,
+                                         handler=lambda ctx, **kw: "", input_schema=input_schema)])
+    [listed] = anyio.run(list_over_mcp, served)
+    return listed
+
+
+def lost(bag: DiagnosticBag) -> list[tuple[str, int, str]]:
+    return [(d.code, d.span.line if d.span else 0, d.message) for d in bag.sorted()
+            if d.code == "TC502"]
+
+
+def test_a_faithful_build_certifies_clean(tmp_path: Path) -> None:
+    config, project = make_project(tmp_path)
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    assert list(bag) == []
+
+
+def test_description_nested_in_an_anyof_branch_is_lost(tmp_path: Path) -> None:
+    _, project = make_project(tmp_path)
+    tool = tool_ir(project)
+
+    class Converted(BaseModel):  # the pydantic pattern that hides the description
+        lines: int = Field(50, description="How many lines to return.")
+        level: Optional[Annotated[str, Field(description="How serious a log line is.")]] = None  # noqa: UP045
+        note: Optional[Annotated[str, Field(description="A remark kept with the request.")]] = None  # noqa: UP045
+
+    schema = Converted.model_json_schema()
+    assert "description" not in schema["properties"]["note"]  # the converter's loss
+    bag = DiagnosticBag()
+    compare_tool(tool, wire_of(schema, tool), None, bag)
+    found = lost(bag)
+    pointers = [m.split(" at ")[-1] for _, _, m in found]
+    assert "/inputSchema/properties/note/description" in pointers
+    assert "/inputSchema/properties/level/description" in pointers
+    note = next(d for d in bag if d.message.endswith("/note/description"))
+    assert note.span is not None and note.span.line == 16  # the spec's own description
+    assert any("only inside the branch /inputSchema/properties/note/anyOf/0" in n
+               for n in note.notes)
+
+
+def test_description_beside_a_ref_is_lost(tmp_path: Path) -> None:
+    _, project = make_project(tmp_path)
+    tool = tool_ir(project)
+    schema = {
+        "type": "object",
+        "properties": {
+            "lines": tool.input_schema["properties"]["lines"],
+            "level": {"$ref": "#/$defs/Severity", "description": "How serious a log line is."},
+            "note": tool.input_schema["properties"]["note"],
+        },
+        "$defs": {"Severity": {"enum": ["debug", "info", "warning", "error"]}},
+        "additionalProperties": False,
+    }
+    bag = DiagnosticBag()
+    compare_tool(tool, wire_of(schema, tool), None, bag)
+    [(_, line, message)] = lost(bag)
+    assert message.endswith("/inputSchema/properties/level/description")
+    assert line == 5  # the named type's description: the property has none of its own
+    [d] = [d for d in bag if d.code == "TC502"]
+    assert any("$ref" in n for n in d.notes)
+
+
+def test_named_type_description_dropped_by_a_converter_is_lost(tmp_path: Path) -> None:
+    _, project = make_project(tmp_path)
+    tool = tool_ir(project)
+    schema = dict(tool.input_schema)
+    schema["properties"] = dict(schema["properties"])
+    level = dict(schema["properties"]["level"])
+    del level["description"]  # the type's description never copied onto the property
+    schema["properties"]["level"] = level
+    bag = DiagnosticBag()
+    compare_tool(tool, wire_of(schema, tool), None, bag)
+    assert [(c, line) for c, line, _ in lost(bag)] == [("TC502", 5)]
+
+
+BLANKING_PREPARE = """
+    from dataclasses import replace
+
+    def blank(ctx, tools):
+        return [replace(t, description="") for t in tools]
+"""
+
+REWRITING_WRAPPER = """
+    from dataclasses import replace
+    from toolc.runtime import WrapperToolset
+
+    class Rewrite(WrapperToolset):
+        async def list_tools(self, ctx):
+            tools = await super().list_tools(ctx)
+            out = []
+            for t in tools:
+                schema = dict(t.input_schema)
+                props = {k: dict(v) for k, v in schema["properties"].items()}
+                props["lines"]["description"] = "Lines."
+                schema["properties"] = props
+                out.append(replace(t, input_schema=schema))
+            return out
+"""
+
+
+@pytest.mark.parametrize(
+    ("toolsets", "module", "source", "pointer", "line"),
+    [
+        ("  tidy: {kind: prepared, inner: base, prepare: logs_prepare:blank}\n",
+         "logs_prepare", BLANKING_PREPARE, "/description", 9),
+        ("  tidy: {kind: wrapper, inner: base, wrapper: logs_wrapper:Rewrite}\n",
+         "logs_wrapper", REWRITING_WRAPPER, "/inputSchema/properties/lines/description", 12),
+    ],
+    ids=["prepare-blanks", "wrapper-rewrites"],
+)
+def test_user_code_that_rewrites_a_description_is_caught(
+    tmp_path: Path, toolsets: str, module: str, source: str, pointer: str, line: int
+) -> None:
+    extra = "toolsets:\n  base: {kind: function, tools: [readLog]}\n" + toolsets + "export: tidy\n"
+    config, project = make_project(tmp_path, extra=extra, modules={module: source})
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    found = lost(bag)
+    assert [(code, ln) for code, ln, _ in found] == [("TC502", line)]
+    assert found[0][2].endswith(pointer)
+
+
+def test_other_differences_are_located_at_the_tool(tmp_path: Path) -> None:
+    _, project = make_project(tmp_path)
+    tool = tool_ir(project)
+    schema = dict(tool.input_schema, required=["lines"])
+    bag = DiagnosticBag()
+    compare_tool(tool, wire_of(schema, tool), None, bag)
+    [d] = list(bag)
+    assert d.code == "TC501" and "/inputSchema/required" in d.message
+    assert d.span is not None and d.span.line == tool.span.line
+
+
+def test_a_module_that_cannot_be_served_is_a_located_error(tmp_path: Path) -> None:
+    extra = ("toolsets:\n  base: {kind: function, tools: [readLog]}\n"
+             "  tidy: {kind: prepared, inner: base, prepare: no_such_module:blank}\n"
+             "export: tidy\n")
+    config, project = make_project(tmp_path, extra=extra)
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    [d] = list(bag)
+    assert d.code in ("TC503", "TC501")
+    assert "no_such_module" in d.message or any("no_such_module" in n for n in d.notes)
+
+
+def test_json_differences_ignore_key_order_but_not_types() -> None:
+    assert json_differences({"a": 1, "b": [1, 2]}, {"b": [1, 2], "a": 1}) == []
+    assert json_differences({"a": 1}, {"a": True}) == [("/a", 1, True)]
+    assert json_differences({"a": 1.0}, {"a": 1}) == []
+    assert json_differences({"a~/b": 1}, {}) [0][0] == "/a~0~1b"
