@@ -90,3 +90,82 @@ def test_nonsense_gives_located_errors_not_tracebacks(text: str) -> None:
     assert analyse([load_text(text, "x.toolc.yaml")], bag) is None
     assert bag.has_errors
     assert all(d.span is not None and d.span.line >= 1 for d in bag)
+
+
+# -- never a traceback: random, structured and mutated input ----------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+VALID = sorted((Path(__file__).parent / "fixtures" / "resolve").rglob("*.toolc.yaml"))
+VOCABULARY = [
+    "toolc", "module", "description", "types", "tools", "toolsets", "export", "kind", "inner",
+    "prefix", "names", "tools", "params", "returns", "handler", "type", "properties", "items",
+    "required", "nullable", "default", "enum", "anyOf", "$ref", "$defs", "minimum", "function",
+    "combined", "prefixed", "renamed", "external", "mcp", "mcp_manager", "stdio", "http",
+    "input_schema", "servers", "conflicts", "last_wins", "object", "string", "integer", "true",
+    "null", "1", "[]", "{}", "-", ":", "a.b", "x.y:z", "m.T", "Node", "yes",
+]
+SETTINGS = settings(max_examples=int(os.environ.get("TOOLC_FUZZ_EXAMPLES", "150")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def _analyse_text(text: str) -> None:
+    """Load and analyse ``text``; only the loader may refuse it, and only with a SpecError."""
+    try:
+        loaded = load_text(text, "fuzz.toolc.yaml")
+    except SpecError:
+        return
+    bag = DiagnosticBag()
+    ir = analyse([loaded, load_text(VALID[0].read_text(), "base.toolc.yaml")], bag)
+    lines = max(1, len(text.splitlines()) + 1)
+    for d in bag:
+        assert d.code in RULES
+        assert d.span is not None and d.span.line >= 1 and d.span.col >= 1, d
+        if d.span.path == "fuzz.toolc.yaml":
+            assert d.span.line <= lines, d
+    assert (ir is None) == bag.has_errors
+
+
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from(list("abc:-[]{},'\"#&*!|>\n\t 0123.")), max_size=200))
+def test_random_text_never_raises(text: str) -> None:
+    _analyse_text(text)
+
+
+_scalars = st.one_of(st.sampled_from(VOCABULARY), st.integers(-3, 3), st.booleans(), st.none(),
+                     st.floats(allow_nan=True, allow_infinity=True))
+_keys = st.sampled_from(VOCABULARY)
+_trees = st.recursive(_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(_keys, inner, max_size=5)), max_leaves=40)
+
+
+@SETTINGS
+@given(st.dictionaries(_keys, _trees, max_size=8))
+def test_random_structures_never_raise(data: dict[str, object]) -> None:
+    import json
+
+    _analyse_text(json.dumps({"toolc": 1, "module": "fuzz", **data}))
+
+
+@SETTINGS
+@given(st.sampled_from(VALID), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3),
+                                                    st.sampled_from(VOCABULARY)), min_size=1,
+                                          max_size=4))
+def test_mutated_valid_specs_never_raise(path: Path, edits: list[tuple[int, int, str]]) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for where, how, token in edits:
+        i = where % len(lines)
+        if how == 0:
+            del lines[i]
+        elif how == 1:
+            lines.insert(i, lines[i])
+        elif how == 2:
+            words = lines[i].split(" ")
+            words[where % len(words)] = token
+            lines[i] = " ".join(words)
+        else:
+            lines[i] = lines[i][1:] if lines[i].startswith(" ") else "  " + lines[i]
+        if not lines:
+            lines = [""]
+    _analyse_text("\n".join(lines) + "\n")
