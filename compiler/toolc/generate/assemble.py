@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..ir import ModuleIR, Ref, ToolIR
-from .layout import Call, Node, Raw, Sub, Union, render
+from .layout import Call, Lit, Node, Raw, Sub, Union, render
 from .literals import WIDTH, comment_text, docstring, py_str
 from .models import AliasDef, Definition, ModelDef, ModelSet, is_model_schema
 from .names import ModuleNames, Scope, snake
@@ -37,6 +37,7 @@ class ModuleWriter:
         self.template = env.get_template("module.py.jinja")
         self.models = ModelSet(module, names, self.project)
         self.protocols: list[tuple[str, str]] = []        # (name, rendered class)
+        self.return_aliases: set[str] = set()             # _AnyReturn, _Structured used
         self.returns: dict[str, str | None] = {}          # tool -> returns_model expression
         self.user_modules: dict[str, str] = {}            # user module -> alias
         self.user_scope = Scope()
@@ -94,8 +95,10 @@ class ModuleWriter:
             lines.append(prefix + render(f.plain, 8, WIDTH - 9 - len(prefix)))
         if result is None:
             answer: Node = Raw("_AnyReturn")
+            self.return_aliases.add(_ANY_RETURN)
         else:
             answer = Union((Raw(result), Raw("_Structured")))
+            self.return_aliases.add(_STRUCTURED)
         returns = Union((answer, Sub("Awaitable", (answer,))))
         return self._macro("protocol", {
             "name": stem + "Handler",
@@ -165,7 +168,8 @@ class ModuleWriter:
                 if len(group) > 1 else []
             builders.append(self._macro("builder", {
                 "func": func, "imports": ", ".join(_pydantic_names(group, heads)),
-                "needs": ", ".join(py_str(n) for n in needs), "body": body,
+                "needs": render(Call("_need", tuple((None, Lit(n)) for n in needs)), 4,
+                                WIDTH - 4) if needs else "", "body": body,
                 "rebuild": rebuild, "result": _result_dict([d.name for d in group])}))
             groups += [(py_str(d.name), func) for d in group]
         for name, text in self.protocols:
@@ -209,8 +213,7 @@ class ModuleWriter:
                                      self.module.export].kind)})
             lazy_toolsets.append(('"toolset"', f"lambda: _toolset({py_str(export_attr)})"))
             writer.uses_local_ref = True
-        if self.protocols:
-            check_aliases = [_ANY_RETURN, _STRUCTURED, *check_aliases]
+        check_aliases[:0] = [a for a in (_ANY_RETURN, _STRUCTURED) if a in self.return_aliases]
         typed_api[:0] = ["    " + alias for alias in check_aliases]
         heads = {d.name: _heads_of(d) for d in self.models.defs}
         builders, groups = self._builders(texts, heads)
@@ -224,7 +227,7 @@ class ModuleWriter:
             typing_names.add("Protocol")
         if check_aliases:
             typing_names.add("TypeAlias")
-        if any(isinstance(d, AliasDef) for d in self.models.defs):
+        if any(isinstance(d, AliasDef) and d.name[:1].isupper() for d in self.models.defs):
             typing_names.add("TypeAlias")
         if uses_cast:
             typing_names.add("cast")
@@ -237,10 +240,9 @@ class ModuleWriter:
         if any(alias.startswith(("_Predicate", "_Prepare")) for alias in check_aliases):
             abc.append("Callable")
         sections = [[f"from collections.abc import {', '.join(abc)}"] if abc else [],
-                    [f"from pydantic import {', '.join(pydantic)}"] if pydantic else [],
-                    [f"import {m} as {a}" for m, a in sorted(self.user_modules.items())]]
+                    [f"from pydantic import {', '.join(pydantic)}"] if pydantic else []]
         checking_imports: list[str] = []
-        for section in filter(None, sections):  # isort's sections: stdlib, pydantic, user
+        for section in filter(None, sections):  # isort's sections: stdlib, pydantic
             if checking_imports:
                 checking_imports.append("")
             checking_imports += [f"    {line}" for line in section]
@@ -256,6 +258,7 @@ class ModuleWriter:
             uses_sys=uses_model or writer.uses_local_ref,
             typing_imports=", ".join(sorted(typing_names, key=_import_order)),
             checking_imports=checking_imports, other_modules=others,
+            user_imports=[f"import {m} as {a}" for m, a in sorted(self.user_modules.items())],
             typed_api=typed_api, checks=checks, declarations=declarations,
             uses_not_null=any(isinstance(d, ModelDef) and d.uses_not_null
                               for d in self.models.defs),
@@ -272,8 +275,9 @@ def _indent(text: str, pad: str) -> str:
 
 
 def _check(target: str, value: str) -> str:
+    """One check line, in the body of ``_check_user_code`` (indented by 8)."""
     flat = f"{target} = {value}"
-    return flat if len(flat) <= WIDTH + 4 else f"{target} = (\n        {value}\n    )"
+    return flat if len(flat) <= WIDTH else f"{target} = (\n            {value}\n        )"
 
 
 def _import_order(name: str) -> tuple[int, str]:

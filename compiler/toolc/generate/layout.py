@@ -114,16 +114,45 @@ def _arg(key: str | None, text: str) -> str:
 
 NONE = Raw("None")
 ANY = Raw("Any")
+INT = Raw("int")
+FLOAT = Raw("float")
 
 
 def union(*items: Node) -> Node:
-    """A union without repeats, flattening nested unions; one item stands alone."""
+    """A union as typing tools like it written: nested unions flattened, no repeats,
+    ``Any`` absorbing everything, one ``Literal`` for all literal members, ``float``
+    standing for ``int | float`` (JSON Schema's integers are numbers), ``None`` last."""
     out: list[Node] = []
     for item in items:
         for part in item.items if isinstance(item, Union) else (item,):
+            if part == ANY:
+                return ANY
             if part not in out:
                 out.append(part)
+    literals = [p for p in out if isinstance(p, Sub) and p.head == "Literal"]
+    if len(literals) > 1:
+        merged = literal(*(arg for lit in literals for arg in lit.args))
+        out = [merged if p is literals[0] else p for p in out if p not in literals[1:]]
+    if FLOAT in out and INT in out:
+        out.remove(INT)
+    if NONE in out:
+        out.remove(NONE)
+        out.append(NONE)
     return out[0] if len(out) == 1 else Union(tuple(out))
+
+
+def literal(*values: Node) -> Node:
+    """``Literal[...]`` of distinct values; a ``None`` among them becomes ``| None``."""
+    kept: list[Node] = []
+    for value in values:
+        if value not in kept:
+            kept.append(value)
+    has_none = Lit(None) in kept
+    kept = [v for v in kept if v != Lit(None)]
+    if not kept:
+        return NONE
+    node = Sub("Literal", tuple(kept))
+    return Union((node, NONE)) if has_none else node
 
 
 def plain(node: Node) -> Node:

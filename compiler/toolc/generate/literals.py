@@ -119,7 +119,7 @@ def docstring(text: str, indent: int) -> str:
 
     A triple-quoted block when that is exact on every Python version (3.13 strips the
     indentation of docstrings, so no line may start with whitespace and nested blocks
-    must stay on one line); otherwise escaped literals.
+    must stay on one line); otherwise an escaped literal.
     """
     plain = (
         text
@@ -130,9 +130,9 @@ def docstring(text: str, indent: int) -> str:
         and not any(line != line.strip() for line in text.split("\n"))
         and (indent == 0 or "\n" not in text)
     )
-    if plain and all(len(line) + indent + 6 <= WIDTH for line in text.split("\n")):
+    if plain:
         return f'"""{text}"""'
-    return py_str_block(text, indent, WIDTH - indent)
+    return py_str(text)  # one literal: tools warn about a docstring made of several
 
 
 def comment_text(text: str) -> str:

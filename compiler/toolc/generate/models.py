@@ -23,7 +23,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ir import JSON, ModuleIR, TypeIR
-from .layout import ANY, NONE, Call, Lit, Node, Raw, Sub, annotated, field_call, plain, union
+from .layout import (
+    ANY,
+    NONE,
+    Call,
+    Lit,
+    Node,
+    Raw,
+    Sub,
+    annotated,
+    field_call,
+    literal,
+    plain,
+    union,
+)
 from .names import JSON_TYPES, ModuleNames, Scope, camel, field_name, type_refs
 
 # Keywords that describe a property without changing what it accepts: a property that
@@ -129,7 +142,7 @@ class ModelSet:
                 self.define_model(name, named.schema, named.spec, exact=True)
             else:
                 self._current = set()
-                typed = self.convert(named.schema, named.spec, name + "Value")
+                typed = self.convert(named.schema, named.spec, name)
                 self.defs.append(AliasDef(name, typed.wrapped(), self._current,
                                           typed.notes))
 
@@ -177,7 +190,7 @@ class ModelSet:
         if not required:
             if isinstance(prop, dict) and "default" in prop:
                 value = prop["default"]
-                if typed.models and isinstance(value, (dict, list)):
+                if typed.models and _holds_object(value):
                     default = Call("cast", ((None, Raw('"Any"')), (None, Lit(value))))
                     kwargs["validate_default"] = True
                 else:
@@ -197,7 +210,8 @@ class ModelSet:
     def convert(self, schema: JSON, spec: JSON, hint: str, depth: int = 0) -> Typed:
         """The type of one schema; ``spec`` is its unresolved form, when known."""
         if not isinstance(schema, dict):
-            return Typed(ANY, notes=[] if schema is not False else ["false schema"])
+            return Typed(ANY, nullable=True, notes=[] if schema is not False
+                         else ["false schema"])
         if isinstance(spec, dict) and isinstance(spec.get("type"), str) \
                 and spec["type"] not in JSON_TYPES and depth < 20:
             typed = self._named(schema, spec, hint, depth)
@@ -218,8 +232,9 @@ class ModelSet:
                       **{k: v for k, v in spec.items() if k != "type"}}
             return self.convert(schema, merged, hint, depth + 1)
         node, is_model = self._ref_node(ref)
-        base = union(node, NONE) if spec.get("nullable") is True else node
-        return Typed(base, nullable=spec.get("nullable") is True, models=is_model)
+        nullable = spec.get("nullable") is True or node == ANY
+        return Typed(union(node, NONE) if nullable else node, nullable=nullable,
+                     models=is_model)
 
     def _ref_node(self, ref: str) -> tuple[Node, bool]:
         module_name, _, type_name = ref.rpartition(".")
@@ -228,7 +243,7 @@ class ModelSet:
             named = other.types[type_name]
             text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
             if type_name in _recursive_aliases(other):
-                return ANY, False
+                return ANY, False  # (ANY absorbs None in a union)
             self._note_alias_pattern(other, named)
             return Raw(text), is_model_schema(named.schema)
         if type_name in self.recursive_aliases:
@@ -257,19 +272,20 @@ class ModelSet:
             if isinstance(schema.get(key), list):
                 return self._union(schema, key, spec, hint, depth)
         if "$ref" in schema:
-            return Typed(ANY, notes=["$ref: any value"])
+            return Typed(ANY, nullable=True, notes=["$ref: any value"])
         if "allOf" in schema:
             branches = schema["allOf"]
             if isinstance(branches, list) and len(branches) == 1:
                 return self.convert(branches[0], _child(spec, "allOf", 0), hint, depth)
-            return Typed(ANY, notes=["allOf: any value"])
+            return Typed(ANY, nullable=True, notes=["allOf: any value"])
         for key in ("const", "enum"):
             if key in schema:
                 values = [schema[key]] if key == "const" else list(schema[key])
                 if all(v is None or isinstance(v, (str, int, bool)) for v in values):
-                    node = Sub("Literal", tuple(Lit(v) for v in values))
+                    node = literal(*(Lit(v) for v in values))
                     return Typed(node, nullable=None in values)
-                return Typed(ANY, notes=[f"{key} with values Literal cannot hold: any value"])
+                return Typed(ANY, nullable=True,
+                             notes=[f"{key} with values Literal cannot hold: any value"])
         kind = schema.get("type", "object" if "properties" in schema else None)
         if isinstance(kind, list):
             parts = [self.convert({**schema, "type": k}, spec, hint, depth) for k in kind]
@@ -285,7 +301,7 @@ class ModelSet:
             return self._array(schema, spec, hint, depth)
         if kind == "object":
             return self._object(schema, spec, hint, depth)
-        return Typed(ANY)
+        return Typed(ANY, nullable=True)
 
     def _union(self, schema: dict[str, JSON], key: str, spec: JSON, hint: str,
                depth: int) -> Typed:
@@ -358,6 +374,14 @@ def _constraints(schema: dict[str, JSON], kind: str) -> dict[str, Any]:
 def _unenforced(schema: dict[str, JSON]) -> list[str]:
     found = [key for key in UNENFORCED if key in schema]
     return [f"not checked by the model: {', '.join(found)}"] if found else []
+
+
+def _holds_object(value: JSON) -> bool:
+    """A default with a JSON object in it: for a model-typed field it is validated into
+    the model (pydantic does not validate defaults otherwise), and mypy is told so."""
+    if isinstance(value, dict):
+        return True
+    return isinstance(value, list) and any(_holds_object(v) for v in value)
 
 
 def _child(spec: JSON, key: str, index: int | None = None) -> JSON:

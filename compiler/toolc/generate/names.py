@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from ..ir import ModuleIR
@@ -61,9 +62,16 @@ def is_plain_identifier(name: str) -> bool:
     )
 
 
+def ascii_fold(raw: str) -> str:
+    """``größe`` -> ``groe``: accents dropped, other non-ASCII letters left out."""
+    if raw.isascii():
+        return raw
+    return unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode("ascii")
+
+
 def camel(raw: str, *, lead: str) -> str:
     """``readLog``, ``read_log``, ``read-log`` -> ``ReadLog``; ``lead`` goes before a digit."""
-    words = _WORDS.findall(raw)
+    words = _WORDS.findall(ascii_fold(raw))
     text = "".join(w[:1].upper() + w[1:] for w in words)
     if not text or text[0].isdigit():
         text = lead + text
@@ -72,7 +80,7 @@ def camel(raw: str, *, lead: str) -> str:
 
 def snake(raw: str, *, lead: str) -> str:
     """An identifier close to ``raw``: invalid characters become ``_``; never private."""
-    text = _NOT_IDENT.sub("_", raw).lstrip("_")
+    text = _NOT_IDENT.sub("_", ascii_fold(raw)).lstrip("_")
     if not text or text[0].isdigit():
         text = f"{lead}_{text}" if text else lead
     if keyword.iskeyword(text):

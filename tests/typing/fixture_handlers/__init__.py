@@ -1,0 +1,1 @@
+"""User code for the generated-code fixtures (see ../README.md)."""

@@ -1,0 +1,11 @@
+"""The one handler of tests/fixtures/valid/names: it fits any parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolc import runtime as rt
+
+
+def anything(ctx: rt.RunContext[Any], **params: Any) -> str:
+    return ", ".join(sorted(params))
