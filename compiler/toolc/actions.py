@@ -179,3 +179,14 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     from .diff import fails
 
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
+
+
+def run_serve(target: str, *, toolset_name: str | None, transport: str, host: str, port: int,
+              err: TextIO = sys.stderr) -> int:
+    from .serve import serve
+
+    config = _config_or_report("text", err)
+    if config is None:
+        return EXIT_ERRORS
+    return serve(config, target, toolset_name=toolset_name, transport=transport, host=host,
+                 port=port, err=err)

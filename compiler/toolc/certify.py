@@ -18,19 +18,15 @@ wrappers), so those are imported here; ``toolc build --no-certify`` imports noth
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
-import shutil
-import sys
-import tempfile
-from collections.abc import Iterator, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Severity
 from .ir import ModuleIR, ProjectIR, ToolIR
+from .loading import staged_package
 from .publish import golden_path
 
 MAX_REPORTED = 20  # differences reported per tool; the rest are counted
@@ -39,7 +35,7 @@ MAX_REPORTED = 20  # differences reported per tool; the rest are counted
 def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
                   bag: DiagnosticBag) -> None:
     """List every module's export through a real MCP client and compare; report into bag."""
-    with _staged_package(files, config.python_path) as package:
+    with staged_package(files, config.python_path) as package:
         for module in project.modules.values():
             try:
                 wire = _list_module(package, module.name)
@@ -207,29 +203,3 @@ async def list_over_mcp(toolset: Any) -> list[dict[str, Any]]:
             cursor = result.next_cursor
             if not cursor:
                 return tools
-
-
-@contextlib.contextmanager
-def _staged_package(files: Mapping[str, str], python_path: tuple[Path, ...]) -> Iterator[str]:
-    """The generated modules as an importable throwaway package, removed afterwards."""
-    root = Path(tempfile.mkdtemp(prefix="toolc-certify-"))
-    package = f"_toolc_certify_{root.name.replace('-', '_')}"
-    pkg_dir = root / package
-    pkg_dir.mkdir()
-    for rel, text in files.items():
-        if rel.endswith(".py"):
-            target = pkg_dir / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-    (pkg_dir / "__init__.py").touch()
-    added = [str(root), *(str(p) for p in python_path)]
-    sys.path[:0] = added
-    try:
-        yield package
-    finally:
-        for entry in added:
-            with contextlib.suppress(ValueError):
-                sys.path.remove(entry)
-        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[name]
-        shutil.rmtree(root, ignore_errors=True)

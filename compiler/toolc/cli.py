@@ -86,3 +86,19 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
     from .actions import run_diff
 
     sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color()))
+
+
+@main.command()
+@click.argument("target", metavar="SPEC_OR_MODULE")
+@click.option("--toolset", "toolset_name", metavar="NAME",
+              help="Serve this toolset of the module instead of its export.")
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
+              show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+def serve(target: str, toolset_name: str | None, transport: str, host: str, port: int) -> None:
+    """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp)."""
+    from .actions import run_serve
+
+    sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport, host=host,
+                       port=port))

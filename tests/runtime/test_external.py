@@ -49,7 +49,7 @@ async def test_invalid_args_are_an_error_result_before_pausing(ctx: rt.RunContex
     result = await browser().call_tool(ctx, "openFile", {"path": "", "mode": "x", "extra": 1})
     assert result.is_error
     assert result.text_content == (
-        "Invalid arguments for tool 'openFile':\n"
+        "Invalid arguments:\n"
         "- (arguments): Additional properties are not allowed ('extra' was unexpected)\n"
         "- mode: 'x' is not one of ['r', 'w']\n"
         "- path: '' should be non-empty"

@@ -142,7 +142,7 @@ async def test_bad_args_and_failures_are_error_results_and_serving_goes_on(mode:
         bad = await client.call_tool("echo", {"text": "x" * 30, "times": 0})
         assert bad.is_error
         assert bad.content[0].text == (
-            "Invalid arguments for tool 'echo':\n"
+            "Invalid arguments:\n"
             "- text: String should have at most 20 characters\n"
             "- times: Input should be greater than or equal to 1"
         )

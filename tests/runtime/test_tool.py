@@ -84,7 +84,7 @@ async def test_invalid_args_give_the_validators_message(ctx: rt.RunContext[None]
     result = await make_tool("readLog", spy).call(ctx, {"text": "x" * 30, "times": 9, "zz": 1})
     assert result.is_error and seen == []
     assert result.text_content == (
-        "Invalid arguments for tool 'readLog':\n"
+        "Invalid arguments:\n"
         "- text: String should have at most 20 characters\n"
         "- times: Input should be less than or equal to 3\n"
         "- zz: Extra inputs are not permitted"

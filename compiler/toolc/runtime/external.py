@@ -75,7 +75,7 @@ class ExternalToolset(AbstractToolset[Any]):
             return unknown_tool(name)
         problems = tool.problems(args)
         if problems:
-            return ToolResult.error(f"Invalid arguments for tool {name!r}:\n" + "\n".join(problems))
+            return ToolResult.error("Invalid arguments:\n" + "\n".join(problems))
         call_id = ctx.tool_call_id
         if call_id is not None and call_id in ctx.external_results:
             return to_tool_result(ctx.external_results[call_id], name)

@@ -240,7 +240,7 @@ class Tool:
             params = model.model_validate(args)
         except ValidationError as exc:
             return ToolResult.error(
-                f"Invalid arguments for tool {self.name!r}:\n{validation_summary(exc)}"
+                f"Invalid arguments:\n{validation_summary(exc)}"
             )
         if self.requires_approval:
             gate = approval_gate(ctx, self.name, args)

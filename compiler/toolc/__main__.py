@@ -1,0 +1,5 @@
+"""``python -m toolc``: the same as the ``toolc`` command."""
+
+from toolc.cli import main
+
+main()

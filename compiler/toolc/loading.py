@@ -1,0 +1,50 @@
+"""Import generated modules (from a build in memory, or from the output folder).
+
+``certify`` and ``serve`` both need the generated code of a build as importable
+modules. A build that has not been written yet is staged as a throwaway package in a
+temporary folder; the configured ``python-path`` (where handlers live) goes on
+``sys.path`` beside it, and both are removed again afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+
+@contextlib.contextmanager
+def on_sys_path(*entries: Path) -> Iterator[None]:
+    added = [str(p) for p in entries if str(p) not in sys.path]
+    sys.path[:0] = added
+    try:
+        yield
+    finally:
+        for entry in added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(entry)
+
+
+@contextlib.contextmanager
+def staged_package(files: Mapping[str, str], python_path: tuple[Path, ...] = ()) -> Iterator[str]:
+    """The ``.py`` files of a build as a package with a unique name; yields that name."""
+    root = Path(tempfile.mkdtemp(prefix="toolc-stage-"))
+    package = f"_toolc_stage_{root.name.replace('-', '_')}"
+    pkg_dir = root / package
+    pkg_dir.mkdir()
+    for rel, text in files.items():
+        if rel.endswith(".py"):
+            target = pkg_dir / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    (pkg_dir / "__init__.py").touch()
+    try:
+        with on_sys_path(root, *python_path):
+            yield package
+    finally:
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,163 @@
+"""``toolc serve``: serve a compiled toolset to real MCP clients over stdio or HTTP.
+
+The target is a spec file (``specs/workbench.toolc.yaml``: the project is compiled in
+memory, so what is served is exactly what the spec says now) or an importable module
+(``generated.workbench``). Handlers are imported at this point, from the configured
+``python-path``. Logs go to stderr only: on stdio, stdout is the protocol. SIGINT and
+SIGTERM stop the server cleanly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import signal
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+from .build import SPEC_SUFFIX, compile_specs, render_outputs
+from .config import Config
+from .loading import on_sys_path, staged_package
+from .report.diagnostics import render
+
+log = logging.getLogger("toolc.serve")
+
+
+class ServeError(Exception):
+    """A target that cannot be served; the message says why (exit 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    module: ModuleType
+    toolset: Any
+    name: str
+    instructions: str | None
+
+
+@contextlib.contextmanager
+def open_target(config: Config, target: str, toolset_name: str | None,
+                err: TextIO) -> Iterator[Target]:
+    """Import what ``target`` names and pick its toolset (default: the export)."""
+    path = Path(target)
+    if target.endswith(SPEC_SUFFIX) or path.is_file():
+        with _from_spec(config, path, err) as module:
+            yield _pick(module, toolset_name)
+    else:
+        with on_sys_path(config.root, *config.python_path):
+            try:
+                module = importlib.import_module(target)
+            except ImportError as exc:
+                raise ServeError(f"cannot import {target}: {exc}") from None
+            yield _pick(module, toolset_name)
+
+
+@contextlib.contextmanager
+def _from_spec(config: Config, path: Path, err: TextIO) -> Iterator[ModuleType]:
+    if not path.is_file():
+        raise ServeError(f"no such spec: {path}")
+    compiled = compile_specs(config, (*config.specs, path) if _outside(config, path) else ())
+    if compiled.project is None:
+        err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
+        raise ServeError("the specs have errors; nothing is served")
+    shown = config.relative(path)
+    module = next((m for m in compiled.project.modules.values() if m.path == shown), None)
+    if module is None:
+        raise ServeError(f"{shown} is not among the project's specs")
+    with staged_package(render_outputs(compiled.project), config.python_path) as package:
+        yield importlib.import_module(f"{package}.{module.name}")
+
+
+def _outside(config: Config, path: Path) -> bool:
+    resolved = path.resolve()
+    return not any(resolved == s.resolve() or resolved.is_relative_to(s.resolve())
+                   for s in config.specs)
+
+
+def _pick(module: ModuleType, toolset_name: str | None) -> Target:
+    from .runtime import AbstractToolset
+
+    attr = toolset_name or "toolset"
+    toolset = getattr(module, attr, None)
+    if not isinstance(toolset, AbstractToolset):
+        known = sorted(n for n in getattr(module, "__all__", ())
+                       if isinstance(getattr(module, n, None), AbstractToolset))
+        raise ServeError(f"module {module.__name__.split('.')[-1]} has no toolset {attr!r}"
+                         + (f" (toolsets: {', '.join(known)})" if known else ""))
+    name = module.__name__.split(".")[-1]
+    return Target(module, toolset, name, (module.__doc__ or "").strip() or None)
+
+
+def serve(config: Config, target: str, *, toolset_name: str | None = None,
+          transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
+          err: TextIO = sys.stderr) -> int:
+    """Serve until the client goes away or a signal arrives; the exit code."""
+    import anyio
+
+    logging.basicConfig(stream=err, level=logging.INFO,
+                        format="toolc serve: %(levelname)s %(message)s")
+    try:
+        with open_target(config, target, toolset_name, err) as chosen:
+            from .runtime.server import to_mcp_server
+
+            server = to_mcp_server(chosen.toolset, name=chosen.name,
+                                   instructions=chosen.instructions)
+            runner = _run_stdio if transport == "stdio" else _run_http
+            anyio.run(runner, server, host, port)
+    except ServeError as exc:
+        err.write(f"error: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        pass
+    log.info("stopped")
+    return 0
+
+
+async def _until_signal(stop: Any, *, task_status: Any) -> None:
+    """Call ``stop()`` on SIGINT or SIGTERM; started before serving, so none is missed."""
+    import anyio
+
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
+        async for signum in signals:
+            log.info("%s received, shutting down", signal.Signals(signum).name)
+            stop()
+            return
+
+
+async def _run_stdio(server: Any, host: str, port: int) -> None:
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    async with anyio.create_task_group() as tg:
+        await tg.start(_until_signal, tg.cancel_scope.cancel)
+        log.info("serving %s over stdio", server.name)
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        tg.cancel_scope.cancel()  # the client closed stdin: done
+
+
+async def _run_http(server: Any, host: str, port: int) -> None:
+    import anyio
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    web = uvicorn.Server(config)
+    # uvicorn would re-raise a caught SIGTERM after shutting down, killing the process
+    # uncleanly; _until_signal handles both signals instead.
+    web.capture_signals = contextlib.nullcontext  # type: ignore[method-assign]
+
+    def stop() -> None:
+        web.should_exit = True
+
+    async with anyio.create_task_group() as tg:
+        await tg.start(_until_signal, stop)
+        log.info("serving %s at http://%s:%d/mcp", server.name, host, port)
+        await web.serve()
+        tg.cancel_scope.cancel()
