@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from toolc.diagnostics import RULES, DiagnosticBag, Severity, SpecError
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR
@@ -93,9 +95,6 @@ def test_nonsense_gives_located_errors_not_tracebacks(text: str) -> None:
 
 
 # -- never a traceback: random, structured and mutated input ----------------------------------
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 VALID = sorted((Path(__file__).parent / "fixtures" / "resolve").rglob("*.toolc.yaml"))
 VOCABULARY = [

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-
 from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR, ToolIR

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
-
 from toolc.loader import load_file
 from toolc.model import spec_json_schema
 

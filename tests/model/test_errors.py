@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pydantic import ValidationError
-
 from toolc.loader import load_text
 from toolc.model.errors import describe_path, describe_value, diagnostics_from, did_you_mean
 from toolc.model.module import ModuleSpec
@@ -64,8 +63,8 @@ def test_a_misspelt_key_hides_the_missing_key_it_explains() -> None:
 
 def test_bad_values_are_reported_at_the_value() -> None:
     (d,) = _diagnose("toolc: 1\nmodule: m\ntools:\n  t: {requires_approval: no}\n")
-    assert d == ("TC103", 4, 26, "`requires_approval` of tool 't': expected true or false, "
-                 "got the string 'no'")
+    assert d == ("TC103", 4, 26, ("`requires_approval` of tool 't': expected true or false, "
+                                  "got the string 'no'"))
 
 
 def test_version_must_be_the_integer_one() -> None:

@@ -14,7 +14,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-
 from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
 from toolc.loader import load_text

@@ -1,0 +1,37 @@
+"""Descriptions on tools and on every property, their own or their type's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from toolc.diagnostics import Severity
+
+H = "toolc: 1\nmodule: m\n"
+
+
+def test_a_type_alias_lends_its_target_description(codes: Callable[..., list[str]]) -> None:
+    text = H + ("types:\n  A: {type: B}\n  B: {type: string, description: B.}\ntools:\n"
+                "  t: {description: T., handler: x.y:t, params: {p: {type: A}}}\n")
+    assert codes(text) == []
+
+
+def test_array_items_and_deep_properties(check: Callable[..., list]) -> None:
+    text = H + ("tools:\n  t:\n    description: T.\n    handler: x.y:t\n    params:\n"
+                "      p:\n        type: array\n        description: P.\n        items:\n"
+                "          type: object\n          properties: {q: {type: string}}\n")
+    (r,) = check(text)
+    assert r[:3] == ("TC201", 13, 24) and r[3] == "property 'p.q' of tool 't' has no description"
+
+
+def test_external_tools_get_warnings(analysed: Callable[..., Any]) -> None:
+    reported, ir = analysed(H + "toolsets:\n  e:\n    kind: external\n    tools:\n      t:\n"
+                       "        input_schema: {type: object, properties: {a: {}}}\n")
+    assert [r[0] for r in reported] == ["TC201", "TC201"] and ir is not None
+    from toolc.diagnostics import DiagnosticBag
+    from toolc.frontend import analyse
+    from toolc.loader import load_text
+
+    bag = DiagnosticBag()
+    analyse([load_text(H + "tools:\n  t: {handler: x.y:t}\n", "m.toolc.yaml")], bag)
+    assert [d.severity for d in bag] == [Severity.ERROR]
