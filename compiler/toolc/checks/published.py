@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
 from ..model.errors import describe_value
 from ..model.keywords import ANNOTATIONS
@@ -70,7 +70,8 @@ def _rejection(validator: Draft202012Validator, value: Any) -> str | None:
     if error is None:
         return None
     # jsonschema shows the instance as Python would (None, True); show it as JSON.
-    message, shown = error.message, repr(error.instance)
+    message: str = error.message
+    shown = repr(error.instance)
     if message.startswith(shown):
         message = json.dumps(error.instance, ensure_ascii=False) + message[len(shown):]
     return message

@@ -46,8 +46,8 @@ def check_external_schemas(project: Project) -> None:
                     project.report("TC405", f"the `input_schema` of external tool '{tool}' must "
                                    "be an object schema (`type: object`)",
                                    tools[tool].value_spans["input_schema"],
-                                   notes=("MCP publishes it as the tool's inputSchema, which is "
-                                          "always an object",))
+                                   notes=(("MCP publishes it as the tool's inputSchema, which "
+                                           "is always an object"),))
 
 
 def check_manager_servers(project: Project) -> None:

@@ -103,10 +103,10 @@ def _unwrap(tp: Any) -> tuple[Any, list[Any]]:
             meta.extend(args[1:])
             tp = args[0]
         elif origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            if len(args) != 1:
+            members = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(members) != 1:
                 return tp, meta
-            tp = args[0]
+            tp = members[0]
         else:
             return tp, meta
 
@@ -121,6 +121,15 @@ def _union_member(tp: Any, tag: Any) -> Any:
         if kind is not None and tag in typing.get_args(kind.annotation):
             return member
     return None
+
+
+def _child(node: Any, part: Any) -> tuple[Any, bool]:
+    """The child ``part`` of a loaded mapping or list, and whether it is there."""
+    if isinstance(node, YMap) and isinstance(part, str) and part in node:
+        return node[part], True
+    if isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node):
+        return node[part], True
+    return None, False
 
 
 def _locate(root: Any, root_tp: Any, loc: Sequence[Any]) -> _Cursor:
@@ -148,10 +157,7 @@ def _locate(root: Any, root_tp: Any, loc: Sequence[Any]) -> _Cursor:
         cur.expect = next((m.text for m in meta if isinstance(m, Expect)), None)
         node = cur.node if cur.found else None
         cur.steps.append(_Step(node if isinstance(node, (YMap, YList)) else None, part))
-        if isinstance(node, YMap) and isinstance(part, str) and part in node or isinstance(node, YList) and isinstance(part, int) and 0 <= part < len(node):
-            cur.node = node[part]
-        else:
-            cur.found = False
+        cur.node, cur.found = _child(node, part)
     return cur
 
 
@@ -235,12 +241,12 @@ def _unknown_key(cur: _Cursor, path: str) -> Diagnostic:
     return _diag("TC101", message, _key_span(cur, len(cur.steps), path), notes)
 
 
-def _kinds(err: dict[str, Any]) -> list[str]:
+def _kinds(err: Any) -> list[str]:
     tags = str(err.get("ctx", {}).get("expected_tags", ""))
     return [t.strip().strip("'") for t in tags.split(",") if t.strip()]
 
 
-def _bad_kind(cur: _Cursor, err: dict[str, Any], path: str) -> Diagnostic:
+def _bad_kind(cur: _Cursor, err: Any, path: str) -> Diagnostic:
     node = cur.node
     kind = node.get("kind") if isinstance(node, YMap) else None
     span = node.value_spans["kind"] if isinstance(node, YMap) and "kind" in node else \
@@ -262,7 +268,7 @@ def _no_kind(cur: _Cursor, path: str) -> Diagnostic:
                  (f"kinds: {', '.join(KINDS)}",))
 
 
-def _wrong_value(cur: _Cursor, err: dict[str, Any], path: str) -> Diagnostic:
+def _wrong_value(cur: _Cursor, err: Any, path: str) -> Diagnostic:
     span = _value_span(cur, path)
     value = err.get("input")
     where = cur.path
