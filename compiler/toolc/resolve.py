@@ -191,7 +191,7 @@ class _Resolver:
 
 
 def _description_span(node: YMap) -> dict[str, Span]:
-    """Where the tool's description comes from (none when a configured severity let it be absent)."""
+    """Where the tool's description comes from (none if a configured severity let it be absent)."""
     if isinstance(node.get("description"), str):
         return {"/description": node.value_spans["description"]}
     return {}

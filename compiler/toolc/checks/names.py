@@ -74,7 +74,7 @@ def check_tool_names(project: Project) -> None:
 
 
 def check_identifiers(project: Project) -> None:
-    """TC311: type and toolset names are ASCII identifiers; a type does not take a JSON type's name."""
+    """TC311: type and toolset names are identifiers; no type takes a JSON type's name."""
     for parsed in project.modules:
         types = parsed.section("types")
         for name in types:

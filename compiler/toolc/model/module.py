@@ -28,7 +28,8 @@ FormatVersion = Annotated[
 class ModuleSpec(SpecModel):
     toolc: FormatVersion
     module: Annotated[str, Field(description="An ASCII Python identifier, unique in the project.")]
-    description: Annotated[str | None, Field(description="The generated module's docstring.")] = None
+    description: Annotated[
+        str | None, Field(description="The generated module's docstring.")] = None
     types: Annotated[
         dict[str, ToolcSchema], Expect("a mapping of type names to schemas"),
         Field(description="Named schemas other schemas can use through `type`."),
