@@ -97,6 +97,7 @@ def test_nonsense_gives_located_errors_not_tracebacks(text: str) -> None:
 # -- never a traceback: random, structured and mutated input ----------------------------------
 
 VALID = sorted((Path(__file__).parent / "fixtures" / "resolve").rglob("*.toolc.yaml"))
+SEEDS = VALID + [p for p in sorted(INVALID.rglob("*.toolc.yaml")) if b"\x00" not in p.read_bytes()]
 VOCABULARY = [
     "toolc", "module", "description", "types", "tools", "toolsets", "export", "kind", "inner",
     "prefix", "names", "tools", "params", "returns", "handler", "type", "properties", "items",
@@ -148,11 +149,11 @@ def test_random_structures_never_raise(data: dict[str, object]) -> None:
 
 
 @SETTINGS
-@given(st.sampled_from(VALID), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3),
+@given(st.sampled_from(SEEDS), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3),
                                                     st.sampled_from(VOCABULARY)), min_size=1,
                                           max_size=4))
-def test_mutated_valid_specs_never_raise(path: Path, edits: list[tuple[int, int, str]]) -> None:
-    lines = path.read_text(encoding="utf-8").splitlines()
+def test_mutated_specs_never_raise(path: Path, edits: list[tuple[int, int, str]]) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines() or [""]
     for where, how, token in edits:
         i = where % len(lines)
         if how == 0:

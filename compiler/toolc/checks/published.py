@@ -52,7 +52,7 @@ class _Validators:
             key = json.dumps({k: v for k, v in schema.items() if k not in _IGNORED},
                              sort_keys=True)
             seen = (key, json.dumps(value, sort_keys=True))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             return _rejection(Draft202012Validator(schema), value)
         if seen not in self.verdicts:
             validator = self.validators.get(key)
