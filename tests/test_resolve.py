@@ -205,3 +205,10 @@ def test_an_export_built_on_mcp_is_unknown_but_its_known_tools_are_exported() ->
     m = ir.modules["m"]
     assert m.toolsets["all"].published is None and m.toolsets["s"].published is None
     assert [t.name for t in m.exported_tools] == ["a"]
+
+
+def test_yaml_1_2_words_stay_strings_on_the_wire() -> None:
+    ir = _one("toolc: 1\nmodule: m\ntools:\n  t:\n    description: T.\n    handler: x.y:t\n"
+              "    params:\n      a: {description: A., enum: [yes, no, on, off, true]}\n")
+    enum = ir.modules["m"].tools["t"].input_schema["properties"]["a"]["enum"]
+    assert enum == ["yes", "no", "on", "off", True]

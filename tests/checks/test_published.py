@@ -37,3 +37,9 @@ def test_returns_named_object_type_is_an_object(codes: Callable[..., list[str]])
     assert codes(text) == []
     assert codes(text.replace("returns: {type: R}", "returns: {type: R, nullable: true}")) \
         == ["TC209"]
+
+
+def test_meta_must_be_json(check: Callable[..., list]) -> None:
+    (r,) = check("toolc: 1\nmodule: m\ntools:\n  t: {description: T., handler: x.y:t, "
+                 "meta: {a: [.nan]}}\n")
+    assert r[:3] == ("TC103", 4, 46) and "not a JSON number" in r[3]

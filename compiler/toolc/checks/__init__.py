@@ -48,6 +48,7 @@ CHECKS: tuple[Check, ...] = (
     composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
+    published.check_meta_values,            # TC103
 )
 
 

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
 from ..model.errors import describe_value
-from ..model.keywords import ANNOTATIONS
+from ..model.keywords import ANNOTATIONS, non_json_problem
 from .project import Project
 
 
@@ -75,6 +75,18 @@ def _rejection(validator: Draft202012Validator, value: Any) -> str | None:
     if message.startswith(shown):
         message = json.dumps(error.instance, ensure_ascii=False) + message[len(shown):]
     return message
+
+
+def check_meta_values(project: Project) -> None:
+    """TC103: a tool's ``meta`` is published as JSON, which has no NaN or infinity."""
+    for parsed in project.modules:
+        section = parsed.section("tools")
+        for name in parsed.tools:
+            node = section[name]
+            problem = non_json_problem(node.get("meta"))
+            if problem:
+                project.report("TC103", f"`meta` of tool '{name}': {problem}",
+                               node.value_spans["meta"])
 
 
 def check_returns_object(project: Project) -> None:
