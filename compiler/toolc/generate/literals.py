@@ -73,7 +73,7 @@ def py_str_lines(text: str, width: int) -> list[str]:
     because pieces are cut first and escaped after.
     """
     quote = _quote_for(text)
-    budget = max(width - 2, 8)
+    budget = max(width - 2, 10)  # room for the longest escape, \U0001f389
     lines: list[str] = []
     rest = text
     while rest:
@@ -132,7 +132,19 @@ def docstring(text: str, indent: int) -> str:
     )
     if plain:
         return f'"""{text}"""'
+    if indent and not _encodable(text):
+        # A class docstring is also kept as UTF-8 by the interpreter, which refuses lone
+        # surrogates: those (and only those) are written as their escapes.
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return py_str(text)  # one literal: tools warn about a docstring made of several
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def comment_text(text: str) -> str:

@@ -1,0 +1,99 @@
+"""The shape of a generated module: nothing built or imported at import, names built on
+first use (with what they need, cycles together), and the module's public surface."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from generate_support import TYPING
+from toolc.generate.assemble import strongly_connected
+from toolc.generate.layout import ANY
+from toolc.generate.models import AliasDef
+
+Load = Callable[[str], Any]
+
+_PROBE = """
+import json, sys
+from pydantic import BaseModel
+import toolc.runtime
+classes = len(BaseModel.__subclasses__())
+import generated_schemas.schemas as m
+out = {
+    "classes_made": len(BaseModel.__subclasses__()) - classes,
+    "user_code": sorted(n for n in sys.modules if n.startswith("fixture_handlers")),
+    "built": sorted(n for n in vars(m) if n in m.__all__),
+}
+m.EverythingParams
+out["after_one"] = sorted(n for n in vars(m) if n in m.__all__)
+out["user_code_after"] = sorted(n for n in sys.modules if n.startswith("fixture_handlers"))
+print(json.dumps(out))
+"""
+
+
+def test_importing_builds_nothing_and_imports_no_user_code(staged: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(staged), str(TYPING)])}
+    done = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
+                          env=env, check=True)
+    found = json.loads(done.stdout)
+    assert found["classes_made"] == 0
+    assert found["user_code"] == [] and found["user_code_after"] == []
+    assert found["built"] == []
+    # one model, and exactly the models and aliases it refers to
+    assert found["after_one"] == [
+        "Email", "EverythingParams", "EverythingParamsPoint", "EverythingParamsSettings",
+        "File", "Folder", "Level", "Shape", "ShapeOption1", "ShapeOption2", "Tree"]
+
+
+def test_every_public_name_resolves_and_dir_lists_it(importable: Load) -> None:
+    for where in ("schemas.schemas", "names.names", "every_kind.kinds", "workbench.workbench"):
+        module = importable(where)
+        assert module.__all__ == sorted(module.__all__)
+        assert set(module.__all__) <= set(dir(module))
+        for name in module.__all__:
+            assert getattr(module, name) is getattr(module, name), name  # built once
+
+
+def test_an_unknown_name_is_an_attribute_error(importable: Load) -> None:
+    module = importable("workbench.workbench")
+    assert not hasattr(module, "Nope")
+    with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
+        module.Nope  # noqa: B018
+
+
+def test_models_are_named_as_their_module_attribute(importable: Load) -> None:
+    """A class made inside a builder still reads, reprs and pickles as <module>.<name>."""
+    schemas = importable("schemas.schemas")
+    assert schemas.Tree.__qualname__ == "Tree"
+    assert schemas.Tree.__module__ == "generated_schemas.schemas"
+    tree = schemas.Tree.model_validate({"label": "a", "children": [{"label": "b"}]})
+    assert pickle.loads(pickle.dumps(tree)) == tree
+
+
+def test_mutually_recursive_types_are_built_together(importable: Load) -> None:
+    schemas = importable("schemas.schemas")
+    folder = schemas.Folder.model_validate(
+        {"name": "root", "files": [{"name": "a", "folder": {"name": "sub"}}]})
+    assert type(folder.files[0]) is schemas.File
+    assert type(folder.files[0].folder) is schemas.Folder
+
+
+def test_protocols_exist_at_run_time_too(importable: Load) -> None:
+    workbench = importable("workbench.workbench")
+    handler = workbench.ReadLogHandler
+    assert handler.__doc__ == "Return the newest lines of the server log."
+    assert getattr(handler, "_is_protocol", False)
+
+
+def test_strongly_connected_puts_cycles_together_dependencies_first() -> None:
+    defs = [AliasDef("A", ANY, {"B"}), AliasDef("B", ANY, {"C"}), AliasDef("C", ANY, {"B"}),
+            AliasDef("D", ANY, set()), AliasDef("E", ANY, {"A", "D"})]
+    groups = [[d.name for d in group] for group in strongly_connected(defs)]
+    assert groups == [["B", "C"], ["A"], ["D"], ["E"]]

@@ -1,0 +1,92 @@
+"""Identifiers for spec names: valid, readable when they can be, never colliding."""
+
+from __future__ import annotations
+
+import keyword
+
+from generate_support import analyse_case
+from hypothesis import given
+from hypothesis import strategies as st
+from toolc.generate.names import (
+    Scope,
+    ascii_fold,
+    camel,
+    field_name,
+    is_plain_identifier,
+    module_names,
+    snake,
+    type_refs,
+)
+
+
+def test_camel_case_class_stems() -> None:
+    assert camel("readLog", lead="Tool") == "ReadLog"
+    assert camel("read_log", lead="Tool") == "ReadLog"
+    assert camel("my.tool-x", lead="Tool") == "MyToolX"
+    assert camel("3d-render", lead="Tool") == "Tool3dRender"
+    assert camel("größe", lead="Tool") == "Groe"
+    assert camel("日本", lead="Tool") == "Tool"
+
+
+def test_snake_identifiers() -> None:
+    assert snake("my-field", lead="field") == "my_field"
+    assert snake("_private", lead="field") == "private"
+    assert snake("3d", lead="field") == "field_3d"
+    assert snake("class", lead="field") == "class_"
+    assert snake("---", lead="field") == "field"
+    assert ascii_fold("größe") == "groe"
+
+
+def test_field_names_avoid_what_a_model_or_the_handler_call_uses() -> None:
+    scope = Scope()
+    got = [field_name(raw, scope) for raw in
+           ("lines", "self", "ctx", "model_config", "json", "model_dump_all", "Field",
+            "str", "my-field", "my_field", "type", "match", "class")]
+    assert got == ["lines", "self_", "ctx_", "model_config_", "json_", "model_dump_all_",
+                   "Field_", "str_", "my_field", "my_field2", "type", "match", "class_"]
+
+
+@given(st.lists(st.text(min_size=1, max_size=12), max_size=20))
+def test_field_names_are_identifiers_and_distinct(raws: list[str]) -> None:
+    scope = Scope()
+    names = [field_name(raw, scope) for raw in raws]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert name.isidentifier() and name.isascii() and not keyword.iskeyword(name)
+        assert not name.startswith("_")
+
+
+def test_scope_claims_every_suffix_of_a_stem() -> None:
+    scope = Scope({"ReadLogHandler"})
+    assert scope.claim("ReadLog", suffixes=("Params", "Handler")) == "ReadLog2"
+    assert {"ReadLog2Params", "ReadLog2Handler"} <= scope.taken
+
+
+def test_plain_identifiers() -> None:
+    assert is_plain_identifier("readLog") and is_plain_identifier("match")
+    assert not is_plain_identifier("class") and not is_plain_identifier("_x")
+    assert not is_plain_identifier("größe") and not is_plain_identifier("a-b")
+
+
+def test_module_names_follow_the_spec_order_and_reserve_the_modules_own() -> None:
+    names = module_names(analyse_case("names").modules["names"])
+    assert names.types == {"Any": "Any2", "size_class": "size_class"}
+    assert names.toolsets == {"toolset": "toolset_", "all": "all", "rt": "rt_",
+                              "dotted": "dotted"}
+    assert names.tools == {"my.tool-x": "MyToolX", "class": "Class", "3d-render": "Tool3dRender",
+                           "readLog": "ReadLog", "read_log": "ReadLog2", "toolset": "Toolset"}
+
+
+def test_other_modules_are_found_in_toolsets_and_types() -> None:
+    project = analyse_case("every_kind")
+    assert module_names(project.modules["kinds"]).modules == {"base": "base"}
+    assert module_names(project.modules["base"]).modules == {"kinds": "kinds"}
+
+
+def test_type_refs_walk_schema_positions_only() -> None:
+    schema = {"type": "object", "properties": {
+        "a": {"type": "Point"}, "b": {"type": "array", "items": {"type": "geo.Shape"}},
+        "c": {"anyOf": [{"type": "string"}, {"type": "Tag"}]},
+        "d": {"type": "object", "default": {"type": "not.AType"}},
+        "type": {"type": "string", "enum": ["x.y"]}}}
+    assert type_refs(schema) == ["Point", "geo.Shape", "Tag"]
