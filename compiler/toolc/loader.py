@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,14 +31,17 @@ MAX_NODES = 100_000
 _Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # YAML 1.2 core schema, for plain (unquoted, untagged) scalars only.
-_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT10 = re.compile(r"^[-+]?[0-9]+$")
 _INT8 = re.compile(r"^0o[0-7]+$")
 _INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
-_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+
+_SCALAR, _ALIAS = yaml.ScalarEvent, yaml.AliasEvent
+_MAP_START, _MAP_END = yaml.MappingStartEvent, yaml.MappingEndEvent
+_SEQ_START, _SEQ_END = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_DOC_START = yaml.DocumentStartEvent
 
 _CORE = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {f"{_CORE}{t}" for t in ("str", "int", "float", "bool", "null", "map", "seq")}
@@ -98,8 +100,9 @@ def load_text(text: str, path: str) -> LoadedFile:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         fail("TC002", f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB", Span(path, 1, 1))
     builder = _Builder(path)
+    parser = _Parser(text)
     try:
-        data = builder.build(yaml.parse(text, Loader=_Parser))
+        data = builder.build(parser)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -109,6 +112,8 @@ def load_text(text: str, path: str) -> LoadedFile:
         fail("TC003", f"YAML syntax error: {problem}", Span(path, line, col))
     except yaml.YAMLError as exc:
         fail("TC003", f"YAML syntax error: {exc}", Span(path, 1, 1))
+    finally:
+        parser.dispose()
     return LoadedFile(path, text, data, builder.diagnostics)
 
 
@@ -158,44 +163,58 @@ class _Builder:
     def _report(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
         self.diagnostics.append(Diagnostic(code, Severity.ERROR, message, span, notes))
 
-    def build(self, events: Iterator[Any]) -> Any:
+    def build(self, parser: Any) -> Any:
+        """Build the value of the single document ``parser`` (a PyYAML parser) reads.
+
+        This loop runs once per YAML event, so it dispatches on the exact event class
+        and handles the common case (an untagged, unanchored scalar) inline.
+        """
         stack: list[_Open] = []
         result: Any = None
         documents = 0
-        for event in events:
-            if isinstance(event, yaml.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    fail("TC008", "a spec file holds one YAML document; found a second",
-                         self._span(event))
-                continue
-            if isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent,
-                                  yaml.DocumentEndEvent)):
-                continue
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+        path = self.path
+        get_event = parser.get_event
+        while (event := get_event()) is not None:
+            kind = type(event)
+            if kind is _SCALAR:
+                mark = event.start_mark
+                end = event.end_mark
+                length = end.column - mark.column if end.line == mark.line else 1
+                span = Span(path, mark.line + 1, mark.column + 1, length if length > 0 else 1)
+                if event.tag is None:
+                    # implicit[0] is true only for a plain (unquoted) scalar.
+                    value = _resolve_plain(event.value) if event.implicit[0] else event.value
+                else:
+                    value = self._tagged(event)
+                size = 1
+                if event.anchor is not None:
+                    self.anchors[event.anchor] = (value, 1)
+            elif kind is _MAP_START or kind is _SEQ_START:
                 if len(stack) >= MAX_DEPTH:
                     fail("TC004", f"nesting is deeper than {MAX_DEPTH} levels", self._span(event))
-                self._check_tag(event, "map" if isinstance(event, yaml.MappingStartEvent) else "seq")
-                container = YMap if isinstance(event, yaml.MappingStartEvent) else YList
+                self._check_tag(event, "map" if kind is _MAP_START else "seq")
+                container = YMap if kind is _MAP_START else YList
                 stack.append(_Open(container(self._span(event)), event.anchor))
                 continue
-            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            elif kind is _MAP_END or kind is _SEQ_END:
                 done = stack.pop()
                 if done.anchor is not None:
                     self.anchors[done.anchor] = (done.value, done.size)
                 value, size, span = done.value, done.size, done.value.span
-            elif isinstance(event, yaml.AliasEvent):
+            elif kind is _ALIAS:
                 if event.anchor not in self.anchors:
                     fail("TC003", f"YAML syntax error: unknown alias *{event.anchor}",
                          self._span(event))
                 value, size = self.anchors[event.anchor]
                 span = self._span(event, len(event.anchor) + 1)
-            else:  # ScalarEvent
-                value = self._scalar(event)
-                size = 1
-                span = self._span(event, _scalar_length(event))
-                if event.anchor is not None:
-                    self.anchors[event.anchor] = (value, 1)
+            elif kind is _DOC_START:
+                documents += 1
+                if documents > 1:
+                    fail("TC008", "a spec file holds one YAML document; found a second",
+                         self._span(event))
+                continue
+            else:  # stream start/end, document end
+                continue
             self.expanded += size
             if self.expanded > MAX_NODES:
                 fail("TC005", f"aliases expand to more than {MAX_NODES:,} nodes", span)
@@ -241,49 +260,48 @@ class _Builder:
             fail("TC007", f"tag {tag!r} is not allowed: specs are plain data",
                  self._span(event, len(tag)))
 
-    def _scalar(self, event: Any) -> Any:
+    def _tagged(self, event: Any) -> Any:
+        """A scalar with an explicit tag: only the core schema's own tags are allowed."""
         text = event.value
-        if event.tag is None or event.tag == "!":
-            # implicit[0] is true only for a plain (unquoted) scalar: quoted text stays text.
-            return _resolve_plain(text) if event.implicit[0] else text
+        if event.tag == "!":  # the non-specific tag: a quoted-style string
+            return text
         self._check_tag(event, "scalar")
         kind = event.tag[len(_CORE):]
         if kind in ("map", "seq"):
             fail("TC007", f"tag !!{kind} does not fit a scalar", self._span(event))
         if kind == "str":
             return text
-        value = _resolve_plain(text)
+        value = _resolve_plain(text) if text else None
         expected = {"int": int, "float": (int, float), "bool": bool, "null": type(None)}[kind]
         if not isinstance(value, expected) or (kind == "int" and isinstance(value, bool)):
             fail("TC007", f"{text!r} is not a valid !!{kind}", self._span(event))
         return float(value) if kind == "float" else value
 
 
+_NUMBER_START = frozenset("0123456789+-.")
+_WORDS: dict[str, Any] = {
+    **dict.fromkeys(("~", "null", "Null", "NULL", ""), None),
+    **_BOOL,
+    **dict.fromkeys((".inf", "+.inf", ".Inf", "+.Inf", ".INF", "+.INF"), math.inf),
+    **dict.fromkeys(("-.inf", "-.Inf", "-.INF"), -math.inf),
+}
+
+
 def _resolve_plain(text: str) -> Any:
-    if _NULL.match(text):
-        return None
-    if text in _BOOL:
-        return _BOOL[text]
+    """YAML 1.2 core schema. Most plain scalars are words: they return after one lookup."""
+    if text in _WORDS:
+        return _WORDS[text]
+    if text[0] not in _NUMBER_START:
+        return text
     if _INT10.match(text):
         return int(text)
-    if _INT8.match(text):
-        return int(text, 0)
-    if _INT16.match(text):
+    if _INT8.match(text) or _INT16.match(text):
         return int(text, 0)
     if _FLOAT.match(text):
         return float(text)
-    if _INF.match(text):
-        return -math.inf if text.startswith("-") else math.inf
     if _NAN.match(text):
         return math.nan
     return text
-
-
-def _scalar_length(event: Any) -> int:
-    start, end = event.start_mark, event.end_mark
-    if end.line == start.line:
-        return end.column - start.column
-    return 1
 
 
 def spans_at(data: Any, path: tuple[Any, ...]) -> tuple[Span | None, Span | None]:
