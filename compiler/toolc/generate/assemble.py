@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..ir import ModuleIR, Ref, ToolIR
@@ -44,6 +46,8 @@ class ModuleWriter:
 
     def _macro(self, name: str, context: Any) -> str:
         """One macro of macros.jinja, without the blank lines around it."""
+        if isinstance(context, dict):
+            context = view(context)
         return str(getattr(self.macros, name)(context)).strip("\n")
 
     # -- parts --------------------------------------------------------------------------
@@ -148,8 +152,8 @@ class ModuleWriter:
             head = f"{f.name}: " + render(f.annotation, 4, WIDTH - 8 - len(f.name))
             last = head.rsplit("\n", 1)[-1]
             call = render(f.call, 4, WIDTH - 7 - len(last))
-            fields.append({"line": f"{head} = {call}",
-                           "notes": [comment_text(n) for n in f.notes]})
+            fields.append(view({"line": f"{head} = {call}",
+                                "notes": [comment_text(n) for n in f.notes]}))
         extra = render(d.extra, 4, WIDTH - 40) if d.extra is not None else ""
         return self._macro("model_class", {
             "name": d.name, "doc": docstring(d.doc, 4) if d.doc else "",
@@ -204,13 +208,12 @@ class ModuleWriter:
             code = writer.code(ts)
             attr = self.names.toolsets[name]
             toolsets.append(self._macro("toolset", code))
-            declarations.append({"attr": attr, "type": code.type})
+            declarations.append(view({"attr": attr, "type": code.type}))
             lazy_toolsets.append((py_str(attr), code.func))
         export_attr = self.names.toolsets[self.module.export]
         if export_attr != "toolset":
-            declarations.append({"attr": "toolset",
-                                 "type": declared_type(self.module.toolsets[
-                                     self.module.export].kind)})
+            declarations.append(view({"attr": "toolset", "type": declared_type(
+                self.module.toolsets[self.module.export].kind)}))
             lazy_toolsets.append(('"toolset"', f"lambda: _toolset({py_str(export_attr)})"))
             writer.uses_local_ref = True
         check_aliases[:0] = [a for a in (_ANY_RETURN, _STRUCTURED) if a in self.return_aliases]
@@ -246,8 +249,8 @@ class ModuleWriter:
             if checking_imports:
                 checking_imports.append("")
             checking_imports += [f"    {line}" for line in section]
-        others = [{"name": m, "alias": a, "literal": py_str(m),
-                   "import": m if m == a else f"{m} as {a}"}
+        others = [view({"name": m, "alias": a, "literal": py_str(m),
+                        "import": m if m == a else f"{m} as {a}"})
                   for m, a in sorted(self.names.modules.items())]
         public = [d.name for d in self.models.defs] + [n for n, _ in self.protocols]
         public += [self.names.toolsets[n] for n in self.module.toolsets] + ["toolset"]
@@ -269,9 +272,18 @@ class ModuleWriter:
         )
 
 
+def view(values: dict[str, Any]) -> SimpleNamespace:
+    """Template values as attributes: jinja reads ``x.name`` from an object directly, but
+    from a dict only after a failed attribute lookup, which costs an exception each time."""
+    return SimpleNamespace(**values)
+
+
+_LINE_START = re.compile(r"^(?=.)", re.MULTILINE)
+
+
 def _indent(text: str, pad: str) -> str:
     """``text`` moved right by ``pad`` (blank lines stay empty)."""
-    return "\n".join(pad + line if line else line for line in text.split("\n"))
+    return _LINE_START.sub(pad, text)
 
 
 def _check(target: str, value: str) -> str:

@@ -129,7 +129,7 @@ class ModuleNames:
 
     def field_scope(self) -> Scope:
         """A fresh scope for the fields of one model: names annotations may use are taken."""
-        return Scope(set(FIELD_RESERVED) | set(self.types.values()) | set(self.modules.values()))
+        return Scope({*FIELD_RESERVED, *self.types.values(), *self.modules.values()})
 
 
 def type_name(raw: str) -> str:
@@ -160,14 +160,7 @@ def module_names(module: ModuleIR) -> ModuleNames:
 
 def _referenced_modules(module: ModuleIR) -> set[str]:
     """Other spec modules named by toolsets or by ``type: other.Name`` in any schema."""
-    found = set(module.imports)
-    schemas: list[object] = [named.spec for named in module.types.values()]
-    for tool in module.tools.values():
-        schemas += [tool.params_spec, tool.returns_spec]
-    for schema in schemas:
-        found.update(ref.split(".", 1)[0] for ref in type_refs(schema) if "." in ref)
-    found.discard(module.name)
-    return found
+    return set(module.imports) - {module.name}
 
 
 JSON_TYPES = frozenset({"string", "integer", "number", "boolean", "object", "array", "null"})
