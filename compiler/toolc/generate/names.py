@@ -71,6 +71,8 @@ def ascii_fold(raw: str) -> str:
 
 def camel(raw: str, *, lead: str) -> str:
     """``readLog``, ``read_log``, ``read-log`` -> ``ReadLog``; ``lead`` goes before a digit."""
+    if raw.isascii() and raw.isalpha():  # the usual case, without a regex
+        return raw[0].upper() + raw[1:]
     words = _WORDS.findall(ascii_fold(raw))
     text = "".join(w[:1].upper() + w[1:] for w in words)
     if not text or text[0].isdigit():
@@ -104,6 +106,9 @@ class Scope:
 
     def claim(self, wanted: str, *, suffixes: tuple[str, ...] = ("",)) -> str:
         """The first of ``wanted``, ``wanted2``, ... that is free with every suffix."""
+        if suffixes == ("",) and wanted not in self.taken:
+            self.taken.add(wanted)
+            return wanted
         n = 1
         while True:
             stem = wanted if n == 1 else f"{wanted}{n}"
