@@ -52,8 +52,10 @@ def _exit_code(bag: DiagnosticBag, strict: bool) -> int:
 
 
 def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
-             out: TextIO = sys.stdout, err: TextIO = sys.stderr, color: bool = False) -> int:
+             out: TextIO | None = None, err: TextIO | None = None, color: bool = False) -> int:
     """Check specs and report every problem; write nothing."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     config = _config_or_report(fmt, err)
     if config is None:
         return EXIT_ERRORS
@@ -76,9 +78,11 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
 
 
 def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
-              out: TextIO = sys.stdout, err: TextIO = sys.stderr, color: bool = False,
+              out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
               progress: bool = False) -> int:
     """Build, or (``--check``, or in CI without ``--write``) verify ``generated/``."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     config = _config_or_report(fmt, err)
     if config is None:
         return EXIT_ERRORS
@@ -129,7 +133,8 @@ def _progress(err: TextIO):  # type: ignore[no-untyped-def]
     return show
 
 
-def print_schema(out: TextIO = sys.stdout) -> int:
+def print_schema(out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     from .model import spec_json_schema
 
     out.write(json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n")
@@ -137,9 +142,11 @@ def print_schema(out: TextIO = sys.stdout) -> int:
 
 
 def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
-             fail_on: str, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
+             fail_on: str, out: TextIO | None = None, err: TextIO | None = None,
              color: bool = False) -> int:
     """Classified changes between two sets of golden files (default NEW: a fresh build)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     from .build import golden_on_disk, new_golden, render_outputs, schema_changes
     from .diff import DiffInputError, load_folder, load_git
 
@@ -182,7 +189,8 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
 
 
 def run_serve(target: str, *, toolset_name: str | None, transport: str, host: str, port: int,
-              err: TextIO = sys.stderr) -> int:
+              err: TextIO | None = None) -> int:
+    err = err or sys.stderr
     from .serve import serve
 
     config = _config_or_report("text", err)

@@ -95,8 +95,9 @@ def _pick(module: ModuleType, toolset_name: str | None) -> Target:
 
 def serve(config: Config, target: str, *, toolset_name: str | None = None,
           transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
-          err: TextIO = sys.stderr) -> int:
+          err: TextIO | None = None) -> int:
     """Serve until the client goes away or a signal arrives; the exit code."""
+    err = err or sys.stderr
     import anyio
 
     logging.basicConfig(stream=err, level=logging.INFO,

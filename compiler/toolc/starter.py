@@ -58,8 +58,9 @@ python-path = ["."]
 
 
 def init_project(force: bool = False, root: Path | None = None,
-                 out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+                 out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Write the starter files into ``root`` (default: cwd); refuse to overwrite."""
+    out, err = out or sys.stdout, err or sys.stderr
     from .model import spec_json_schema
 
     root = root or Path.cwd()

@@ -43,6 +43,12 @@ def _code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span
         if tool.handler is not None:
             yield "handler", f"tool '{name}'", tool.handler, _span(tools.get(name), "handler",
                                                                    tools.span)
+    # A tool that failed validation for another reason (a misspelt key, say) still has
+    # its handler checked from the raw YAML: every problem of a run is reported.
+    for name in sorted(parsed.broken_tools):
+        node = tools.get(name)
+        if isinstance(node, YMap) and isinstance(node.get("handler"), str):
+            yield "handler", f"tool '{name}'", node["handler"], node.value_spans["handler"]
     for name, ts in parsed.toolsets.items():
         for key, cls in (("predicate", FilteredToolset), ("prepare", PreparedToolset),
                          ("wrapper", WrapperToolset)):

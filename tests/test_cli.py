@@ -1,0 +1,168 @@
+"""The `toolc` command: through click's runner, and as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from toolc.cli import main
+from toolc.model import spec_json_schema
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GOOD = """\
+toolc: 1
+module: notes
+tools:
+  addNote:
+    description: Add a note.
+    handler: notes_app:add
+    params:
+      text: {type: string, description: The note.}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "notes.toolc.yaml").write_text(GOOD)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    return tmp_path
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_validate_clean(project: Path) -> None:
+    code, out, _ = run("validate")
+    assert (code, out) == (0, "ok: 1 module(s), no problems\n")
+
+
+def test_validate_reports_every_problem_with_location_and_exit_1(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(
+        GOOD.replace("description: Add", "descripton: Add").replace("notes_app:add", "notes_app.add"))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert "specs/notes.toolc.yaml:5:5: error[TC101]: unknown key 'descripton'" in out
+    assert "specs/notes.toolc.yaml:6:14: error[TC303]" in out
+    assert out.rstrip().endswith("error(s), 0 warning(s)")
+
+
+def test_validate_formats(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("addNote", "add note"))
+    code, out, _ = run("validate", "--format", "json")
+    [d] = json.loads(out)["diagnostics"]
+    assert (code, d["code"], d["line"], d["col"]) == (1, "TC301", 4, 3)
+    code, out, _ = run("validate", "--format", "github")
+    assert out.startswith("::error file=specs/notes.toolc.yaml,line=4,col=3,title=TC301")
+
+
+def test_strict_fails_on_warnings(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("addNote", "add.note"))
+    assert run("validate")[0] == 0
+    code, out, _ = run("validate", "--strict")
+    assert code == 1 and "warning[TC302]" in out
+
+
+def test_severity_configuration_applies(project: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\n[tool.toolc.severity]\nunportable-name = "error"\n')
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("addNote", "add.note"))
+    code, out, _ = run("validate")
+    assert code == 1 and "error[TC302]" in out
+
+
+def test_usage_errors_exit_2(project: Path) -> None:
+    assert run("validate", "no/such/path")[0] == 2
+    assert run("build", "--check", "--write")[0] == 2
+    assert run("frobnicate")[0] == 2
+    (project / "specs" / "notes.toolc.yaml").unlink()
+    code, _, err = run("validate")
+    assert code == 2 and "no *.toolc.yaml specs found" in err
+
+
+def test_bad_config_is_reported(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.toolc]\nspec = "specs"\n')
+    code, _, err = run("validate")
+    assert code == 1 and "error[TC901]: unknown key 'spec'" in err
+
+
+def test_schema_prints_the_format_and_the_committed_copy_is_current(project: Path) -> None:
+    code, out, _ = run("schema")
+    assert code == 0 and json.loads(out) == spec_json_schema()
+    committed = json.loads((ROOT / "docs" / "spec.schema.json").read_text())
+    assert committed == spec_json_schema(), "regenerate: toolc schema > docs/spec.schema.json"
+
+
+def test_init_writes_a_starter_that_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "shop"
+    target.mkdir()
+    monkeypatch.chdir(target)
+    monkeypatch.delenv("CI", raising=False)
+    code, out, _ = run("init")
+    assert code == 0 and "wrote specs/shop.toolc.yaml" in out
+    assert "[tool.toolc]" in (target / "pyproject.toml").read_text()
+    assert run("validate")[0] == 0
+    assert run("build")[0] == 0
+    assert (target / "generated" / "schemas" / "shop" / "greet.json").exists()
+    code, _, err = run("init")
+    assert code == 1 and "use --force" in err
+    assert run("init", "--force")[0] == 0
+
+
+def test_build_writes_then_check_is_clean_then_stale(project: Path) -> None:
+    code, out, _ = run("build", "--no-certify")
+    assert code == 0 and "TOOL_ADDED" in out
+    assert (project / "generated" / "notes.py").exists()
+    code, out, _ = run("build", "--check", "--no-certify")
+    assert code == 0 and "up to date" in out
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("The note.", "The note text."))
+    code, out, _ = run("build", "--check", "--no-certify")
+    assert code == 1
+    assert "DESCRIPTION_CHANGED" in out and "toolc build --write" in out
+    assert "The note." in (project / "generated" / "schemas" / "notes" / "addNote.json").read_text()
+
+
+def test_build_in_ci_checks_unless_write(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CI", "true")
+    code, out, _ = run("build", "--no-certify")
+    assert code == 1 and not (project / "generated").exists()
+    assert "would write generated/notes.py" in out
+    assert run("build", "--write", "--no-certify")[0] == 0
+    assert run("build", "--no-certify")[0] == 0
+
+
+def test_build_with_errors_writes_nothing(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("toolc: 1", "toolc: 2"))
+    code, out, _ = run("build")
+    assert code == 1
+    assert "specs/notes.toolc.yaml:1:8: error[TC104]: `toolc` must be the integer 1" in out
+    assert not (project / "generated").exists()
+
+
+@pytest.mark.skipif(shutil.which("toolc") is None and not (Path(sys.executable).parent / "toolc").exists(),
+                    reason="the toolc console script is not installed")
+def test_console_script_as_a_real_subprocess(project: Path) -> None:
+    script = shutil.which("toolc") or str(Path(sys.executable).parent / "toolc")
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    ok = subprocess.run([script, "validate"], cwd=project, capture_output=True, text=True,
+                        env=env, timeout=60, check=False)
+    assert (ok.returncode, ok.stdout) == (0, "ok: 1 module(s), no problems\n")
+    (project / "specs" / "notes.toolc.yaml").write_bytes(b"toolc: 1\nmodule: \xff\n")
+    bad = subprocess.run([script, "validate"], cwd=project, capture_output=True, text=True,
+                         env=env, timeout=60, check=False)
+    assert bad.returncode == 1 and "error[TC001]" in bad.stdout
+    assert "Traceback" not in bad.stdout + bad.stderr
+    version = subprocess.run([script, "--version"], capture_output=True, text=True, timeout=60,
+                             check=False)
+    assert version.returncode == 0 and "toolc" in version.stdout
