@@ -166,3 +166,33 @@ def test_console_script_as_a_real_subprocess(project: Path) -> None:
     version = subprocess.run([script, "--version"], capture_output=True, text=True, timeout=60,
                              check=False)
     assert version.returncode == 0 and "toolc" in version.stdout
+
+
+def test_progress_on_a_terminal_only(project: Path) -> None:
+    """A real pseudo-terminal on stderr shows progress; a pipe stays quiet."""
+    import pty
+
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    cmd = [sys.executable, "-m", "toolc", "build", "--no-certify"]
+    piped = subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env,
+                           timeout=60, check=False)
+    assert piped.returncode == 0 and "toolc:" not in piped.stderr
+    controller, terminal = pty.openpty()
+    try:
+        proc = subprocess.run(cmd + ["--check"], cwd=project, stdout=subprocess.PIPE,
+                              stderr=terminal, env=env, timeout=60, check=False)
+        os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(controller)
+    assert proc.returncode == 0
+    assert b"toolc: loading 1/1 specs/notes.toolc.yaml" in shown
+    assert b"toolc: generating" in shown
