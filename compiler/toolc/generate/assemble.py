@@ -7,10 +7,12 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..ir import ModuleIR, Ref, ToolIR
+from .imports import Uses, checking_imports, heads_of, pydantic_names, typing_names
 from .layout import Call, Lit, Node, Raw, Sub, Union, render
 from .literals import WIDTH, comment_text, docstring, py_str
-from .models import AliasDef, Definition, ModelDef, ModelSet, is_model_schema
+from .models import AliasDef, Definition, ModelDef, ModelSet
 from .names import ModuleNames, Scope, snake
+from .schemas import is_model_schema
 from .toolsets import ToolsetWriter, declared_type, tool_args
 
 if TYPE_CHECKING:
@@ -171,7 +173,7 @@ class ModuleWriter:
             rebuild = [d.name for d in group if isinstance(d, ModelDef)] \
                 if len(group) > 1 else []
             builders.append(self._macro("builder", {
-                "func": func, "imports": ", ".join(_pydantic_names(group, heads)),
+                "func": func, "imports": ", ".join(pydantic_names(group, heads)),
                 "needs": render(Call("_need", tuple((None, Lit(n)) for n in needs)), 4,
                                 WIDTH - 4) if needs else "", "body": body,
                 "rebuild": rebuild, "result": _result_dict([d.name for d in group])}))
@@ -185,70 +187,55 @@ class ModuleWriter:
             groups.append((py_str(name), func))
         return [_indent(b, "    ") for b in builders], sorted(groups)
 
+    def _tool_factories(self) -> tuple[dict[str, str], list[str]]:
+        """``_tool_<Stem>()`` for each tool a function toolset lists: name -> function."""
+        funcs: dict[str, str] = {}
+        blocks = []
+        listed = {t for ts in self.module.toolsets.values() if ts.kind == "function"
+                  for t in ts.tools}
+        for name, tool in self.module.tools.items():
+            if name not in listed or tool.external or tool.handler is None:
+                continue
+            stem = self.names.tools[name]
+            funcs[name] = f"_tool_{stem}"
+            args = tool_args(tool, stem + "Params", self.returns.get(name))
+            blocks.append(self._macro("tool", {"func": funcs[name], "args": args}))
+        return funcs, blocks
+
+    def _toolset_builders(self, writer: ToolsetWriter
+                          ) -> tuple[list[str], list[SimpleNamespace], list[tuple[str, str]]]:
+        """One builder per toolset, its static declaration, and its entry in _TOOLSETS;
+        ``toolset`` is the export (the same object, built once)."""
+        blocks, declarations, lazy = [], [], []
+        for name, ts in self.module.toolsets.items():
+            code = writer.code(ts)
+            attr = self.names.toolsets[name]
+            blocks.append(self._macro("toolset", code))
+            declarations.append(view({"attr": attr, "type": code.type}))
+            lazy.append((py_str(attr), code.func))
+        export_attr = self.names.toolsets[self.module.export]
+        if export_attr != "toolset":
+            declarations.append(view({"attr": "toolset", "type": declared_type(
+                self.module.toolsets[self.module.export].kind)}))
+            lazy.append(('"toolset"', f"lambda: _toolset({py_str(export_attr)})"))
+            writer.uses_local_ref = True
+        return blocks, declarations, lazy
+
     def text(self) -> str:
         self._tool_models()
         checks, check_aliases = self._checks()
         texts = {d.name: self._definition_text(d) for d in self.models.defs}
         typed_api = [_indent(texts[d.name], "    ") for d in self.models.defs]
         typed_api += [_indent(text, "    ") for _, text in self.protocols]
-        tool_funcs: dict[str, str] = {}
-        tools = []
-        used = {t for ts in self.module.toolsets.values() if ts.kind == "function"
-                for t in ts.tools}
-        for name, tool in self.module.tools.items():
-            if name not in used or tool.external or tool.handler is None:
-                continue
-            stem = self.names.tools[name]
-            tool_funcs[name] = f"_tool_{stem}"
-            args = tool_args(tool, stem + "Params", self.returns.get(name))
-            tools.append(self._macro("tool", {"func": tool_funcs[name], "args": args}))
+        tool_funcs, tools = self._tool_factories()
         writer = ToolsetWriter(self.module, self.names, tool_funcs, self.project)
-        toolsets, declarations, lazy_toolsets = [], [], []
-        for name, ts in self.module.toolsets.items():
-            code = writer.code(ts)
-            attr = self.names.toolsets[name]
-            toolsets.append(self._macro("toolset", code))
-            declarations.append(view({"attr": attr, "type": code.type}))
-            lazy_toolsets.append((py_str(attr), code.func))
-        export_attr = self.names.toolsets[self.module.export]
-        if export_attr != "toolset":
-            declarations.append(view({"attr": "toolset", "type": declared_type(
-                self.module.toolsets[self.module.export].kind)}))
-            lazy_toolsets.append(('"toolset"', f"lambda: _toolset({py_str(export_attr)})"))
-            writer.uses_local_ref = True
+        toolsets, declarations, lazy_toolsets = self._toolset_builders(writer)
         check_aliases[:0] = [a for a in (_ANY_RETURN, _STRUCTURED) if a in self.return_aliases]
         typed_api[:0] = ["    " + alias for alias in check_aliases]
-        heads = {d.name: _heads_of(d) for d in self.models.defs}
-        builders, groups = self._builders(texts, heads)
-        uses_model = bool(tools)
-        all_heads = set().union(*heads.values())
-        uses_cast = writer.uses_cast or uses_model or writer.uses_local_ref \
-            or "cast" in all_heads
-        typing_names = {"TYPE_CHECKING", "Any"}
-        typing_names |= {n for n in ("Annotated", "Literal") if n in all_heads}
-        if self.protocols:
-            typing_names.add("Protocol")
-        if check_aliases:
-            typing_names.add("TypeAlias")
-        if any(isinstance(d, AliasDef) and d.name[:1].isupper() for d in self.models.defs):
-            typing_names.add("TypeAlias")
-        if uses_cast:
-            typing_names.add("cast")
-        pydantic = _pydantic_names(self.models.defs, heads)
-        if self.protocols or uses_model:
-            pydantic = sorted({*pydantic, "BaseModel"})
-        abc = []
-        if self.protocols or check_aliases:
-            abc.append("Awaitable")
-        if any(alias.startswith(("_Predicate", "_Prepare")) for alias in check_aliases):
-            abc.append("Callable")
-        sections = [[f"from collections.abc import {', '.join(abc)}"] if abc else [],
-                    [f"from pydantic import {', '.join(pydantic)}"] if pydantic else []]
-        checking_imports: list[str] = []
-        for section in filter(None, sections):  # isort's sections: stdlib, pydantic
-            if checking_imports:
-                checking_imports.append("")
-            checking_imports += [f"    {line}" for line in section]
+        uses = Uses({d.name: heads_of(d) for d in self.models.defs}, bool(self.protocols),
+                    tuple(check_aliases), bool(tools), bool(tools) or writer.uses_cast
+                    or writer.uses_local_ref)
+        builders, groups = self._builders(texts, uses.heads)
         others = [view({"name": m, "alias": a, "literal": py_str(m),
                         "import": m if m == a else f"{m} as {a}"})
                   for m, a in sorted(self.names.modules.items())]
@@ -258,14 +245,14 @@ class ModuleWriter:
             spec_path=comment_text(self.module.path.replace("\\", "/")),
             docstring=docstring(self.module.description, 0)
             if self.module.description else "",
-            uses_sys=uses_model or writer.uses_local_ref,
-            typing_imports=", ".join(sorted(typing_names, key=_import_order)),
-            checking_imports=checking_imports, other_modules=others,
+            uses_sys=uses.models or writer.uses_local_ref,
+            typing_imports=typing_names(self.models.defs, uses),
+            checking_imports=checking_imports(self.models.defs, uses), other_modules=others,
             user_imports=[f"import {m} as {a}" for m, a in sorted(self.user_modules.items())],
             typed_api=typed_api, checks=checks, declarations=declarations,
             uses_not_null=any(isinstance(d, ModelDef) and d.uses_not_null
                               for d in self.models.defs),
-            uses_model=uses_model, uses_toolset=writer.uses_local_ref,
+            uses_model=uses.models, uses_toolset=writer.uses_local_ref,
             tools=tools, toolsets=toolsets, builders=builders, groups=groups,
             lazy_toolsets=lazy_toolsets,
             all_names=[py_str(n) for n in sorted(set(public))],
@@ -292,52 +279,8 @@ def _check(target: str, value: str) -> str:
     return flat if len(flat) <= WIDTH else f"{target} = (\n            {value}\n        )"
 
 
-def _import_order(name: str) -> tuple[int, str]:
-    """isort's order: constants, classes, then functions."""
-    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
-    return kind, name
-
-
 def _result_dict(names: list[str]) -> str:
     return "{" + ", ".join(f"{py_str(n)}: {n}" for n in names) + "}"
-
-
-def _heads(node: Node, found: set[str]) -> set[str]:
-    """Every subscripted name and called function in ``node`` (for the imports)."""
-    todo = [node]
-    while todo:
-        current = todo.pop()
-        if isinstance(current, Sub):
-            found.add(current.head)
-            todo += current.args
-        elif isinstance(current, Union):
-            todo += current.items
-        elif isinstance(current, Call):
-            found.add(current.func)
-            todo += [value for _, value in current.args]
-    return found
-
-
-def _heads_of(d: Definition) -> set[str]:
-    if isinstance(d, AliasDef):
-        return _heads(d.value, set())
-    found = {"Field"} if d.fields or d.extra is not None else set()
-    for f in d.fields:
-        _heads(f.call, _heads(f.annotation, found))
-    if d.extra is not None:
-        _heads(d.extra, found)
-    return found
-
-
-def _pydantic_names(defs: list[Definition], heads: dict[str, set[str]]) -> list[str]:
-    """What a block of definitions needs from pydantic."""
-    found: set[str] = set()
-    for d in defs:
-        if isinstance(d, ModelDef):
-            found |= {"BaseModel", "ConfigDict"}
-        if "Field" in heads[d.name]:
-            found.add("Field")
-    return sorted(found, key=_import_order)
 
 
 def strongly_connected(defs: list[Definition]) -> list[list[Definition]]:

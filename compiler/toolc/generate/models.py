@@ -37,23 +37,22 @@ from .layout import (
     plain,
     union,
 )
-from .names import JSON_TYPES, ModuleNames, Scope, camel, field_name, type_refs
+from .names import JSON_TYPES, ModuleNames, Scope, camel, field_name
+from .schemas import (
+    ANNOTATION_KEYS,
+    SCALARS,
+    child,
+    constraints,
+    holds_object,
+    is_model_schema,
+    recursive_aliases,
+    text_of,
+    unenforced,
+)
+
 
 # Keywords that describe a property without changing what it accepts: a property that
 # uses a named type and adds only these keeps the type's name.
-ANNOTATION_KEYS = frozenset({
-    "type", "description", "default", "required", "nullable", "title", "examples",
-    "deprecated", "$comment", "readOnly", "writeOnly",
-})
-UNENFORCED = ("not", "if", "then", "else", "dependentRequired", "dependentSchemas",
-              "patternProperties", "propertyNames", "unevaluatedProperties",
-              "unevaluatedItems", "uniqueItems", "contains", "minContains", "maxContains",
-              "prefixItems")
-_BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt",
-           "exclusiveMaximum": "lt", "multipleOf": "multiple_of"}
-_SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
-
-
 @dataclass(slots=True)
 class Typed:
     """A converted schema: the type, and the ``Field`` arguments that belong to it."""
@@ -105,16 +104,6 @@ class AliasDef:
 Definition = ModelDef | AliasDef
 
 
-def is_model_schema(schema: JSON) -> bool:
-    """An object schema that becomes a class (rather than a ``dict`` or a union)."""
-    if not isinstance(schema, dict) or any(k in schema for k in ("anyOf", "oneOf", "enum",
-                                                                   "const", "$ref")):
-        return False
-    kind = schema.get("type", "object" if "properties" in schema else None)
-    return kind == "object" and ("properties" in schema
-                                 or schema.get("additionalProperties") is False)
-
-
 class ModelSet:
     """The models and aliases of one module, in the order they are defined."""
 
@@ -125,7 +114,7 @@ class ModelSet:
         self.project = project
         self.scope: Scope = names.scope.copy()
         self.defs: list[Definition] = []
-        self.recursive_aliases = _recursive_aliases(module)
+        self.recursive_aliases = recursive_aliases(module)
         self._current: set[str] = set()
         self._pattern = False            # the model being made validates a regex
         self._alias_patterns: dict[tuple[str, str], bool] = {}
@@ -153,11 +142,11 @@ class ModelSet:
             name = self.scope.claim(name)
         saved, self._current = self._current, set()
         saved_pattern, self._pattern = self._pattern, False
-        model = ModelDef(name, _text(schema.get("description")), {}, [])
+        model = ModelDef(name, text_of(schema.get("description")), {}, [])
         extra = schema.get("additionalProperties", True)
         model.config["extra"] = "forbid" if extra is False else "allow"
         if isinstance(extra, dict):
-            model.extra = self.convert(extra, _child(spec, "additionalProperties"),
+            model.extra = self.convert(extra, child(spec, "additionalProperties"),
                                        name + "Extra").wrapped()
         required = set(schema.get("required") or ())
         spec_props = spec.get("properties") if isinstance(spec, dict) else None
@@ -166,7 +155,7 @@ class ModelSet:
             sub_spec = spec_props.get(raw) if isinstance(spec_props, dict) else None
             typed = self.convert(prop, sub_spec, name + camel(raw, lead="Field"))
             model.fields.append(self._field(raw, prop, typed, raw in required, fields, model))
-        model.notes = _unenforced(schema)
+        model.notes = unenforced(schema)
         model.deps = self._current - {name}
         if self._pattern:
             # JSON Schema regexes need Python's engine (lookarounds, backreferences),
@@ -190,7 +179,7 @@ class ModelSet:
         if not required:
             if isinstance(prop, dict) and "default" in prop:
                 value = prop["default"]
-                if typed.models and _holds_object(value):
+                if typed.models and holds_object(value):
                     default = Call("cast", ((None, Raw('"Any"')), (None, Lit(value))))
                     kwargs["validate_default"] = True
                 else:
@@ -218,7 +207,7 @@ class ModelSet:
         else:
             typed = self._structural(schema, spec, hint, depth)
             if not typed.own_model:
-                typed.notes += _unenforced(schema)
+                typed.notes += unenforced(schema)
         typed.meta = {k: schema[k] for k in ("title", "description", "examples")
                       if k in schema}
         return typed
@@ -242,7 +231,7 @@ class ModelSet:
             other, other_names = self.project[module_name]
             named = other.types[type_name]
             text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
-            if type_name in _recursive_aliases(other):
+            if type_name in recursive_aliases(other):
                 return ANY, False  # (ANY absorbs None in a union)
             self._note_alias_pattern(other, named)
             return Raw(text), is_model_schema(named.schema)
@@ -276,7 +265,7 @@ class ModelSet:
         if "allOf" in schema:
             branches = schema["allOf"]
             if isinstance(branches, list) and len(branches) == 1:
-                return self.convert(branches[0], _child(spec, "allOf", 0), hint, depth)
+                return self.convert(branches[0], child(spec, "allOf", 0), hint, depth)
             return Typed(ANY, nullable=True, notes=["allOf: any value"])
         for key in ("const", "enum"):
             if key in schema:
@@ -293,10 +282,10 @@ class ModelSet:
                          models=any(p.models for p in parts))
         if kind == "null":
             return Typed(NONE, nullable=True)
-        if kind in _SCALARS:
-            constraints = _constraints(schema, kind)
-            self._pattern = self._pattern or "pattern" in constraints
-            return Typed(Raw(_SCALARS[kind]), constraints)
+        if kind in SCALARS:
+            bounds = constraints(schema, kind)
+            self._pattern = self._pattern or "pattern" in bounds
+            return Typed(Raw(SCALARS[kind]), bounds)
         if kind == "array":
             return self._array(schema, spec, hint, depth)
         if kind == "object":
@@ -333,7 +322,7 @@ class ModelSet:
             kwargs["max_length"] = schema["maxItems"]
         items = schema.get("items")
         if isinstance(items, dict):
-            inner = self.convert(items, _child(spec, "items"), hint + "Item", depth)
+            inner = self.convert(items, child(spec, "items"), hint + "Item", depth)
             return Typed(Sub("list", (inner.wrapped(),)), kwargs, models=inner.models,
                          notes=inner.notes)
         return Typed(Sub("list", (ANY,)), kwargs)
@@ -349,77 +338,8 @@ class ModelSet:
             kwargs["max_length"] = schema["maxProperties"]
         extra = schema.get("additionalProperties")
         if isinstance(extra, dict):
-            inner = self.convert(extra, _child(spec, "additionalProperties"), hint + "Value",
+            inner = self.convert(extra, child(spec, "additionalProperties"), hint + "Value",
                                  depth)
             return Typed(Sub("dict", (Raw("str"), inner.wrapped())), kwargs,
                          models=inner.models, notes=inner.notes)
         return Typed(Sub("dict", (Raw("str"), ANY)), kwargs)
-
-
-def _constraints(schema: dict[str, JSON], kind: str) -> dict[str, Any]:
-    """Field arguments for a scalar's bounds, in the order pydantic documents them."""
-    out: dict[str, Any] = {}
-    if kind == "string":
-        for key, arg in (("minLength", "min_length"), ("maxLength", "max_length"),
-                         ("pattern", "pattern")):
-            if key in schema:
-                out[arg] = schema[key]
-    elif kind in ("integer", "number"):
-        for key, arg in _BOUNDS.items():
-            if key in schema and not isinstance(schema[key], bool):
-                out[arg] = schema[key]
-    return out
-
-
-_UNENFORCED_SET = frozenset(UNENFORCED)
-
-
-def _unenforced(schema: dict[str, JSON]) -> list[str]:
-    if not _UNENFORCED_SET.intersection(schema):
-        return []
-    found = [key for key in UNENFORCED if key in schema]
-    return [f"not checked by the model: {', '.join(found)}"] if found else []
-
-
-def _holds_object(value: JSON) -> bool:
-    """A default with a JSON object in it: for a model-typed field it is validated into
-    the model (pydantic does not validate defaults otherwise), and mypy is told so."""
-    if isinstance(value, dict):
-        return True
-    return isinstance(value, list) and any(_holds_object(v) for v in value)
-
-
-def _child(spec: JSON, key: str, index: int | None = None) -> JSON:
-    if not isinstance(spec, dict):
-        return None
-    value = spec.get(key)
-    if index is not None:
-        return value[index] if isinstance(value, list) and index < len(value) else None
-    return value
-
-
-def _text(value: JSON) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _recursive_aliases(module: ModuleIR) -> set[str]:
-    """Named types that refer back to themselves and are not objects: no alias can say
-    them (a recursive object type is a model, which can)."""
-    graph = {name: {r for r in type_refs(t.spec) if "." not in r}
-             for name, t in module.types.items()}
-    found = set()
-    for name, named in module.types.items():
-        if is_model_schema(named.schema):
-            continue
-        seen: set[str] = set()
-        todo = list(graph[name])
-        while todo:
-            current = todo.pop()
-            if current == name:
-                found.add(name)
-                break
-            if current in seen or current not in graph:
-                continue
-            seen.add(current)
-            todo += graph[current]
-    return found

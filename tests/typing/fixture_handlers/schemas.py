@@ -39,6 +39,7 @@ def everything(
     pairs: list[list[int]] | None,
     notText: Any,
     folder: Folder | None,
+    nested: Any,
     settings: EverythingParamsSettings,
 ) -> EverythingResult:
     seen = [text, count, point.x, settings.depth, tree.label if tree else None]
