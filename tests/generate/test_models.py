@@ -69,9 +69,13 @@ def test_everything_accepts_and_fills_in_defaults(schemas: Any) -> None:
     assert type(params.folder.files[0].folder) is schemas.Folder
 
 
-def test_additional_params_pass_through_to_the_handler(schemas: Any) -> None:
-    params = schemas.LooseParams.model_validate({"known": "k", "other": 1})
-    assert params.model_extra == {"other": 1}
+def test_additional_properties_are_kept_and_checked_by_their_schema(schemas: Any) -> None:
+    params = schemas.LooseParams.model_validate(
+        {"known": "k", "other": 1, "scores": {"best": 3, "worst": 1}})
+    assert params.model_extra == {"other": 1}  # additional_params: passed on to the handler
+    assert params.scores.model_extra == {"worst": 1}
+    assert "greater than or equal to 0" in _refused(
+        schemas.LooseParams, {"known": "k", "scores": {"best": 3, "worst": -1}})
 
 
 def test_the_published_nulls_are_the_models_nulls(schemas: Any) -> None:

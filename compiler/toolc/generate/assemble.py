@@ -110,7 +110,10 @@ class ModuleWriter:
             "name": stem + "Handler",
             "doc": docstring(tool.description, 4),
             "params": lines,
-            "extra": model.config.get("extra") == "allow",
+            # undeclared parameters arrive as keyword arguments too (the runtime passes
+            # them on), under a name no declared parameter has
+            "extra": Scope({f.name for f in model.fields}).claim("extra")
+            if model.config.get("extra") == "allow" else "",
             "returns": render(returns, 4, WIDTH - 12),
         })
 

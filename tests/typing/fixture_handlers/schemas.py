@@ -10,6 +10,7 @@ from generated_schemas.schemas import (
     EverythingResult,
     Folder,
     Level,
+    LooseParamsScores,
     Shape,
     Tree,
 )
@@ -46,6 +47,9 @@ def everything(
     return EverythingResult(ok=True, note=repr(seen))
 
 
-def loose(ctx: rt.RunContext[Any], /, *, known: str, **extra: Any) -> dict[str, Any]:
+def loose(
+    ctx: rt.RunContext[Any], /, *, known: str, extra: bool, scores: LooseParamsScores,
+    **more: Any
+) -> dict[str, Any]:
     # `ctx, /`: undeclared parameters arrive as keyword arguments, and one may be "ctx".
-    return {"known": known, "extra": sorted(extra)}
+    return {"known": known, "extra": sorted(more), "other_scores": scores.model_extra}
