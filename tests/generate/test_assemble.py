@@ -3,6 +3,7 @@ first use (with what they need, cycles together), and the module's public surfac
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pickle
@@ -14,9 +15,11 @@ from typing import Any
 
 import pytest
 from generate_support import TYPING
+from toolc.generate import generate_module
 from toolc.generate.assemble import strongly_connected
 from toolc.generate.layout import ANY
 from toolc.generate.models import AliasDef
+from toolc.ir import ProjectIR, Ref
 
 Load = Callable[[str], Any]
 
@@ -97,3 +100,18 @@ def test_strongly_connected_puts_cycles_together_dependencies_first() -> None:
             AliasDef("D", ANY, set()), AliasDef("E", ANY, {"A", "D"})]
     groups = [[d.name for d in group] for group in strongly_connected(defs)]
     assert groups == [["B", "C"], ["A"], ["D"], ["E"]]
+
+
+def test_a_reference_that_is_not_identifiers_is_never_written_as_code(
+        projects: dict[str, ProjectIR]) -> None:
+    """Defence in depth: the front end refuses such references, the generator would not
+    paste one into an import even if it got one (the runtime's LazyRef takes it as text)."""
+    project = projects["workbench"]
+    module = project.modules["workbench"]
+    odd = Ref("os; import sys", "x")
+    tool = dataclasses.replace(module.tools["readLog"], handler=odd)
+    text = generate_module(dataclasses.replace(
+        module, tools={**module.tools, "readLog": tool}), project)
+    assert "import os; import sys" not in text
+    assert "rt.LazyRef(\"os; import sys\", \"x\")" in text
+    assert "_check_ReadLog" not in text and "_check_SaveNote" in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -127,10 +128,11 @@ class ModuleWriter:
 
     def _checks(self) -> tuple[list[str], list[str]]:
         """Assignments that make mypy check user code against the types it must have,
-        and the aliases they use."""
+        and the aliases they use. A reference that is not dotted identifiers (the front
+        end refuses those) is left to the runtime rather than pasted into code."""
         lines, aliases = [], []
         for name, tool in self.module.tools.items():
-            if tool.handler is not None and not tool.external:
+            if tool.handler is not None and not tool.external and _writable(tool.handler):
                 stem = self.names.tools[name]
                 lines.append(_check(f"_check_{stem}: {stem}Handler", self._user(tool.handler)))
         for name, ts in self.module.toolsets.items():
@@ -138,7 +140,7 @@ class ModuleWriter:
             for ref, kind, typ, alias in ((ts.predicate, "predicate", "_Predicate", _PREDICATE),
                                           (ts.prepare, "prepare", "_Prepare", _PREPARE),
                                           (ts.wrapper, "wrapper", _WRAPPER, "")):
-                if ref is not None:
+                if ref is not None and _writable(ref):
                     lines.append(_check(f"_check_{attr}_{kind}: {typ}", self._user(ref)))
                     if alias and alias not in aliases:
                         aliases.append(alias)
@@ -274,6 +276,12 @@ _LINE_START = re.compile(r"^(?=.)", re.MULTILINE)
 def _indent(text: str, pad: str) -> str:
     """``text`` moved right by ``pad`` (blank lines stay empty)."""
     return _LINE_START.sub(pad, text)
+
+
+def _writable(ref: Ref) -> bool:
+    """``package.module:attr.path`` made of identifiers only: safe to write as code."""
+    parts = [*ref.module.split("."), *ref.attr.split(".")]
+    return all(p.isidentifier() and not keyword.iskeyword(p) for p in parts)
 
 
 def _check(target: str, value: str) -> str:
