@@ -36,6 +36,16 @@ def analyse_case(case: str) -> ProjectIR:
     return project
 
 
+def analyse_text(text: str, path: str = "spec.toolc.yaml") -> ProjectIR:
+    """One spec given as text -> IR."""
+    from toolc.loader import load_text
+
+    bag = DiagnosticBag()
+    project = analyse([load_text(text, path)], bag)
+    assert project is not None, [str(d) for d in bag]
+    return project
+
+
 def json_values(schema: Any, defs: dict[str, Any] | None = None, depth: int = 0
                 ) -> st.SearchStrategy[Any]:
     """Values valid against a published JSON Schema, for the keywords the fixtures use.

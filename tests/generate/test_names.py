@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import keyword
 
-from generate_support import analyse_case
+from generate_support import analyse_case, analyse_text
 from hypothesis import given
 from hypothesis import strategies as st
 from toolc.generate.names import (
@@ -90,3 +90,19 @@ def test_type_refs_walk_schema_positions_only() -> None:
         "d": {"type": "object", "default": {"type": "not.AType"}},
         "type": {"type": "string", "enum": ["x.y"]}}}
     assert type_refs(schema) == ["Point", "geo.Shape", "Tag"]
+
+
+def test_names_the_module_itself_uses_are_never_handed_out() -> None:
+    """A toolset named like a builtin the module calls, or like one of its imports."""
+    project = analyse_text("""toolc: 1
+module: shadows
+tools:
+  ping: {description: Ping., handler: "pkg.mod:ping"}
+toolsets:
+  sorted: {kind: function, tools: [ping]}
+  getattr: {kind: prefixed, inner: sorted, prefix: p_}
+  cast: {kind: prefixed, inner: getattr, prefix: q_}
+export: cast
+""")
+    names = module_names(project.modules["shadows"])
+    assert names.toolsets == {"sorted": "sorted_", "getattr": "getattr_", "cast": "cast_"}

@@ -33,6 +33,8 @@ MODULE_RESERVED = frozenset({
     "BeforeValidator", "ConfigDict", "Field", "toolset",
     "str", "int", "float", "bool", "list", "dict", "object", "tuple", "type", "bytes",
     "set", "frozenset", "None", "True", "False",
+    # builtins the module's own code calls: a toolset of that name must not shadow them
+    "globals", "sorted", "isinstance", "getattr", "NameError", "AttributeError", "ValueError",
 })
 
 # Public attributes of pydantic's BaseModel: a field of that name would shadow them.
