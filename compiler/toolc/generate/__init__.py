@@ -28,7 +28,10 @@ relative to ``__package__`` when the output folder is imported as a package
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..ir import ModuleIR, ProjectIR
@@ -71,10 +74,24 @@ def generate_module(module: ModuleIR, project: ProjectIR) -> str:
 
 def generate_project(project: ProjectIR) -> dict[str, str]:
     """Every generated code file, as path relative to the output folder -> text."""
-    files = {f"{name}.py": generate_module(module, project)
-             for name, module in sorted(project.modules.items())}
+    with _no_cyclic_gc():
+        files = {f"{name}.py": generate_module(module, project)
+                 for name, module in sorted(project.modules.items())}
     files[INIT_FILE] = init_text()
     return files
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Generation makes many small objects and no cycles: the collector's passes over a
+    heap that holds the whole IR only cost time (about a tenth of it)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def init_text() -> str:
