@@ -120,6 +120,22 @@ def test_moderate_aliasing_is_fine() -> None:
     load_text(billion_laughs(3), "ok.yaml")
 
 
+def test_a_long_file_without_aliases_is_not_an_alias_bomb() -> None:
+    # 40,000 entries of three nodes each: more nodes than the alias limit, no alias.
+    text = "".join(f"k{i}: [{i}, x]\n" for i in range(40_000))
+    data = load_text(text, "long.yaml").data
+    assert len(data) == 40_000 and data["k39999"] == [39999, "x"]
+
+
+def test_aliases_count_what_they_repeat() -> None:
+    # Each alias repeats 1,001 nodes; 100 of them pass the limit at the hundredth.
+    items = ", ".join(["0"] * 1000)
+    text = f"base: &b [{items}]\n" + "".join(f"r{i}: *b\n" for i in range(100))
+    with pytest.raises(SpecError) as exc:
+        load_text(text, "many.yaml")
+    assert codes(exc)[0][0] == "TC005"
+
+
 @pytest.mark.parametrize("style", ["flow", "block"])
 def test_deep_nesting_is_refused(style: str) -> None:
     depth = 5000 if style == "flow" else 1500  # block indentation grows quadratically

@@ -207,6 +207,12 @@ class _Builder:
                          self._span(event))
                 value, size = self.anchors[event.anchor]
                 span = self._span(event, len(event.anchor) + 1)
+                # Only what aliases repeat counts: a long file without aliases is
+                # bounded by its size in bytes, and a spec of 1,000 tools has more
+                # than 100,000 nodes.
+                self.expanded += size
+                if self.expanded > MAX_NODES:
+                    fail("TC005", f"aliases expand to more than {MAX_NODES:,} nodes", span)
             elif kind is _DOC_START:
                 documents += 1
                 if documents > 1:
@@ -215,9 +221,6 @@ class _Builder:
                 continue
             else:  # stream start/end, document end
                 continue
-            self.expanded += size
-            if self.expanded > MAX_NODES:
-                fail("TC005", f"aliases expand to more than {MAX_NODES:,} nodes", span)
             if not stack:
                 result = value
                 continue
