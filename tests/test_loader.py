@@ -180,3 +180,9 @@ def test_control_characters_are_a_syntax_error() -> None:
     with pytest.raises(SpecError) as exc:
         load_text("a: \x07\n", "ctl.yaml")
     assert codes(exc)[0][0] == "TC003"
+
+
+def test_a_large_file_without_aliases_is_not_an_alias_bomb() -> None:
+    rows = "".join(f"  k{i}: {{a: 1, b: [x, y, z]}}\n" for i in range(40_000))
+    data = load_text("top:\n" + rows, "big.yaml").data
+    assert len(data["top"]) == 40_000
