@@ -65,11 +65,19 @@ def edit(repo: Path, old: str, new: str) -> None:
 
 
 def test_nothing_changed(repo: Path) -> None:
-    assert diff() == (0, "no changes\n", "")
-    assert diff(against="HEAD") == (0, "no changes\n", "")
+    quiet = (0, "No changes in the published tools.\n", "")
+    assert diff() == quiet
+    assert diff(against="HEAD") == quiet
+
+
+def relax_missing_descriptions(repo: Path, extra: str = "") -> None:
+    """A team that made TC201 a warning: the diff must still catch the loss."""
+    (repo / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n[tool.toolc.severity]\n'
+                                         f'missing-description = "warning"\n{extra}')
 
 
 def test_a_dropped_description_fails_against_the_committed_golden_files(repo: Path) -> None:
+    relax_missing_descriptions(repo)
     edit(repo, "        description: Labels for the note.\n", "")
     code, out, _ = diff(fmt="json")
     assert code == 1
@@ -96,7 +104,7 @@ def test_two_folders_and_markdown(repo: Path, tmp_path: Path) -> None:
     tool["inputSchema"]["properties"]["text"]["maxLength"] = 100
     (new / "notes" / "addNote.json").write_text(json.dumps(tool))
     code, out, _ = diff(str(old), str(new), fmt="markdown")
-    assert code == 1 and "CONSTRAINT_TIGHTENED" in out and out.startswith("#")
+    assert code == 1 and "CONSTRAINT_TIGHTENED" in out and "### Schema changes" in out
     code, out, _ = diff(str(old), str(new), fmt="github", fail_on="never")
     assert code == 0 and out.startswith("::error file=")
 
@@ -109,9 +117,8 @@ def test_info_changes_pass_by_default_and_fail_on_info(repo: Path) -> None:
 
 def test_accepted_change_does_not_fail(repo: Path) -> None:
     edit(repo, "        description: Labels for the note.\n", "")
-    (repo / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\n[[tool.toolc.diff.accept]]\ntool = "addNote"\n'
-        'rule = "DESCRIPTION_REMOVED"\nreason = "tags explain themselves"\n')
+    relax_missing_descriptions(repo, '[[tool.toolc.diff.accept]]\ntool = "addNote"\n'
+                               'rule = "DESCRIPTION_REMOVED"\nreason = "tags explain themselves"\n')
     code, out, _ = diff()
     assert code == 0 and "DESCRIPTION_REMOVED" in out and "tags explain themselves" in out
 
