@@ -50,6 +50,12 @@ class ToolIR:
     requires_approval: bool = False
     additional_params: bool = False
     external: bool = False           # defined by an `external` toolset: raw schema, no handler
+    # Pinned from an MCP server (an `mcp` toolset's `tools`): the toolset that pins it, and
+    # the server's other tool fields, published at the top level as given. A pinned tool
+    # whose server gives no description publishes none (``has_description`` false).
+    pinned_by: str | None = None
+    extra: dict[str, JSON] | None = None
+    has_description: bool = True
     # The spec's own schemas, toolc additions included, before named types are written
     # out (``None`` for external tools). The generator uses them to name pydantic models
     # after named types; the published schemas above are what goes on the wire.
@@ -60,11 +66,13 @@ class ToolIR:
     description_spans: dict[str, Span] = field(default_factory=dict)
 
     def published(self) -> dict[str, JSON]:
-        """The tool as MCP ``tools/list`` shows it, absent fields left out, in MCP's order."""
+        """The tool as MCP ``tools/list`` shows it, absent fields left out, in MCP's order
+        (then a pinned tool's other fields, as its server gave them)."""
         out: dict[str, JSON] = {"name": self.name}
         if self.title is not None:
             out["title"] = self.title
-        out["description"] = self.description
+        if self.has_description:
+            out["description"] = self.description
         out["inputSchema"] = self.input_schema
         if self.output_schema is not None:
             out["outputSchema"] = self.output_schema
@@ -72,6 +80,8 @@ class ToolIR:
             out["annotations"] = self.annotations
         if self.meta is not None:
             out["_meta"] = self.meta
+        if self.extra:
+            out.update(self.extra)
         return out
 
 
@@ -94,7 +104,7 @@ class ToolsetIR:
     ``inner`` and ``members`` hold qualified names ``module.toolset``; ``tools`` holds the
     tool names of this module (function) or the external tools (external).
     ``published`` is the list of published tool names when known at compile time
-    (``None`` for mcp and mcp_manager, and for anything built on them).
+    (``None`` for mcp sets without pinned tools, and for anything built on them).
     """
 
     name: str
@@ -116,6 +126,7 @@ class ToolsetIR:
     instructions: bool = True
     servers: tuple[tuple[str, str], ...] = ()   # mcp_manager: (server name, qualified toolset)
     published: tuple[str, ...] | None = None
+    pinned: tuple[ToolIR, ...] | None = None    # mcp: the pinned tools, as the server gives them
 
     @property
     def qualname(self) -> str:

@@ -15,7 +15,7 @@ from .diagnostics import Span
 from .ir import ModuleIR, ProjectIR, Ref, ToolIR, ToolsetIR, TypeIR
 from .loader import YMap
 from .model.parse import ParsedModule
-from .model.tools import ExternalToolSpec, ToolSpec
+from .model.tools import ExternalToolSpec, PinnedToolSpec, ToolSpec
 from .model.toolsets import (
     ApprovalRequiredToolset,
     CombinedToolset,
@@ -58,6 +58,9 @@ class _Resolver:
         self.roots: dict[tuple[int, str, str], SchemaRoot] = {
             (id(r.module), r.kind, r.owner): r for r in project.roots}
         self.all_tools: dict[str, dict[str, ToolIR]] = {}
+        # (module, mcp toolset) -> its pinned tools; they are not among the module's own
+        # tools: each server names its tools, and two servers may use the same name.
+        self.pinned: dict[tuple[str, str], dict[str, ToolIR]] = {}
 
     # -- tools -----------------------------------------------------------------------------
 
@@ -69,6 +72,11 @@ class _Resolver:
                 node = section[ts_name]["tools"]
                 for name, spec in ts.tools.items():
                     out[name] = self._external(parsed, name, spec, node)
+            elif isinstance(ts, MCPToolset) and ts.tools is not None:
+                node = section[ts_name]["tools"]
+                self.pinned[(str(parsed.name), ts_name)] = {
+                    name: self._pinned(parsed, ts_name, name, spec, node)
+                    for name, spec in ts.tools.items()}
         return out
 
     def _tool(self, parsed: ParsedModule, name: str, spec: ToolSpec) -> ToolIR:
@@ -109,6 +117,22 @@ class _Resolver:
             description_spans=spans,
         )
 
+    def _pinned(self, parsed: ParsedModule, toolset: str, name: str, spec: PinnedToolSpec,
+                tools_node: YMap) -> ToolIR:
+        """A tool pinned from an MCP server: every field published exactly as written."""
+        node: YMap = tools_node[name]
+        spans = _description_span(node)
+        raw_description_spans(spec.input_schema, "/inputSchema", spans)
+        raw_description_spans(spec.output_schema, "/outputSchema", spans)
+        return ToolIR(
+            name=name, module=str(parsed.name), description=spec.description or "",
+            input_schema=to_json(spec.input_schema), span=tools_node.key_spans[name],
+            title=spec.title, output_schema=_plain(node.get("output_schema")),
+            annotations=_plain(node.get("annotations")), meta=_plain(node.get("meta")),
+            pinned_by=toolset, extra=_plain(node.get("extra")),
+            has_description=spec.description is not None, description_spans=spans,
+        )
+
     # -- modules ---------------------------------------------------------------------------
 
     def module(self, parsed: ParsedModule, tools: dict[str, ToolIR]) -> ModuleIR:
@@ -137,6 +161,8 @@ class _Resolver:
                         export, exported, tuple(sorted(str(m) for m in used)))
 
     def _tool_ir(self, key: ToolKey) -> ToolIR:
+        if key.pinned_toolset is not None:
+            return self.pinned[(str(key.module.name), key.pinned_toolset)][key.name]
         return self.all_tools[str(key.module.name)][key.name]
 
     def _composition(self, parsed: ParsedModule, name: str) -> Composition:
@@ -154,9 +180,9 @@ class _Resolver:
         inner = getattr(ts, "inner", None)
         if isinstance(inner, str):
             base = dataclasses.replace(base, inner=self._qualified(parsed, inner))
-        return dataclasses.replace(base, **self._kind_fields(parsed, ts))
+        return dataclasses.replace(base, **self._kind_fields(parsed, name, ts))
 
-    def _kind_fields(self, parsed: ParsedModule, ts: ToolsetSpec) -> dict[str, Any]:
+    def _kind_fields(self, parsed: ParsedModule, name: str, ts: ToolsetSpec) -> dict[str, Any]:
         if isinstance(ts, FunctionToolset):
             return {"tools": tuple(ts.tools)}
         if isinstance(ts, ExternalToolset):
@@ -181,8 +207,10 @@ class _Resolver:
                          "env": dict(ts.stdio.env), "cwd": ts.stdio.cwd}
             if ts.http is not None:
                 http = {"url": ts.http.url, "headers": dict(ts.http.headers)}
+            pinned = self.pinned.get((str(parsed.name), name))
             return {"stdio": stdio, "http": http, "tool_cache_ttl_ms": ts.tool_cache_ttl_ms,
-                    "instructions": ts.instructions}
+                    "instructions": ts.instructions,
+                    "pinned": tuple(pinned.values()) if pinned is not None else None}
         if isinstance(ts, MCPManagerToolset):
             return {"servers": tuple((s, self._qualified(parsed, r))
                                      for s, r in ts.servers.items())}

@@ -43,6 +43,7 @@ CHECKS: tuple[Check, ...] = (
     references.check_export,                # TC406
     toolsets.check_mcp_transport,           # TC404
     toolsets.check_external_schemas,        # TC405
+    toolsets.check_pinned_tools,            # TC102 TC103
     toolsets.check_manager_servers,         # TC408
     toolsets.check_handlers,                # TC310
     composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302

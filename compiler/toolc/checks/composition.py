@@ -5,8 +5,11 @@ everything built only on those) the published names are computed through prefixe
 renames and unions, and each problem is reported at the line that causes it: a cycle at
 the reference that closes it, a collision at the member that brings the second tool, a
 rename of a missing tool at its ``names`` entry, a published name that breaks the name
-rules at the ``prefix`` or ``names`` entry that made it. ``mcp`` and ``mcp_manager``
-sets are only known at run time: anything built on them is incomplete.
+rules at the ``prefix`` or ``names`` entry that made it. An ``mcp`` set is known when its
+tools are pinned (``tools:``, written by ``toolc import``), and an ``mcp_manager`` when
+all its servers are, merged like a ``combined`` set whose conflicts are errors (as the
+runtime merges them); otherwise they are known only at run time, and anything built on
+them is incomplete.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from ..model.toolsets import (
     CombinedToolset,
     ExternalToolset,
     FunctionToolset,
+    MCPManagerToolset,
+    MCPToolset,
     PrefixedToolset,
     RenamedToolset,
     ToolsetSpec,
@@ -71,6 +76,13 @@ class Composer:
             return Composition([Entry(t, ToolKey(parsed, t, name)) for t in ts.tools], True)
         if isinstance(ts, CombinedToolset):
             return self._combined(parsed, name, ts)
+        if isinstance(ts, MCPToolset):
+            if ts.tools is None:
+                return _UNKNOWN
+            return Composition([Entry(t, ToolKey(parsed, t, pinned_toolset=name))
+                                for t in ts.tools], True)
+        if isinstance(ts, MCPManagerToolset):
+            return self._manager(parsed, name, ts)
         inner_ref = getattr(ts, "inner", None)
         if not isinstance(inner_ref, str):
             return _UNKNOWN  # mcp and mcp_manager: known only at run time
@@ -146,6 +158,21 @@ class Composer:
             flat = [e for p in parts for e in p.entries]
             last = {e.name: i for i, e in enumerate(flat)}
             return Composition([e for i, e in enumerate(flat) if last[e.name] == i], complete)
+        return self._union(name, list(ts.toolsets), parts, list(spans), "member")
+
+    def _manager(self, parsed: ParsedModule, name: str, ts: MCPManagerToolset) -> Composition:
+        node = self._node(parsed, name)
+        servers = node.get("servers")
+        refs = list(ts.servers.values())
+        spans = [servers.value_spans[s] if isinstance(servers, YMap) else node.span
+                 for s in ts.servers]
+        parts = [self._follow(parsed, ref, span) for ref, span in zip(refs, spans, strict=True)]
+        return self._union(name, list(ts.servers), parts, spans, "server")
+
+    def _union(self, name: str, refs: list[str], parts: list[Composition], spans: list[Span],
+               what: str) -> Composition:
+        """Members merged in order; a name two members give is a collision (TC402)."""
+        complete = all(p.complete for p in parts)
         owner: dict[str, int] = {}
         entries: list[Entry] = []
         for i, part in enumerate(parts):
@@ -157,11 +184,16 @@ class Composer:
                 owner[e.name] = i
                 entries.append(e)
             for j, clashing in clashes.items():
+                if what == "member":
+                    note = ("give `conflicts: last_wins` to let the later member win, "
+                            "or rename or prefix one of them")
+                else:
+                    note = ("an `mcp_manager` refuses a tool name two servers give; "
+                            "combine prefixed `mcp` sets instead")
                 self.project.report(
-                    "TC402", f"member '{ts.toolsets[i]}' of toolset '{name}' publishes "
-                    f"{_listed(clashing)}, already published by member '{ts.toolsets[j]}'",
-                    spans[i], notes=(("give `conflicts: last_wins` to let the later member win, "
-                                     "or rename or prefix one of them"),))
+                    "TC402", f"{what} '{refs[i]}' of toolset '{name}' publishes "
+                    f"{_listed(clashing)}, already published by {what} '{refs[j]}'",
+                    spans[i], notes=(note,))
         return Composition(entries, complete)
 
     def _name_rules(self, maker: str, made: list[tuple[str, str]], span: Span) -> None:

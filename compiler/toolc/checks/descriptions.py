@@ -1,7 +1,8 @@
 """Descriptions: what the model reads, on every tool and every property at any depth.
 
 A missing one is an error by default (its severity is configurable); for ``external``
-tools, whose schemas someone else wrote, it is a warning.
+tools and tools pinned from MCP servers, whose schemas someone else wrote, it is a warning
+(and no text is ever made up for them).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import difflib
 from ..diagnostics import Severity, Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES, KEYWORDS
-from .names import external_tools
+from .names import external_tools, pinned_tools
 from .project import Project
 from .schemas import Walk
 
@@ -34,6 +35,12 @@ def check_tool_descriptions(project: Project) -> None:
             if ext is not None and not _has_text(ext.description):
                 project.report("TC201", _tool_message(f"external tool '{name}'", ext.description),
                                span, severity=Severity.WARNING)
+        for ts_name, name, span in pinned_tools(parsed):
+            pinned = getattr(parsed.toolsets[ts_name], "tools", {}).get(name)
+            if pinned is not None and not _has_text(pinned.description):
+                what = f"pinned tool '{name}' of toolset '{ts_name}'"
+                project.report("TC201", _tool_message(what, pinned.description), span,
+                               severity=Severity.WARNING)
 
 
 def _tool_message(what: str, description: str | None) -> str:

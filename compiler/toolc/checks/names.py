@@ -9,7 +9,7 @@ from ..diagnostics import Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES
 from ..model.parse import ParsedModule
-from ..model.toolsets import ExternalToolset
+from ..model.toolsets import ExternalToolset, MCPToolset
 from .modules import is_identifier
 from .project import Project
 
@@ -60,12 +60,25 @@ def external_tools(parsed: ParsedModule) -> Iterator[tuple[str, str, Span]]:
                 yield ts_name, tool, span
 
 
+def pinned_tools(parsed: ParsedModule) -> Iterator[tuple[str, str, Span]]:
+    """(toolset, tool name, key span) of every tool pinned in the module's mcp toolsets."""
+    section = parsed.section("toolsets")
+    for ts_name, ts in parsed.toolsets.items():
+        node = section.get(ts_name)
+        if isinstance(ts, MCPToolset) and ts.tools is not None and isinstance(node, YMap):
+            tools = node.get("tools")
+            for tool in ts.tools:
+                span = tools.key_spans[tool] if isinstance(tools, YMap) else node.span
+                yield ts_name, tool, span
+
+
 def check_tool_names(project: Project) -> None:
     """TC301/TC302: every tool name against the MCP rule (error) and portable rule (warning)."""
     for parsed in project.modules:
         section = parsed.section("tools")
         named = [(n, section.key_spans[n]) for n in section]
         named += [(n, span) for _, n, span in external_tools(parsed)]
+        named += [(n, span) for _, n, span in pinned_tools(parsed)]
         for name, span in named:
             problem = name_problem(name)
             if problem:

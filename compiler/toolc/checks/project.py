@@ -23,20 +23,33 @@ class SchemaRoot:
     """One schema document of the spec: a type, a tool's params or returns, a raw schema."""
 
     module: ParsedModule
-    kind: str                 # "type", "params", "returns" or "external"
+    kind: str                 # "type", "params", "returns", "external", or for a tool
+                              # pinned in an mcp toolset "pinned" (input) / "pinned_output"
     owner: str                # the type's or the tool's name
     node: Any                 # as loaded (for "params": the mapping of parameters)
     span: Span                # where the schema (or the `params` mapping) is written
     type_def: TypeDef | None = None
+    toolset: str | None = None  # the toolset that defines the tool (pinned tools)
     errors: int = 0           # problems that make writing it out meaningless
     refs: list[tuple[TypeDef, Span, bool]] = field(default_factory=list)  # (type, at, alias)
 
     @property
     def raw(self) -> bool:
-        """Plain JSON Schema (an external tool's): no toolc additions, published as written."""
-        return self.kind == "external"
+        """Plain JSON Schema (an external or pinned tool's): no toolc additions, published
+        as written."""
+        return self.kind in ("external", "pinned", "pinned_output")
+
+    @property
+    def pinned(self) -> bool:
+        """A schema of a tool pinned from an MCP server: someone else's, kept as given."""
+        return self.kind in ("pinned", "pinned_output")
 
     def describe(self) -> str:
+        if self.kind == "pinned":
+            return f"pinned tool '{self.owner}' of toolset '{self.toolset}'"
+        if self.kind == "pinned_output":
+            return (f"the `output_schema` of pinned tool '{self.owner}' of toolset "
+                    f"'{self.toolset}'")
         if self.kind == "type":
             return f"type '{self.owner}'"
         if self.kind == "returns":
@@ -53,6 +66,7 @@ class ToolKey:
     module: ParsedModule
     name: str
     external_toolset: str | None = None
+    pinned_toolset: str | None = None   # an mcp toolset that pins the tool
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Span
+from ..diagnostics import Severity, Span
 from ..loader import YList, YMap
 from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import (
@@ -25,7 +25,7 @@ from ..model.keywords import (
     plain_type_problem,
     regex_problem,
 )
-from ..model.toolsets import ExternalToolset
+from ..model.toolsets import ExternalToolset, MCPToolset
 from .project import Project, SchemaRoot
 
 _TOOLC_NAMES = tuple(KEYWORDS) + TOOLC_KEYWORDS + ("required",)
@@ -44,8 +44,17 @@ class Walk:
         return not self.root.raw
 
     def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
+        """A problem of the schema; only a warning in a pinned tool's, which is published
+        exactly as its server gives it whatever toolc thinks of it."""
         self.root.errors += 1
-        self.project.report(code, message, span, notes=notes)
+        if self.root.pinned:
+            self.project.report(code, message, span, severity=Severity.WARNING,
+                                notes=(*notes, PINNED_NOTE))
+        else:
+            self.project.report(code, message, span, notes=notes)
+
+
+PINNED_NOTE = "a pinned tool is published exactly as its MCP server gives it"
 
 
 # Rules applied to every mapping node once its keywords are walked: (walk, node, key span of
@@ -92,6 +101,27 @@ def collect_roots(project: Project) -> list[SchemaRoot]:
                 roots.append(SchemaRoot(parsed, "returns", name, node["returns"],
                                         node.value_spans["returns"]))
         roots.extend(_external_roots(parsed, parsed.section("toolsets")))
+        roots.extend(_pinned_roots(parsed, parsed.section("toolsets")))
+    return roots
+
+
+def _pinned_roots(parsed: Any, toolsets: YMap) -> list[SchemaRoot]:
+    """The input and output schemas of the tools pinned in ``mcp`` toolsets."""
+    roots = []
+    for ts_name, ts in parsed.toolsets.items():
+        node = toolsets.get(ts_name)
+        if not isinstance(ts, MCPToolset) or ts.tools is None or not isinstance(node, YMap):
+            continue
+        tools = node.get("tools")
+        for tool_name, tool in ts.tools.items():
+            tool_node = tools.get(tool_name) if isinstance(tools, YMap) else None
+            if not isinstance(tool_node, YMap):
+                continue
+            for key, kind in (("input_schema", "pinned"), ("output_schema", "pinned_output")):
+                schema = getattr(tool, key)
+                if isinstance(schema, YMap):  # other shapes: check_pinned_tools says why
+                    roots.append(SchemaRoot(parsed, kind, tool_name, schema,
+                                            tool_node.value_spans[key], toolset=ts_name))
     return roots
 
 

@@ -1,10 +1,18 @@
-"""Rules of particular toolset kinds: mcp transports, external schemas, handlers."""
+"""Rules of particular toolset kinds: mcp transports, external schemas, pinned tools,
+handlers."""
 
 from __future__ import annotations
 
+from ..diagnostics import Span
 from ..loader import YMap
+from ..model.keywords import non_json_problem
 from ..model.toolsets import ExternalToolset, FunctionToolset, MCPManagerToolset, MCPToolset
 from .project import Project
+
+# Where each field of a pinned tool is published: `extra` may hold any other field.
+PUBLISHED_AS = {"description": "description", "title": "title", "input_schema": "inputSchema",
+                "output_schema": "outputSchema", "annotations": "annotations",
+                "meta": "_meta"}
 
 
 def check_mcp_transport(project: Project) -> None:
@@ -85,3 +93,45 @@ def check_handlers(project: Project) -> None:
             if spec is not None and spec.handler is None:
                 project.report("TC310", f"tool '{tool}' has no `handler`", section.key_spans[tool],
                                notes=(f"{why}; a `function` toolset runs each tool's handler",))
+
+
+def check_pinned_tools(project: Project) -> None:
+    """TC102/TC103: a pinned tool has an object ``input_schema``, an object ``output_schema``
+    if any, only JSON values (no NaN or infinity), and ``extra`` fields that are not
+    given twice."""
+    for parsed in project.modules:
+        section = parsed.section("toolsets")
+        for name, ts in parsed.toolsets.items():
+            node = section.get(name)
+            if not isinstance(ts, MCPToolset) or ts.tools is None or not isinstance(node, YMap):
+                continue
+            tools = node["tools"]
+            for tool in ts.tools:
+                _check_pinned(project, tool, name, tools[tool], tools.key_spans[tool])
+
+
+def _check_pinned(project: Project, tool: str, toolset: str, node: YMap, span: Span) -> None:
+    what = f"pinned tool '{tool}' of toolset '{toolset}'"
+    if "input_schema" not in node:
+        project.report("TC102", f"{what} has no `input_schema`", span,
+                       notes=(("MCP tools always have an inputSchema; `{type: object}` "
+                               "accepts anything"),))
+    for key in ("input_schema", "output_schema"):
+        if key in node and not isinstance(node[key], YMap):
+            project.report("TC103", f"the `{key}` of {what} must be a mapping: MCP's "
+                           f"{PUBLISHED_AS[key]} is a JSON object", node.value_spans[key])
+    for key in ("input_schema", "output_schema", "annotations", "meta", "extra"):
+        problem = non_json_problem(node.get(key))
+        if problem:
+            project.report("TC103", f"`{key}` of {what}: {problem}", node.value_spans[key])
+    extra = node.get("extra")
+    if not isinstance(extra, YMap):
+        return
+    for key in extra:
+        given = next((k for k, v in PUBLISHED_AS.items() if v == key and k in node), None)
+        if key == "name":
+            project.report("TC103", f"`extra` of {what} gives `name`; the tool's name is its "
+                           "key", extra.key_spans[key])
+        elif given is not None:
+            project.report("TC103", f"`extra` of {what} gives `{key}`, which `{given}` "
+                           "gives already", extra.key_spans[key])

@@ -12,8 +12,8 @@ from __future__ import annotations
 from .editor_schema import spec_json_schema
 from .module import ModuleSpec
 from .parse import ParsedModule, parse_module
-from .tools import Annotations, ExternalToolSpec, ToolSpec
+from .tools import Annotations, ExternalToolSpec, PinnedToolSpec, ToolSpec
 from .toolsets import AnyToolset, ToolsetSpec
 
 __all__ = ["Annotations", "AnyToolset", "ExternalToolSpec", "ModuleSpec", "ParsedModule",
-           "ToolSpec", "ToolsetSpec", "parse_module", "spec_json_schema"]
+           "PinnedToolSpec", "ToolSpec", "ToolsetSpec", "parse_module", "spec_json_schema"]

@@ -53,8 +53,9 @@ def describe_value(value: object) -> str:
     return type(value).__name__
 
 
-def describe_path(path: Sequence[Any]) -> str:
-    """Name the place ``path`` (in the loaded YAML) points at, the way a reader would."""
+def describe_path(path: Sequence[Any], pinned: bool = False) -> str:
+    """Name the place ``path`` (in the loaded YAML) points at, the way a reader would;
+    ``pinned``: the toolset's ``tools`` are an ``mcp`` set's pinned tools."""
     if not path:
         return "the spec"
     if len(path) == 2 and path[0] == "tools":
@@ -64,11 +65,11 @@ def describe_path(path: Sequence[Any]) -> str:
     if len(path) == 2 and path[0] == "types":
         return f"type '{path[1]}'"
     if len(path) == 4 and path[0] == "toolsets" and path[2] == "tools":
-        return f"external tool '{path[3]}' of toolset '{path[1]}'"
+        return f"{'pinned' if pinned else 'external'} tool '{path[3]}' of toolset '{path[1]}'"
     last = path[-1]
     if isinstance(last, int):
-        return f"item {last + 1} of {describe_path(path[:-1])}"
-    return f"`{last}` of {describe_path(path[:-1])}" if len(path) > 1 else f"`{last}`"
+        return f"item {last + 1} of {describe_path(path[:-1], pinned)}"
+    return f"`{last}` of {describe_path(path[:-1], pinned)}" if len(path) > 1 else f"`{last}`"
 
 
 @dataclass(slots=True)
@@ -82,6 +83,7 @@ class _Cursor:
     """Where an error's ``loc`` leads, in the YAML and in the model's types."""
 
     steps: list[_Step] = field(default_factory=list)
+    root: Any = None
     node: Any = None
     found: bool = True
     tp: Any = None
@@ -133,7 +135,7 @@ def _child(node: Any, part: Any) -> tuple[Any, bool]:
 
 
 def _locate(root: Any, root_tp: Any, loc: Sequence[Any]) -> _Cursor:
-    cur = _Cursor(node=root)
+    cur = _Cursor(root=root, node=root)
     tp, _ = _unwrap(root_tp)
     for part in loc:
         cur.parent_tp = tp
@@ -214,8 +216,17 @@ def _known_keys(tp: Any) -> list[str]:
     return list(tp.model_fields) if _is_model(tp) else []
 
 
-def _label(path: tuple[Any, ...]) -> str:
-    return describe_path(path)
+def _label(path: tuple[Any, ...], root: Any = None) -> str:
+    return describe_path(path, _pinned(path, root))
+
+
+def _pinned(path: tuple[Any, ...], root: Any) -> bool:
+    """Whether ``path`` goes into the ``tools`` of an ``mcp`` toolset (pinned tools)."""
+    if len(path) < 4 or path[0] != "toolsets" or path[2] != "tools":
+        return False
+    toolsets = root.get("toolsets") if isinstance(root, YMap) else None
+    node = toolsets.get(path[1]) if isinstance(toolsets, YMap) else None
+    return isinstance(node, YMap) and node.get("kind") == "mcp"
 
 
 def _diag(code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> Diagnostic:
@@ -229,7 +240,7 @@ def _missing(cur: _Cursor, path: str) -> Diagnostic:
     if name == "toolc" and not parent:
         return _diag("TC104", "the spec has no `toolc: 1`; every spec starts with the "
                      "format version", span)
-    return _diag("TC102", f"{_label(parent)} has no `{name}`", span)
+    return _diag("TC102", f"{_label(parent, cur.root)} has no `{name}`", span)
 
 
 def _unknown_key(cur: _Cursor, path: str) -> Diagnostic:
@@ -237,7 +248,7 @@ def _unknown_key(cur: _Cursor, path: str) -> Diagnostic:
     known = _known_keys(cur.parent_tp)
     hint = did_you_mean(key, known)
     notes = () if hint or not known else (f"known keys: {', '.join(known)}",)
-    message = f"unknown key '{key}' in {_label(cur.path[:-1])}{hint}"
+    message = f"unknown key '{key}' in {_label(cur.path[:-1], cur.root)}{hint}"
     return _diag("TC101", message, _key_span(cur, len(cur.steps), path), notes)
 
 
@@ -264,7 +275,7 @@ def _no_kind(cur: _Cursor, path: str) -> Diagnostic:
     from .toolsets import KINDS
 
     span = _key_span(cur, len(cur.steps), path)
-    return _diag("TC102", f"{_label(cur.path)} has no `kind`", span,
+    return _diag("TC102", f"{_label(cur.path, cur.root)} has no `kind`", span,
                  (f"kinds: {', '.join(KINDS)}",))
 
 
@@ -276,7 +287,7 @@ def _wrong_value(cur: _Cursor, err: Any, path: str) -> Diagnostic:
         return _diag("TC104", f"`toolc` must be the integer 1, got {describe_value(value)}",
                      span)
     kind, ctx = err["type"], err.get("ctx", {})
-    label = _label(where)
+    label = _label(where, cur.root)
     if kind == "literal_error":
         options = [a for a in typing.get_args(cur.tp) if isinstance(a, str)]
         hint = did_you_mean(value, options)

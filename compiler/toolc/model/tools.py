@@ -65,3 +65,36 @@ class ExternalToolSpec(SpecModel):
     ] = None
     title: str | None = None
     annotations: Annotated[Annotations | None, Expect("a mapping of MCP tool annotations")] = None
+
+
+class PinnedToolSpec(SpecModel):
+    """A tool of an MCP server, pinned in an ``mcp`` toolset's ``tools`` (``toolc import``).
+
+    Published exactly as written: ``description``, ``title``, ``input_schema``
+    (``inputSchema``), ``output_schema`` (``outputSchema``), ``annotations`` and ``meta``
+    (``_meta``) take their MCP places, and ``extra`` holds every other field of the
+    server's tool (``icons``, ``execution``, a vendor's own), published at the top level
+    as given. ``input_schema`` may be absent here so that its absence has its own message.
+    """
+
+    model_config = ConfigDict(json_schema_extra={"required": ["input_schema"]})
+
+    description: str | None = None
+    title: str | None = None
+    input_schema: Annotated[
+        RawSchema, Field(description="The tool's inputSchema, exactly as the server gives it.")
+    ] = None
+    output_schema: Annotated[
+        RawSchema, Field(description="The tool's outputSchema, exactly as the server gives it.")
+    ] = None
+    annotations: Annotated[
+        dict[str, JsonValue] | None, Expect("a mapping, published as the tool's `annotations`"),
+    ] = None
+    meta: Annotated[
+        dict[str, JsonValue] | None, Expect("a mapping, published as the tool's `_meta`"),
+    ] = None
+    extra: Annotated[
+        dict[str, JsonValue] | None,
+        Expect("a mapping of other tool fields, published as given"),
+        Field(description="Every other field of the server's tool, published as given."),
+    ] = None

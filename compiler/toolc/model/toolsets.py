@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .base import Expect, SpecModel
-from .tools import ExternalToolSpec
+from .tools import ExternalToolSpec, PinnedToolSpec
 
 ToolsetRef = Annotated[
     str, Expect("a toolset name (`name` or `othermodule.name`)"),
@@ -106,13 +106,23 @@ class HttpServer(SpecModel):
 
 
 class MCPToolset(SpecModel):
-    """The tools of one MCP server, over stdio or streamable HTTP (exactly one)."""
+    """The tools of one MCP server, over stdio or streamable HTTP (exactly one).
+
+    ``tools`` pins the server's tools (``toolc import`` writes it): then they are known
+    when compiling, published in the golden files, and checked for drift with
+    ``toolc diff --live``. Without it the set's tools are known only at run time.
+    """
 
     kind: Literal["mcp"]
     stdio: Annotated[StdioServer | None, Expect("a mapping with `command`")] = None
     http: Annotated[HttpServer | None, Expect("a mapping with `url`")] = None
     tool_cache_ttl_ms: Annotated[int, Field(ge=0)] = 60000
     instructions: bool = True
+    tools: Annotated[
+        dict[str, PinnedToolSpec] | None,
+        Expect("a mapping of tool names to pinned tools"),
+        Field(description="The server's tools, pinned: published exactly as written."),
+    ] = None
 
 
 class MCPManagerToolset(SpecModel):
