@@ -302,3 +302,64 @@ def test_deps_default_and_params_model_are_independent() -> None:
     tool = make_tool("echo", input_schema={"type": "object", "properties": {}})
     assert tool.definition.input_schema == {"type": "object", "properties": {}}
     assert EchoParams.model_validate({"text": "x"}).times == 1
+
+
+class _Wrap(rt.WrapperToolset):
+    async def call_tool(self, ctx: Any, name: str, args: dict[str, Any],
+                        next: rt.CallNext) -> rt.ToolResult:
+        return await next(ctx, name, args)
+
+
+class _Relabel(rt.WrapperToolset):
+    async def list_tools(self, ctx: Any) -> list[rt.ToolDefinition]:
+        return await super().list_tools(ctx)
+
+
+class _CountingSet(rt.FunctionToolset):
+    listings = 0
+
+    async def list_tools(self, ctx: Any) -> list[rt.ToolDefinition]:
+        type(self).listings += 1
+        return await super().list_tools(ctx)
+
+
+def test_which_listings_are_fixed() -> None:
+    from toolc.runtime.server import listing_is_fixed
+
+    app = rt.FunctionToolset([make_tool("echo")])
+    shown = rt.FilteredToolset(rt.FunctionToolset([make_tool("x")]), lambda ctx: True)
+    external = rt.ExternalToolset([rt.ExternalTool("openFile", "Open.", {"type": "object"})])
+    fixed = [app, external, rt.PrefixedToolset(app, "p_"), rt.RenamedToolset(app, {"echo": "e"}),
+             rt.ApprovalRequiredToolset(app), rt.CombinedToolset([app, external]), _Wrap(app),
+             rt.lazy_wrapper(app, _Wrap)]
+    changing = [shown, rt.PreparedToolset(app, lambda ctx, tools: tools),
+                rt.CombinedToolset([app, shown]), rt.PrefixedToolset(shown, "p_"),
+                _Relabel(app), rt.lazy_wrapper(app, _Relabel), _CountingSet([make_tool("y")])]
+    assert [listing_is_fixed(t) for t in fixed] == [True] * len(fixed)
+    assert [listing_is_fixed(t) for t in changing] == [False] * len(changing)
+
+
+async def test_a_fixed_listing_is_not_listed_again_after_each_call() -> None:
+    counted = _CountingSet([make_tool("echo")])
+    _CountingSet.listings = 0
+    async with Client(rt.to_mcp_server(rt.PrefixedToolset(counted, "p_"))) as client:
+        await client.list_tools()
+        for _ in range(3):
+            assert not (await client.call_tool("p_echo", {"text": "hi"})).is_error
+    # A subclass may change its listing: listed after every call (1 + 3).
+    assert _CountingSet.listings == 4
+    # A plain function set cannot change: listed once, for the client's tools/list.
+    app = rt.FunctionToolset([make_tool("echo")])
+    listings: list[int] = []
+    list_tools = app.list_tools
+
+    async def counting(ctx: Any) -> list[rt.ToolDefinition]:
+        listings.append(1)
+        return await list_tools(ctx)
+
+    app.list_tools = counting  # type: ignore[method-assign]
+    async with Client(rt.to_mcp_server(rt.PrefixedToolset(app, "p_"))) as client:
+        listed = (await client.list_tools()).tools
+        for _ in range(3):
+            assert not (await client.call_tool("p_echo", {"text": "hi"})).is_error
+    assert [t.name for t in listed] == ["p_echo"] and len(listings) == 1

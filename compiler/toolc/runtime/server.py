@@ -132,6 +132,8 @@ class _Bridge:
         self.bus = InMemorySubscriptionBus()
         self.step = 0
         self.listed: list[dict[str, Any]] | None = None  # the last published listing
+        self.fixed: bool | None = None  # True: no call can change the listing
+        self._last: tuple[list[ToolDefinition], list[dict[str, Any]]] = ([], [])
         self._secret = secrets.token_bytes(16)
 
     def run_context(self, call_id: str | None = None) -> RunContext[Any]:
@@ -157,7 +159,13 @@ class _Bridge:
 
     async def published(self, ctx: RunContext[Any]) -> list[dict[str, Any]]:
         tools: list[ToolDefinition] = await self.toolset.list_tools(ctx)
-        return [tool.published() for tool in tools]
+        # Definitions are shared and immutable: the same ones publish the same dicts.
+        last_tools = self._last[0]
+        if len(tools) != len(last_tools) or any(
+            a is not b for a, b in zip(tools, last_tools, strict=True)
+        ):
+            self._last = (tools, [tool.published() for tool in tools])
+        return list(self._last[1])
 
     async def on_list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -291,6 +299,10 @@ class _Bridge:
     async def _notify_if_changed(self, ctx: ServerRequestContext[Any]) -> None:
         if self.listed is None:
             return  # nobody listed yet: nothing to be out of date
+        if self.fixed is None:  # decided once, after entering (lazy wrappers resolved)
+            self.fixed = listing_is_fixed(self.toolset)
+        if self.fixed:
+            return  # listing again would cost O(tools) per call to find no change
         try:
             now = await self.published(self.run_context())
         except ToolsetError:
@@ -302,6 +314,39 @@ class _Bridge:
             await self.bus.publish(ToolsListChanged())
         else:
             await ctx.session.send_tool_list_changed()
+
+
+def listing_is_fixed(toolset: AbstractToolset[Any]) -> bool:
+    """True when the set lists the same tools in every turn: built only of function and
+    external sets under prefixes, renames, approval and combination, and wrappers that
+    do not change the listing. Filtered, prepared and MCP sets (or anything unknown)
+    may change it."""
+    from toolc.runtime.approval import ApprovalRequiredToolset
+    from toolc.runtime.combined import CombinedToolset
+    from toolc.runtime.external import ExternalToolset
+    from toolc.runtime.function import FunctionToolset
+    from toolc.runtime.prefixed import PrefixedToolset
+    from toolc.runtime.renamed import RenamedToolset
+    from toolc.runtime.wrapper import LazyWrapperToolset, WrapperToolset
+
+    kind = type(toolset)  # exact kinds: a subclass may override list_tools
+    if kind in (FunctionToolset, ExternalToolset):
+        return True
+    if kind in (PrefixedToolset, RenamedToolset, ApprovalRequiredToolset):
+        return listing_is_fixed(toolset.inner)  # type: ignore[attr-defined]
+    if kind is CombinedToolset:
+        return all(listing_is_fixed(m) for m in toolset.toolsets)  # type: ignore[attr-defined]
+    if kind is LazyWrapperToolset:
+        try:
+            return listing_is_fixed(toolset.wrapper())  # type: ignore[attr-defined]
+        except ToolsetError:
+            return False
+    if isinstance(toolset, WrapperToolset) and "list_tools" not in {
+        name for cls in kind.__mro__[: kind.__mro__.index(WrapperToolset)]
+        for name in vars(cls)
+    }:
+        return listing_is_fixed(toolset.inner)
+    return False
 
 
 def _can_elicit(ctx: ServerRequestContext[Any]) -> bool:
@@ -320,4 +365,6 @@ def _restored(wire: dict[str, Any], published: dict[str, Any] | None) -> dict[st
     """The published definition itself (its order too), plus any key the SDK added."""
     if published is None:
         return wire
+    if wire.keys() <= published.keys():  # the usual case: nothing added by the SDK
+        return published
     return {**published, **{k: v for k, v in wire.items() if k not in published}}
