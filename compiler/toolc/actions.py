@@ -198,3 +198,21 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str, host: st
         return EXIT_ERRORS
     return serve(config, target, toolset_name=toolset_name, transport=transport, host=host,
                  port=port, err=err)
+
+
+def run_import(*, stdio: str | None, http: str | None, saved: str | None,
+               config_file: str | None, module: str | None, out_path: str | None,
+               env: Sequence[str] = (), headers: Sequence[str] = (), cwd: str | None = None,
+               force: bool = False, timeout_s: float = 30.0, out: TextIO = sys.stdout,
+               err: TextIO = sys.stderr) -> int:
+    """Pin the tools of MCP servers into a spec (see toolc.importer.command)."""
+    from .importer.command import ImportRequest
+    from .importer.command import run_import as run
+
+    config = _config_or_report("text", err)
+    if config is None:
+        return EXIT_ERRORS
+    request = ImportRequest(stdio=stdio, http=http, saved=saved, config_file=config_file,
+                            module=module, out=out_path, env=env, headers=headers, cwd=cwd,
+                            force=force, timeout_s=timeout_s)
+    return run(config, request, out=out, err=err)

@@ -14,6 +14,12 @@ each module's exported toolset is served by a real mcp low-level ``Server`` thro
 
 Serving the exported set runs what it is made of (predicates, prepare functions,
 wrappers), so those are imported here; ``toolc build --no-certify`` imports nothing.
+
+An ``mcp`` toolset whose tools are pinned (``toolc import``) is not connected to: its
+pinned definitions stand in for the live server (``toolc.importer.pinned``), so a build
+certifies offline what the module publishes; ``toolc diff --live`` compares the live
+servers with them. The listing is taken as the JSON sent, so fields the SDK's ``Tool``
+model does not know (a pinned tool's ``icons``, vendor fields) are compared too.
 """
 
 from __future__ import annotations
@@ -35,7 +41,10 @@ MAX_REPORTED = 20  # differences reported per tool; the rest are counted
 def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
                   bag: DiagnosticBag) -> None:
     """List every module's export through a real MCP client and compare; report into bag."""
+    from .importer.pinned import stand_in_pinned
+
     with staged_package(files, config.python_path) as package:
+        stand_in_pinned(package, project)
         for module in project.modules.values():
             try:
                 wire = _list_module(package, module.name)
@@ -62,9 +71,9 @@ def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[
                                "certification context")] if dynamic else ())
             continue
         compare_tool(tool, got, files.get(golden_path(module.name, name)), bag)
-    for name in listed:
-        if name not in expected:
-            bag.report("TC501", f"the server lists tool '{name}', which the spec does not "
+    for extra in listed:
+        if extra not in expected:
+            bag.report("TC501", f"the server lists tool '{extra}', which the spec does not "
                        "export", _export_span(module))
 
 
@@ -190,16 +199,9 @@ async def list_over_mcp(toolset: Any) -> list[dict[str, Any]]:
     """Serve ``toolset`` from a real mcp Server and list it with a real mcp Client."""
     from mcp import Client
 
+    from .importer.listing import list_raw
     from .runtime.server import to_mcp_server
 
     server = to_mcp_server(toolset, name="toolc-certify")
-    tools: list[dict[str, Any]] = []
     async with Client(server) as client:
-        cursor = None
-        while True:
-            result = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
-            tools += [t.model_dump(mode="json", by_alias=True, exclude_unset=True)
-                      for t in result.tools]
-            cursor = result.next_cursor
-            if not cursor:
-                return tools
+        return await list_raw(client)

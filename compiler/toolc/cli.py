@@ -102,3 +102,30 @@ def serve(target: str, toolset_name: str | None, transport: str, host: str, port
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport, host=host,
                        port=port))
+
+
+@main.command("import")
+@click.option("--stdio", metavar="COMMAND", help='Run the server: "COMMAND ARGS..." (one string).')
+@click.option("--http", metavar="URL", help="The server's streamable HTTP endpoint.")
+@click.option("--from", "saved", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Read a saved tools/list result instead of listing the server.")
+@click.option("--config", "config_file", metavar="FILE", type=click.Path(dir_okay=False),
+              help='Import every server of an MCP client config ({"mcpServers": ...}).')
+@click.option("--module", metavar="NAME", help="The spec's module name (default: the server's).")
+@click.option("--out", "out_path", metavar="PATH", help="Where to write the spec (- prints it).")
+@click.option("--env", multiple=True, metavar="NAME=VALUE", help="Environment of a --stdio server.")
+@click.option("--cwd", metavar="DIR", help="Working folder of a --stdio server.")
+@click.option("--header", "headers", multiple=True, metavar="NAME=VALUE",
+              help="HTTP header for an --http server.")
+@click.option("--force", is_flag=True, help="Replace an existing spec.")
+@click.option("--timeout", "timeout_s", type=click.FloatRange(min=0, min_open=True),
+              default=30.0, show_default=True, help="Seconds to wait for each server.")
+def import_(stdio: str | None, http: str | None, saved: str | None, config_file: str | None,
+            module: str | None, out_path: str | None, env: tuple[str, ...], cwd: str | None,
+            headers: tuple[str, ...], force: bool, timeout_s: float) -> None:
+    """Pin the tools of MCP servers into a spec, so builds publish and diff them."""
+    from .actions import run_import
+
+    sys.exit(run_import(stdio=stdio, http=http, saved=saved, config_file=config_file,
+                        module=module, out_path=out_path, env=env, headers=headers, cwd=cwd,
+                        force=force, timeout_s=timeout_s))

@@ -1,0 +1,217 @@
+"""``toolc import``: pin the tools of MCP servers into a spec.
+
+    toolc import --stdio "npx -y @modelcontextprotocol/server-everything"
+    toolc import --http https://example.com/mcp --header "Authorization=Bearer ..."
+    toolc import --from tools.json --stdio "my-server --flag"     # not contacted
+    toolc import --config claude_desktop_config.json --module desktop
+
+The spec is written to ``--out`` (default ``<first specs folder>/<module>.toolc.yaml``;
+``-`` prints it), then checked with the rest of the project, and its diagnostics shown:
+warnings for what the server leaves undescribed, errors for what cannot be built as is
+(a tool name outside the MCP rule, two servers of a config giving the same name).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..config import Config
+from .clientconfig import read_config
+from .listing import ImportFailure, Listing, Server, list_live, read_saved
+from .pinning import HEADER, identifier, manager_spec, pinned_tools, server_spec
+from .yamlout import YamlWriteError, dump
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+SPEC_SUFFIX = ".toolc.yaml"
+
+
+@dataclass(slots=True)
+class ImportRequest:
+    """What the command line asked for (exactly one source; see ``check``)."""
+
+    stdio: str | None = None
+    http: str | None = None
+    saved: str | None = None          # --from
+    config_file: str | None = None    # --config
+    module: str | None = None
+    out: str | None = None
+    env: Sequence[str] = ()
+    headers: Sequence[str] = ()
+    cwd: str | None = None
+    force: bool = False
+    timeout_s: float = 30.0
+    warnings: list[str] = field(default_factory=list)
+
+    def check(self) -> str | None:
+        """Why the options do not go together, or None."""
+        live = [o for o, v in (("--stdio", self.stdio), ("--http", self.http)) if v]
+        if self.config_file and (live or self.saved):
+            return "--config imports every server of the file; give it alone"
+        if len(live) > 1:
+            return "give one of --stdio and --http"
+        if not live and not self.saved and not self.config_file:
+            return "give --stdio COMMAND, --http URL, --from FILE or --config FILE"
+        if self.saved and not live:
+            return ("--from needs --stdio or --http too: the spec says how to reach the "
+                    "server (it is not contacted)")
+        if (self.env or self.cwd) and not self.stdio:
+            return "--env and --cwd go with --stdio"
+        if self.headers and not self.http:
+            return "--header goes with --http"
+        if self.module is not None and identifier(self.module) != self.module:
+            return f"--module {self.module!r} is not a lower-case Python identifier"
+        return None
+
+
+def run_import(config: Config, request: ImportRequest, *, out: TextIO = sys.stdout,
+               err: TextIO = sys.stderr) -> int:
+    """Import, write the spec, check it; the exit code."""
+    problem = request.check()
+    if problem:
+        err.write(f"error: {problem}\n")
+        return EXIT_USAGE
+    try:
+        module, spec = build_spec(request)
+        text = dump(spec, header=HEADER.format(what=_what(request)))
+    except ImportFailure as exc:
+        err.write(f"error: {exc}\n")
+        return EXIT_ERRORS
+    except YamlWriteError as exc:
+        err.write(f"error: the tools cannot be written as a spec: {exc}\n")
+        return EXIT_ERRORS
+    err.writelines(f"warning: {warning}\n" for warning in request.warnings)
+    if request.out == "-":
+        out.write(text)
+        return EXIT_OK
+    target = Path(request.out) if request.out else _default_path(config, module)
+    if target.exists() and not request.force:
+        err.write(f"error: {target} exists; give --force to replace it (or --out elsewhere)\n")
+        return EXIT_ERRORS
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    count = text.count("\n")
+    out.write(f"wrote {config.relative(target)} ({count} lines, module {module})\n")
+    return _check_written(config, target, out)
+
+
+def build_spec(request: ImportRequest) -> tuple[str, dict[str, Any]]:
+    """The module name and the spec (as JSON data) the request makes."""
+    import anyio
+
+    if request.config_file:
+        servers, warnings = read_config(request.config_file)
+        request.warnings += warnings
+        listings = [anyio.run(list_live, s, request.timeout_s) for s in servers]
+        module = request.module or identifier(Path(request.config_file).stem, fallback="mcp")
+        pinned = [(s, pinned_tools(li.tools, f"MCP server {s.name}"))
+                  for s, li in zip(servers, listings, strict=True)]
+        _warn_secrets(request, servers)
+        return module, manager_spec(module, pinned, Path(request.config_file).name)
+    server = _command_line_server(request)
+    listing: Listing
+    if request.saved:
+        listing = read_saved(request.saved)
+        where = request.saved
+        guess = Path(request.saved).name.split(".")[0]
+    else:
+        listing = anyio.run(list_live, server, request.timeout_s)
+        where = f"MCP server {server.describe()}"
+        guess = listing.server_name or _guess(server)
+    module = request.module or identifier(guess, fallback="mcp")
+    _warn_secrets(request, [server])
+    return module, server_spec(module, "server", server, pinned_tools(listing.tools, where))
+
+
+def _command_line_server(request: ImportRequest) -> Server:
+    if request.stdio is not None:
+        try:
+            words = shlex.split(request.stdio)
+        except ValueError as exc:
+            raise ImportFailure(f"--stdio {request.stdio!r}: {exc}") from None
+        if not words:
+            raise ImportFailure("--stdio needs a command")
+        stdio: dict[str, Any] = {"command": words[0]}
+        if words[1:]:
+            stdio["args"] = words[1:]
+        if request.env:
+            stdio["env"] = _pairs(request.env, "--env")
+        if request.cwd:
+            stdio["cwd"] = request.cwd
+        return Server("server", stdio=stdio)
+    assert request.http is not None
+    if not request.http.startswith(("http://", "https://")):
+        raise ImportFailure(f"--http {request.http!r} is not an http:// or https:// URL")
+    http: dict[str, Any] = {"url": request.http}
+    if request.headers:
+        http["headers"] = _pairs(request.headers, "--header")
+    return Server("server", http=http)
+
+
+def _pairs(items: Sequence[str], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ImportFailure(f"{option} {item!r}: expected NAME=VALUE")
+        out[key] = value
+    return out
+
+
+def _guess(server: Server) -> str:
+    """A module name from the server's address when it gives no name of its own."""
+    if server.stdio is not None:
+        words = [server.stdio["command"], *server.stdio.get("args", [])]
+        last = str([w for w in words if not w.startswith("-")][-1])
+        return last.rstrip("/").rsplit("/", 1)[-1].removesuffix(".py").removesuffix(".js")
+    from urllib.parse import urlparse
+
+    return urlparse(str(server.http["url"] if server.http else "")).hostname or "mcp"
+
+
+def _what(request: ImportRequest) -> str:
+    if request.config_file:
+        return f"the MCP servers of {Path(request.config_file).name}"
+    return "an MCP server"
+
+
+def _warn_secrets(request: ImportRequest, servers: Sequence[Server]) -> None:
+    for server in servers:
+        values = (server.stdio or {}).get("env") or (server.http or {}).get("headers")
+        if values:
+            what = "environment" if server.stdio else "HTTP headers"
+            request.warnings.append(f"the spec holds the {what} of MCP server {server.name} "
+                                    f"({', '.join(values)}): keep secrets out of committed "
+                                    "specs")
+
+
+def _default_path(config: Config, module: str) -> Path:
+    folder = next((p for p in config.specs if not p.is_file()), config.root / "specs")
+    return folder / f"{module}{SPEC_SUFFIX}"
+
+
+def _check_written(config: Config, target: Path, out: TextIO) -> int:
+    """Compile the project with the new spec and show what it says about that spec."""
+    from ..build import compile_specs
+    from ..report.diagnostics import render
+
+    resolved = target.resolve()
+    inside = any(resolved.is_relative_to(s.resolve()) for s in config.specs)
+    compiled = compile_specs(config, () if inside else (*config.specs, target))
+    shown = config.relative(target)
+    mine = [d for d in compiled.bag.sorted() if d.span is None or d.span.path == shown]
+    if mine:
+        out.write(render(mine, "text", compiled.sources) + "\n")
+    errors = sum(1 for d in mine if str(d.severity) == "error")
+    warnings = len(mine) - errors
+    if errors:
+        out.write(f"{shown}: {errors} error(s), {warnings} warning(s): the spec is written as "
+                  "the server publishes it; fix the errors above before building\n")
+        return EXIT_ERRORS
+    out.write(f"{shown}: ok" + (f", {warnings} warning(s)" if warnings else "") +
+              "; `toolc build` writes its golden files\n")
+    return EXIT_OK

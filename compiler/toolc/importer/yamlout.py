@@ -1,0 +1,293 @@
+"""Write JSON data as a spec's YAML: readable, deterministic, and exact on reading back.
+
+``dump(data)`` writes block style (one key per line, nested blocks indented by two),
+with short mappings and lists of plain scalars in flow style (``{type: string}``,
+``[a, b]``) when they fit on a line, and multi-line text as literal blocks (``|``).
+Key order is kept as given. What toolc's loader reads back is the very same JSON:
+
+- a string is written plain only when no YAML reader would take it for anything else:
+  not for toolc's YAML 1.2 core schema (``1``, ``1e5``, ``0o17``, ``null``, ``.inf``),
+  nor for YAML 1.1 readers such as PyYAML (``yes``, ``on``, ``1_000``, ``12:30``, ``<<``);
+  otherwise it is double-quoted, with escapes for what is not printable;
+- integers of any size are written in decimal; floats as Python's shortest repr, which
+  YAML 1.2 reads back as the same float (``1.0`` stays a float, ``-0.0`` keeps its sign);
+- NaN, infinities and lone surrogates have no JSON form: they are refused.
+
+Every document is read back through :func:`toolc.loader.load_text` and compared, types,
+order and the sign of zero included, before it is returned: a mismatch is a bug here and
+raises :class:`YamlWriteError` rather than writing a spec that means something else.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]
+
+from ..diagnostics import SpecError
+from ..loader import load_text
+
+WIDTH = 100  # flow collections longer than this are written as blocks
+_MAX_KEY = 1000  # PyYAML reads implicit keys up to 1024 characters; longer ones use `? `
+
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_FLOW_CHARS = frozenset(",[]{}")
+_YAML11_WORDS = frozenset({"y", "Y", "n", "N"})  # YAML 1.1 booleans PyYAML does not know
+_ESCAPES = {"\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
+            "\f": "\\f", "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\",
+            "\x85": "\\N", "\xa0": "\\_", "\u2028": "\\L", "\u2029": "\\P"}
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\xa0\u2028\u2029\ud800-\udfff\ufeff'
+                           r"\ufffe\uffff]")
+
+
+class YamlWriteError(ValueError):
+    """The data cannot be written as a spec (no JSON form, or too deep for the loader)."""
+
+
+def dump(data: dict[str, Any], *, header: str = "") -> str:
+    """``data`` as YAML text (``header``: comment lines put first), checked by reading back."""
+    check_json(data)
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    lines += _mapping_lines(data, 0)
+    text = "\n".join(lines) + "\n"
+    _verify(text, data)
+    return text
+
+
+# -- what can be written -----------------------------------------------------------------
+
+def check_json(value: Any, where: str = "") -> None:
+    """Raise YamlWriteError naming the JSON pointer of the first value JSON cannot hold."""
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, bool) or v is None or isinstance(v, int):
+            continue
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise YamlWriteError(f"{at or '/'}: {v} is not a JSON number "
+                                     "(JSON has no NaN or infinity)")
+        elif isinstance(v, str):
+            _check_text(v, at)
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                if not isinstance(k, str):
+                    raise YamlWriteError(f"{at or '/'}: key {k!r} is not a string")
+                _check_text(k, at)
+                stack.append((item, f"{at}/{_token(k)}"))
+        elif isinstance(v, list):
+            stack.extend((item, f"{at}/{i}") for i, item in enumerate(v))
+        else:
+            raise YamlWriteError(f"{at or '/'}: {type(v).__name__} is not a JSON value")
+
+
+def _check_text(text: str, at: str) -> None:
+    for char in text:
+        if "\ud800" <= char <= "\udfff":
+            raise YamlWriteError(f"{at or '/'}: the text holds a lone surrogate "
+                                 f"(U+{ord(char):04X}), which is not Unicode")
+
+
+def _token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+# -- scalars -----------------------------------------------------------------------------
+
+def _resolves_to_text(text: str) -> bool:
+    """Whether both toolc's YAML 1.2 loader and a YAML 1.1 reader take ``text`` as a string."""
+    from ..loader import _resolve_plain
+
+    if text in _YAML11_WORDS or not isinstance(_resolve_plain(text), str):
+        return False
+    tag = yaml.SafeLoader.resolve(yaml.SafeLoader, yaml.ScalarNode, text, (True, False))
+    return bool(tag == "tag:yaml.org,2002:str")
+
+
+def _plain_ok(text: str, flow: bool) -> bool:
+    """Conservative: what any YAML reader reads back as this very string, unquoted."""
+    if not text or text != text.strip() or text[0] in _INDICATORS:
+        return False
+    if text.startswith(("...", "---")) or ": " in text or " #" in text or text.endswith(":"):
+        return False
+    if not all(c.isprintable() for c in text) or "\ufeff" in text:
+        return False
+    if flow and (any(c in _FLOW_CHARS for c in text) or ":" in text or "#" in text):
+        return False
+    return _resolves_to_text(text)
+
+
+def quoted(text: str) -> str:
+    """A double-quoted YAML scalar, escapes for everything not printable."""
+    return '"' + _NEEDS_ESCAPE.sub(lambda m: _escape(m.group()), text) + '"'
+
+
+def _escape(char: str) -> str:
+    known = _ESCAPES.get(char)
+    if known is not None:
+        return known
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def scalar(value: Any, flow: bool = False) -> str:
+    """One scalar as it is written after ``key: `` or ``- `` (never a block scalar)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    assert isinstance(value, str)
+    return value if _plain_ok(value, flow) else quoted(value)
+
+
+def _key(key: str, flow: bool = False) -> str:
+    return key if _plain_ok(key, flow) else quoted(key)
+
+
+def _literal(text: str, indent: int) -> list[str] | None:
+    """``text`` as a literal block (header line, then the lines at ``indent``), when it
+    reads back exactly; None when it must be quoted instead."""
+    body = text.rstrip("\n")
+    if "\n" not in body or "\ufeff" in text or body.startswith((" ", "\n")):
+        return None  # one line; or a start that would need an indentation indicator
+    if not all(c.isprintable() or c == "\n" for c in text):
+        return None
+    if any(line != line.rstrip() for line in body.split("\n")):
+        return None  # trailing blanks are invisible in a block and editors strip them
+    trailing = len(text) - len(body)
+    head = "|-" if trailing == 0 else ("|" if trailing == 1 else "|+")
+    lines = body.split("\n") + [""] * (trailing - 1 if trailing > 1 else 0)
+    probe = "k: " + head + "\n" + "\n".join("  " + ln if ln else "" for ln in lines) + "\n"
+    try:
+        loaded = load_text(probe, "<literal>").data
+    except SpecError:
+        return None
+    if not isinstance(loaded, dict) or loaded.get("k") != text:
+        return None
+    pad = " " * indent
+    return [head] + [pad + ln if ln else "" for ln in lines]
+
+
+# -- collections -------------------------------------------------------------------------
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+def _flow(value: dict[str, Any] | list[Any]) -> str | None:
+    """A one-line flow form of a collection of scalars, or None when it has none."""
+    if isinstance(value, dict):
+        if not all(_is_scalar(v) for v in value.values()):
+            return None
+        if any(len(k) > _MAX_KEY or "\n" in k for k in value):
+            return None
+        items = [f"{_key(k, True)}: {scalar(v, True)}" for k, v in value.items()]
+        return "{" + ", ".join(items) + "}"
+    if not all(_is_scalar(v) for v in value):
+        return None
+    return "[" + ", ".join(scalar(v, True) for v in value) + "]"
+
+
+def _mapping_lines(data: dict[str, Any], indent: int) -> list[str]:
+    pad = " " * indent
+    lines: list[str] = []
+    for key, value in data.items():
+        head = _key(key)
+        if len(head) > _MAX_KEY:
+            lines.append(f"{pad}? {head}")
+            head = ""
+            prefix = f"{pad}:"
+        else:
+            prefix = f"{pad}{head}:"
+        lines += _value_lines(prefix, value, indent)
+    return lines
+
+
+def _value_lines(prefix: str, value: Any, indent: int) -> list[str]:
+    """``prefix`` (``key:`` or ``-``) followed by ``value``, inline or as a nested block."""
+    if isinstance(value, str) and "\n" in value:
+        block = _literal(value, indent + 2)
+        if block is not None:
+            return [f"{prefix} {block[0]}", *block[1:]]
+    if _is_scalar(value):
+        return [f"{prefix} {scalar(value)}"]
+    if not value:
+        return [f"{prefix} {'{}' if isinstance(value, dict) else '[]'}"]
+    flow = _flow(value)
+    if flow is not None and len(prefix) + 1 + len(flow) <= WIDTH:
+        return [f"{prefix} {flow}"]
+    if isinstance(value, dict):
+        return [prefix, *_mapping_lines(value, indent + 2)]
+    return [prefix, *_sequence_lines(value, indent + 2)]
+
+
+def _sequence_lines(items: list[Any], indent: int) -> list[str]:
+    pad = " " * indent
+    lines: list[str] = []
+    for item in items:
+        if isinstance(item, dict) and item and _flow_or_none(item) is None:
+            # "- key: value" with the other keys under the first one's column.
+            nested = _mapping_lines(item, indent + 2)
+            nested[0] = f"{pad}- {nested[0][indent + 2:]}"
+            lines += nested
+        elif isinstance(item, list) and item and _flow_or_none(item) is None:
+            lines += [f"{pad}-", *_sequence_lines(item, indent + 2)]
+        else:
+            lines += _value_lines(f"{pad}-", item, indent)
+    return lines
+
+
+def _flow_or_none(value: dict[str, Any] | list[Any]) -> str | None:
+    flow = _flow(value)
+    return flow if flow is not None and len(flow) <= WIDTH - 10 else None
+
+
+# -- reading back ------------------------------------------------------------------------
+
+def _verify(text: str, data: dict[str, Any]) -> None:
+    try:
+        loaded = load_text(text, "<written spec>")
+    except SpecError as exc:
+        raise YamlWriteError(f"the spec cannot be read back: {exc}") from None
+    problems = [d.message for d in loaded.diagnostics]
+    if problems:
+        raise YamlWriteError(f"the spec cannot be read back: {problems[0]}")
+    where = first_difference(data, loaded.data)
+    if where is not None:
+        raise YamlWriteError(f"internal error: the YAML written reads back differently at "
+                             f"{where or '/'}")
+
+
+def first_difference(a: Any, b: Any, at: str = "") -> str | None:
+    """The first JSON pointer where ``a`` and ``b`` differ in value, type, order or the
+    sign of zero; None when they are the same JSON."""
+    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)) \
+            and not (isinstance(a, list) and isinstance(b, list)):
+        return at
+    if isinstance(a, dict):
+        if list(a) != list(b):
+            return at
+        for key in a:
+            found = first_difference(a[key], b[key], f"{at}/{_token(key)}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return at
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = first_difference(x, y, f"{at}/{i}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, float) and (a != b or math.copysign(1, a) != math.copysign(1, b)):
+        return at
+    return None if a == b else at
