@@ -1,0 +1,168 @@
+"""Serving: in-process MCP round trips through toolc's server against a bare mcp Server.
+
+Ours: the export of a generated module of N tools, served by `toolc serve`'s server
+(`toolc.runtime.to_mcp_server`). Peer: a bare mcp low-level `Server` with hand-written
+handlers: tools/list returns the same N published tools (toolc's golden files, loaded
+once), tools/call looks the tool up, validates the arguments with a hand-written
+pydantic model and calls the same handler. Both are reached by a real `mcp.Client`
+connected in-process; the client has listed the tools before calling, as clients do.
+Two figures, each at most 1.1x: a tools/call round trip, and a tools/list of N tools
+(the client's cache bypassed).
+
+    bench/.venv/bin/python bench/serving.py [--tools 1000] [--calls 300] [--lists 10]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from harness import (
+    Figure,
+    Side,
+    bench_env,
+    command_line,
+    import_generated,
+    parser,
+    publish,
+    tool,
+    workdir,
+)
+from pydantic import BaseModel, Field, ValidationError
+from synth import CALL_ARGS, module_name, write_project
+
+TARGET = 1.1
+
+
+class Target(BaseModel):
+    host: str = Field(description="The host name.")
+    port: int = Field(description="The TCP port.", ge=1, le=65535)
+
+
+class Params(BaseModel):
+    """The hand-written validator of the bare server (every synthetic tool has these)."""
+
+    model_config = {"extra": "forbid"}
+    count: int = Field(10, description="How many items to process.", ge=1, le=100)
+    name: str = Field(description="The name of the item.", max_length=64)
+    mode: Literal["fast", "slow", "auto"] = Field(description="How to process the items.")
+    ratio: float | None = Field(None, description="The share of items to keep.", ge=0, le=1)
+    target: Target = Field(description="Where to send the result.")
+
+
+def bare_server(published: list[dict[str, Any]], handler: Any) -> Any:
+    from mcp.server import Server
+
+    names = {tool["name"] for tool in published}
+
+    async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+        # The 2026-07-28 protocol requires these three; toolc's server sends the same.
+        return {"tools": published, "ttlMs": 0, "cacheScope": "private",
+                "resultType": "complete"}
+
+    async def on_call_tool(ctx: Any, params: Any) -> dict[str, Any]:
+        if params.name not in names:
+            return {"content": [{"type": "text", "text": f"Unknown tool {params.name}"}],
+                    "isError": True, "resultType": "complete"}
+        try:
+            values = Params.model_validate(params.arguments or {})
+        except ValidationError as exc:
+            return {"content": [{"type": "text", "text": str(exc)}], "isError": True,
+                    "resultType": "complete"}
+        text = await handler(None, **values.__dict__)
+        return {"content": [{"type": "text", "text": text}], "isError": False,
+                "resultType": "complete"}
+
+    return Server("bare", on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+Action = Callable[[Any], Awaitable[None]]
+
+
+async def call_once(client: Any) -> None:
+    result = await client.call_tool("tool0", CALL_ARGS)
+    assert not result.is_error, result
+
+
+def list_once(expected: int) -> Action:
+    async def action(client: Any) -> None:
+        result = await client.list_tools(cache_mode="bypass")
+        assert len(result.tools) == expected and not result.next_cursor
+    return action
+
+
+async def sample(client: Any, action: Action, count: int) -> float:
+    started = time.perf_counter()
+    for _ in range(count):
+        await action(client)
+    return (time.perf_counter() - started) / count
+
+
+async def measure(servers: tuple[Any, Any], action: Action, count: int, repeat: int,
+                  sides: tuple[Side, Side]) -> None:
+    from mcp import Client
+
+    async with Client(servers[0]) as ours, Client(servers[1]) as peer:
+        for client in (ours, peer):
+            await client.list_tools(cache_mode="bypass")  # clients list before calling
+            await sample(client, action, max(1, count // 10))  # warm-up
+        for _ in range(repeat):
+            sides[0].samples.append(await sample(ours, action, count))
+            sides[1].samples.append(await sample(peer, action, count))
+
+
+def build(root: Path, tools: int) -> tuple[Any, list[dict[str, Any]], Any]:
+    """toolc builds one module of ``tools`` tools; its toolset, golden tools and handler."""
+    project = write_project(root / "serving", tools, per_file=tools)
+    toolc = tool("toolc")
+    command = [str(toolc), "build"] if toolc else [sys.executable, "-m", "toolc", "build"]
+    subprocess.run(command, cwd=project.root, env=bench_env(), check=True,
+                   stdout=subprocess.DEVNULL)
+    module: Any = import_generated(project.root, project.handlers, module_name(0))
+    golden = project.output / "schemas" / module_name(0)
+    published = [json.loads((golden / f"tool{i}.json").read_text()) for i in range(tools)]
+    handler = importlib.import_module("bench_app.tools").handle
+    return module.toolset, published, handler
+
+
+def main(argv: list[str] | None = None) -> list[Figure]:
+    p = parser(__doc__.split("\n\n")[0], tools=1000, repeat=5)
+    p.add_argument("--calls", type=int, default=300, help="tools/call per sample")
+    p.add_argument("--lists", type=int, default=10, help="tools/list per sample")
+    args = p.parse_args(argv)
+    from toolc.runtime import to_mcp_server
+
+    defaults = {"tools": 1000, "repeat": 5, "calls": 300, "lists": 10}
+    with workdir(args.workdir) as root:
+        toolset, published, handler = build(root, args.tools)
+        call_sides = (Side("toolc server, tools/call"), Side("bare mcp Server, tools/call"))
+        list_sides = (Side(f"toolc server, tools/list of {args.tools}"),
+                      Side(f"bare mcp Server, tools/list of {args.tools}"))
+
+        async def run() -> None:
+            servers = (to_mcp_server(toolset, name="toolc"), bare_server(published, handler))
+            await measure(servers, call_once, args.calls, args.repeat, call_sides)
+            await measure(servers, list_once(args.tools), args.lists, args.repeat, list_sides)
+
+        asyncio.run(run())
+    reproduce = command_line("serving.py", args, defaults)
+    figures = [
+        Figure("serving: tools/call round trip vs bare mcp Server", call_sides[0],
+               call_sides[1], TARGET, "<= 1.1x", reproduce),
+        Figure(f"serving: tools/list of {args.tools} tools vs bare mcp Server", list_sides[0],
+               list_sides[1], TARGET, "<= 1.1x", reproduce),
+    ]
+    for figure in figures:
+        publish(figure, args)
+    return figures
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

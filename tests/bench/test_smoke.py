@@ -1,0 +1,55 @@
+"""Every benchmark script runs at a tiny size, so that none can rot (issue 6).
+
+No assertion on time: only that each script runs end to end through toolc and prints
+its figure with the command that reproduces it. Peers (datamodel-code-generator,
+pydantic-ai) live only in bench/.venv; where they are missing the scripts say so and
+measure toolc's side alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+sys.path.insert(0, str(BENCH))
+
+from run_all import SCRIPTS
+from synth import PER_FILE, write_project
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_script_runs_at_smoke_size(script: str, tmp_path: Path) -> None:
+    _, _, smoke = SCRIPTS[script]
+    results = tmp_path / "figures.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / f"{script}.py"), *smoke, "--workdir", str(tmp_path / "w"),
+         "--json", str(results)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"reproduce: bench/.venv/bin/python bench/{script}.py" in done.stdout
+    figures = [json.loads(line) for line in results.read_text().splitlines()]
+    assert figures and all(f["ours_median"] > 0 for f in figures)
+    assert all(f["machine"]["cpu"] and f["machine"]["python"] for f in figures)
+
+
+def test_synthetic_projects_have_the_shape_issue_6_describes(tmp_path: Path) -> None:
+    project = write_project(tmp_path / "p", 45)
+    specs = sorted(project.specs.glob("*.toolc.yaml"))
+    assert len(specs) == 3 and len(project.modules) == 3  # 20 + 20 + 5 tools
+    first = specs[0].read_text()
+    assert first.count("    handler: ") == PER_FILE and "enum: [fast, slow, auto]" in first
+    schemas = json.loads((project.jsonschema / "mod0002.json").read_text())
+    tools = schemas["$defs"]
+    assert len(tools) == 5
+    params = tools["Tool44Params"]["properties"]
+    assert list(params) == ["count", "name", "mode", "ratio", "target"]
+    assert all(p["description"] for p in params.values())
+    assert params["target"]["type"] == "object" and params["count"]["maximum"] == 100
