@@ -79,7 +79,7 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
 
 def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
               out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
-              progress: bool = False) -> int:
+              progress: bool = False, live: bool = False) -> int:
     """Build, or (``--check``, or in CI without ``--write``) verify ``generated/``."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -95,7 +95,15 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     if not result.ok:
         return EXIT_ERRORS
     _print_changes(result, config, fmt, out, color)
-    return _build_exit(result, config, checking, strict, out)
+    code = _build_exit(result, config, checking, strict, out)
+    if live and result.compiled.project is not None:  # drift of pinned MCP servers
+        from .importer.drift import live_drift, print_drift
+
+        drift = live_drift(config, result.compiled.project, result.compiled.sources)
+        if print_drift(drift, fmt if fmt in ("json", "github") else "text", out=out, err=err,
+                       golden_root=f"{config.relative(config.output)}/schemas", color=color):
+            return EXIT_ERRORS
+    return code
 
 
 def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
@@ -143,8 +151,9 @@ def print_schema(out: TextIO | None = None) -> int:
 
 def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
              fail_on: str, out: TextIO | None = None, err: TextIO | None = None,
-             color: bool = False) -> int:
-    """Classified changes between two sets of golden files (default NEW: a fresh build)."""
+             color: bool = False, live: bool = False) -> int:
+    """Classified changes between two sets of golden files (default NEW: a fresh build);
+    ``live``: between the pinned MCP servers' tools and what they publish now."""
     out = out or sys.stdout
     err = err or sys.stderr
     from .build import golden_on_disk, new_golden, render_outputs, schema_changes
@@ -153,6 +162,14 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     config = _config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS
+    if live:
+        if old or new or against:
+            err.write("error: --live compares the specs with the live servers; "
+                      "give no OLD, NEW or --against\n")
+            return EXIT_USAGE
+        from .importer.drift import run_live_diff
+
+        return run_live_diff(config, fmt=fmt, fail_on=fail_on, out=out, err=err, color=color)
     if against and new:
         err.write("error: give OLD NEW folders, or --against REF with at most NEW\n")
         return EXIT_USAGE
@@ -189,13 +206,18 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
 
 
 def run_serve(target: str, *, toolset_name: str | None, transport: str, host: str, port: int,
-              err: TextIO | None = None) -> int:
+              pinned: bool = False, err: TextIO | None = None) -> int:
     err = err or sys.stderr
     from .serve import serve
 
     config = _config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS
+    if pinned:  # pinned MCP servers list their pinned tools (toolc.importer.serving)
+        from .importer.serving import serve_pinned
+
+        return serve_pinned(config, target, toolset_name=toolset_name, transport=transport,
+                            host=host, port=port, err=err)
     return serve(config, target, toolset_name=toolset_name, transport=transport, host=host,
                  port=port, err=err)
 
@@ -203,12 +225,14 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str, host: st
 def run_import(*, stdio: str | None, http: str | None, saved: str | None,
                config_file: str | None, module: str | None, out_path: str | None,
                env: Sequence[str] = (), headers: Sequence[str] = (), cwd: str | None = None,
-               force: bool = False, timeout_s: float = 30.0, out: TextIO = sys.stdout,
-               err: TextIO = sys.stderr) -> int:
+               force: bool = False, timeout_s: float = 30.0, out: TextIO | None = None,
+               err: TextIO | None = None) -> int:
     """Pin the tools of MCP servers into a spec (see toolc.importer.command)."""
     from .importer.command import ImportRequest
     from .importer.command import run_import as run
 
+    out = out or sys.stdout
+    err = err or sys.stderr
     config = _config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS

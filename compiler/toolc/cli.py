@@ -40,14 +40,16 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
               help="List the tools through a real MCP client and compare with the specs.")
 @click.option("--format", "fmt", type=_FORMATS, default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
-def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool) -> None:
+@click.option("--live", is_flag=True,
+              help="Also list the pinned MCP servers and report their drift.")
+def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live: bool) -> None:
     """Validate, generate modules and golden schemas, certify, and show what changed."""
     from .actions import run_build
 
     if check and write:
         raise click.UsageError("--check and --write exclude each other")
     sys.exit(run_build(check=check, write=write, certify=certify, fmt=fmt, strict=strict,
-                       color=_color(), progress=sys.stderr.isatty()))
+                       color=_color(), progress=sys.stderr.isatty(), live=live))
 
 
 @main.command()
@@ -77,15 +79,20 @@ def init(force: bool) -> None:
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
               default="error", show_default=True,
               help="Exit 1 when a change at or above this severity is found.")
-def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_on: str) -> None:
+@click.option("--live", is_flag=True,
+              help="Compare the pinned MCP servers' tools with what they publish now.")
+def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_on: str,
+         live: bool) -> None:
     """Classify the changes between two sets of published tools.
 
     OLD defaults to the golden files in the output folder (or --against GIT_REF);
-    NEW defaults to what a build of the specs would publish now.
+    NEW defaults to what a build of the specs would publish now. With --live: what the
+    specs pin against what their MCP servers publish now.
     """
     from .actions import run_diff
 
-    sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color()))
+    sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color(),
+                      live=live))
 
 
 @main.command()
@@ -96,12 +103,15 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
               show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-def serve(target: str, toolset_name: str | None, transport: str, host: str, port: int) -> None:
+@click.option("--pinned", is_flag=True,
+              help="Pinned MCP servers list their pinned tools (calls still go to them).")
+def serve(target: str, toolset_name: str | None, transport: str, host: str, port: int,
+          pinned: bool) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp)."""
     from .actions import run_serve
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport, host=host,
-                       port=port))
+                       port=port, pinned=pinned))
 
 
 @main.command("import")
