@@ -275,10 +275,11 @@ class _Builder:
         if kind == "str":
             return text
         value = _resolve_plain(text) if text else None
-        expected = {"int": int, "float": (int, float), "bool": bool, "null": type(None)}[kind]
-        if not isinstance(value, expected) or (kind == "int" and isinstance(value, bool)):
+        expected: dict[str, tuple[type, ...]] = {
+            "int": (int,), "float": (int, float), "bool": (bool,), "null": (type(None),)}
+        if not isinstance(value, expected[kind]) or (kind == "int" and isinstance(value, bool)):
             fail("TC007", f"{text!r} is not a valid !!{kind}", self._span(event))
-        return float(value) if kind == "float" else value
+        return float(value) if kind == "float" else value  # type: ignore[arg-type]
 
 
 _NUMBER_START = frozenset("0123456789+-.")

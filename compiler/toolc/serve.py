@@ -152,7 +152,7 @@ async def _run_http(server: Any, host: str, port: int) -> None:
     web = uvicorn.Server(config)
     # uvicorn would re-raise a caught SIGTERM after shutting down, killing the process
     # uncleanly; _until_signal handles both signals instead.
-    web.capture_signals = contextlib.nullcontext  # type: ignore[method-assign]
+    web.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
 
     def stop() -> None:
         web.should_exit = True

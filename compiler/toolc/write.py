@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 MANIFEST = ".toolc-manifest.json"
 JOURNAL = ".toolc-journal.json"
@@ -47,20 +48,26 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def read_manifest(out: Path) -> dict[str, str]:
+def read_manifest_data(out: Path) -> dict[str, Any]:
+    """The whole manifest (files, and what ``write_tree``'s ``extra`` added); {} if none."""
     try:
         data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-        files = data.get("files", {})
-        return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError):
         return {}
+    return data if isinstance(data, dict) else {}
+
+
+def read_manifest(out: Path) -> dict[str, str]:
+    files = read_manifest_data(out).get("files", {})
+    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
 
 
 def plan(out: Path, files: Mapping[str, str]) -> Plan:
     """Compare the wanted ``files`` (relative path -> text) with what ``out`` holds."""
     recover(out)
     owned = read_manifest(out)
-    written, unchanged = [], []
+    written: list[str] = []
+    unchanged: list[str] = []
     for rel, text in sorted(files.items()):
         target = out / rel
         try:
@@ -72,7 +79,7 @@ def plan(out: Path, files: Mapping[str, str]) -> Plan:
     return Plan(tuple(written), tuple(removed), tuple(unchanged))
 
 
-def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, str] | None = None) -> Plan:
+def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Plan:
     """Make ``out`` hold exactly ``files`` (plus the user's own files), atomically.
 
     ``extra`` is written too but not counted as a change (the manifest's own data).
@@ -123,14 +130,14 @@ def recover(out: Path) -> bool:
     return True
 
 
-def _apply(out: Path, journal: dict[str, object]) -> None:
+def _apply(out: Path, journal: Mapping[str, Any]) -> None:
     staging = out / str(journal["staging"])
-    for name, rel in journal["moves"]:  # type: ignore[attr-defined]
+    for name, rel in journal["moves"]:
         source, target = staging / name, out / rel
         if source.exists():  # a rename already done by the interrupted run is skipped
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(source, target)
-    for rel in journal["remove"]:  # type: ignore[attr-defined]
+    for rel in journal["remove"]:
         with contextlib.suppress(FileNotFoundError):
             (out / rel).unlink()
         _prune_empty(out, (out / rel).parent)
@@ -187,12 +194,12 @@ def _signals_held() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    old = {s: signal.signal(s, lambda n, _f: caught.append(n))
-           for s in (signal.SIGINT, signal.SIGTERM)}
+    old = {signum: signal.signal(signum, lambda n, _f: caught.append(n))
+           for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        for s, handler in old.items():
-            signal.signal(s, handler)
-        for s in caught:
-            signal.raise_signal(s)
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
+        for number in caught:
+            signal.raise_signal(number)
