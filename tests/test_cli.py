@@ -177,6 +177,8 @@ def test_progress_on_a_terminal_only(project: Path) -> None:
     piped = subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env,
                            timeout=60, check=False)
     assert piped.returncode == 0 and "toolc:" not in piped.stderr
+    spec = project / "specs" / "notes.toolc.yaml"  # changed, so not answered by the cache
+    spec.write_text(spec.read_text() + "# edited\n")
     controller, terminal = pty.openpty()
     try:
         proc = subprocess.run(cmd + ["--check"], cwd=project, stdout=subprocess.PIPE,

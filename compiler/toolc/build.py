@@ -10,6 +10,9 @@ The CLI only parses options and prints a :class:`BuildResult`.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +24,7 @@ from .diagnostics import DiagnosticBag, Span, SpecError
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
-from .write import Plan, plan, write_tree
+from .write import JOURNAL, Plan, plan, read_manifest_data, write_tree
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -44,6 +47,7 @@ class BuildResult:
     diff: SchemaDiff | None = None                        # against the golden files on disk
     wrote: bool = False
     checked: bool = False
+    up_to_date: bool = False   # answered by the cache: nothing changed since the last build
 
     @property
     def ok(self) -> bool:
@@ -149,8 +153,21 @@ def build(
     check: bool = False,
     certify: bool = True,
     progress: Progress | None = None,
+    use_cache: bool = True,
 ) -> BuildResult:
-    """Run the whole pipeline. ``check`` writes nothing and only says what would change."""
+    """Run the whole pipeline. ``check`` writes nothing and only says what would change.
+
+    When nothing the output depends on changed since the last clean build wrote it (see
+    :func:`input_key`), the result says so (``up_to_date``) without analysing,
+    generating or certifying; ``use_cache=False`` always runs every stage.
+    """
+    specs = discover(config)
+    key = input_key(config, specs) if use_cache else None
+    if key is not None:
+        cached = cached_plan(config, key, certify=certify)
+        if cached is not None:
+            compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
+            return BuildResult(compiled, plan=cached, checked=check, up_to_date=True)
     compiled = compile_specs(config, progress=progress)
     result = BuildResult(compiled, checked=check)
     project = compiled.project
@@ -170,7 +187,10 @@ def build(
         return result
     result.plan = plan(config.output, result.files)
     if not check:
-        write_tree(config.output, result.files)
+        record = None
+        if key is not None and not compiled.bag.items:  # a build with warnings says them again
+            record = cache_record(config, project, key, certified=certify)
+        write_tree(config.output, result.files, extra={"inputs": record} if record else None)
         result.wrote = result.plan.changes
     return result
 
@@ -189,3 +209,138 @@ def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
 def in_ci() -> bool:
     """CI services set CI; then `toolc build` checks instead of writing."""
     return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+# -- the no-op rebuild cache -------------------------------------------------------------
+#
+# A clean build records, in the output's manifest, a hash of everything its output
+# depends on: the spec files (paths and bytes), the [tool.toolc] configuration, toolc's
+# version and the hash of its own code (an editable install changes without a new
+# version), and the versions of its dependencies. When the next build finds the same
+# hash, and every file the manifest lists is still on disk with its recorded hash (so a
+# generated file edited by hand is rebuilt), it is up to date: analysis, generation and
+# certification are skipped. Certification imports user code (predicates, prepare
+# functions, wrappers): a certified record also holds the hashes of the files of those
+# modules found on the python-path, and a project whose certification depends on what
+# cannot be hashed (an unpinned MCP server, a module elsewhere) is never certified from
+# the cache. The record is deterministic, so a committed manifest does not churn.
+
+CACHE_FORMAT = 1
+DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "Jinja2", "click", "mcp",
+                "mcp-types")
+
+
+def input_key(config: Config, specs: Sequence[Path]) -> str | None:
+    """The hash of every input of a build of ``specs``; None if a spec cannot be read."""
+    from . import __version__
+
+    record = {
+        "format": CACHE_FORMAT,
+        "toolc": [__version__, toolc_code_digest()],
+        "dependencies": dependency_versions(),
+        "config": {
+            "specs": [config.relative(p) for p in config.specs],
+            "output": config.relative(config.output),
+            "python_path": [config.relative(p) for p in config.python_path],
+            "severities": {code: str(sev) for code, sev in sorted(config.severities.items())},
+            "diff": config.diff,
+        },
+    }
+    h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())
+    for path in specs:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        h.update(config.relative(path).encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+@functools.cache
+def toolc_code_digest() -> str:
+    """The hash of toolc's own code and templates."""
+    package = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".jinja") and "__pycache__" not in path.parts:
+            h.update(path.relative_to(package).as_posix().encode() + b"\0")
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def dependency_versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in DEPENDENCIES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "absent"
+    return found
+
+
+def cache_record(config: Config, project: ProjectIR, key: str, *,
+                 certified: bool) -> dict[str, Any]:
+    """What a clean build records in the manifest for the next one to compare."""
+    code = certified_code(config, project) if certified else None
+    return {"key": key, "certified": certified and code is not None, "code": code}
+
+
+def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
+    """Hashes of the files certification imports user code from; None if not all known."""
+    modules: set[str] = set()
+    for module in project.modules.values():
+        for toolset in module.toolsets.values():
+            if toolset.kind == "mcp" and toolset.pinned is None:
+                return None  # certification would list a live server
+            for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
+                if ref is not None:
+                    modules.add(ref.module)
+    files: dict[str, str] = {}
+    for name in sorted(modules):
+        path = _module_file(config, name)
+        if path is None:
+            return None
+        files[config.relative(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return files
+
+
+def _module_file(config: Config, module: str) -> Path | None:
+    rel = Path(*module.split("."))
+    for root in config.python_path:
+        for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
+    """The plan of an up-to-date output (every file unchanged), or None on a miss."""
+    out = config.output
+    if (out / JOURNAL).exists():
+        return None  # an interrupted write: let the full build finish it
+    manifest = read_manifest_data(out)
+    record = manifest.get("inputs")
+    files = manifest.get("files")
+    if not isinstance(record, dict) or record.get("key") != key or not isinstance(files, dict):
+        return None
+    if certify and not (record.get("certified") is True
+                        and _hashes_match(config.root, record.get("code"))):
+        return None
+    if not _hashes_match(out, files):
+        return None
+    return Plan(written=(), removed=(), unchanged=tuple(sorted(files)))
+
+
+def _hashes_match(root: Path, hashes: object) -> bool:
+    if not isinstance(hashes, dict):
+        return False
+    for rel, expected in hashes.items():
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            return False
+        if hashlib.sha256(data).hexdigest() != expected:
+            return False
+    return True

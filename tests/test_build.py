@@ -1,0 +1,176 @@
+"""The build pipeline's no-op cache: a build with nothing changed is answered from the
+manifest's record, and every kind of change makes the next build a full one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import toolc
+from toolc.build import build
+from toolc.config import Config, load_config
+
+SPEC = """\
+toolc: 1
+module: notes
+tools:
+  addNote:
+    description: Add a note.
+    handler: notes_app:add
+    params:
+      text: {type: string, description: The note.}
+toolsets:
+  app: {kind: function, tools: [addNote]}
+  main: {kind: wrapper, inner: app, wrapper: notes_wrap:Pass}
+export: main
+"""
+
+WRAPPER = """\
+from toolc import runtime as rt
+
+
+class Pass(rt.WrapperToolset):
+    pass
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Config:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["handlers"]\n')
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
+    (tmp_path / "handlers").mkdir()
+    (tmp_path / "handlers" / "notes_wrap.py").write_text(WRAPPER)
+    return load_config(tmp_path)
+
+
+def full_then(config: Config, *, certify: bool = False, check: bool = False) -> bool:
+    """Build once (full), then again; whether the second was answered by the cache."""
+    first = build(config, certify=certify)
+    assert first.ok and not first.up_to_date and first.compiled.project is not None
+    return again(config, certify=certify, check=check)
+
+
+def again(config: Config, *, certify: bool = False, check: bool = False) -> bool:
+    result = build(config, certify=certify, check=check)
+    assert result.ok and result.plan is not None and not result.plan.changes
+    if result.up_to_date:  # nothing was analysed, generated or certified
+        assert result.compiled.project is None and result.files == {}
+    return result.up_to_date
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    path.write_text(path.read_text().replace(old, new))
+
+
+def test_a_build_with_nothing_changed_is_up_to_date(project: Config) -> None:
+    assert full_then(project)
+    result = build(project, certify=False)
+    assert result.plan is not None and len(result.plan.unchanged) == len(
+        [p for p in project.output.rglob("*") if p.is_file() and p.name[0] != "."])
+
+
+def test_an_edited_spec_is_built_again(project: Config) -> None:
+    build(project, certify=False)
+    edit(project.root / "specs" / "notes.toolc.yaml", "Add a note.", "Add one note.")
+    result = build(project, certify=False)
+    assert not result.up_to_date and result.wrote
+    assert "Add one note." in (project.output / "schemas/notes/addNote.json").read_text()
+    assert again(project)
+
+
+def test_a_new_spec_file_is_built_again(project: Config) -> None:
+    build(project, certify=False)
+    (project.root / "specs" / "more.toolc.yaml").write_text(
+        SPEC.replace("module: notes", "module: more"))
+    assert not build(project, certify=False).up_to_date
+    assert (project.output / "more.py").is_file()
+
+
+def test_another_toolc_version_builds_again(project: Config,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    build(project, certify=False)
+    monkeypatch.setattr(toolc, "__version__", "99.0.0")
+    assert not build(project, certify=False).up_to_date
+    assert again(project)
+
+
+def test_another_dependency_version_builds_again(project: Config,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolc.build as pipeline
+
+    build(project, certify=False)
+    real = pipeline.dependency_versions()
+    monkeypatch.setattr(pipeline, "dependency_versions", lambda: {**real, "pydantic": "3.0"})
+    assert not build(project, certify=False).up_to_date
+
+
+def test_a_configuration_change_builds_again(project: Config) -> None:
+    build(project, certify=False)
+    edit(project.root / "pyproject.toml", 'python-path = ["handlers"]',
+         'python-path = ["handlers"]\n[tool.toolc.severity]\nunportable-name = "off"')
+    assert not build(load_config(project.root), certify=False).up_to_date
+
+
+def test_a_generated_file_edited_by_hand_is_rewritten(project: Config) -> None:
+    build(project, certify=False)
+    module = project.output / "notes.py"
+    original = module.read_text()
+    module.write_text(original + "# edited\n")
+    result = build(project, certify=False)
+    assert not result.up_to_date and result.plan is not None
+    assert result.plan.written == ("notes.py",) and module.read_text() == original
+
+
+def test_a_deleted_generated_file_is_rewritten(project: Config) -> None:
+    build(project, certify=False)
+    (project.output / "schemas/notes/addNote.json").unlink()
+    assert not build(project, certify=False).up_to_date
+    assert (project.output / "schemas/notes/addNote.json").is_file()
+
+
+def test_check_on_a_hit_says_up_to_date_and_writes_nothing(project: Config) -> None:
+    build(project, certify=False)
+    before = {p: p.stat().st_mtime_ns for p in project.output.rglob("*")}
+    result = build(project, certify=False, check=True)
+    assert result.up_to_date and result.checked and result.plan is not None
+    assert not result.plan.changes and result.plan.unchanged
+    assert {p: p.stat().st_mtime_ns for p in project.output.rglob("*")} == before
+
+
+def test_check_after_a_spec_edit_sees_the_change(project: Config) -> None:
+    build(project, certify=False)
+    edit(project.root / "specs" / "notes.toolc.yaml", "Add a note.", "Add one note.")
+    result = build(project, certify=False, check=True)
+    assert not result.up_to_date and result.plan is not None
+    assert "schemas/notes/addNote.json" in result.plan.written
+
+
+def test_certification_is_reused_only_from_a_certified_build(project: Config) -> None:
+    build(project, certify=False)
+    assert not build(project, certify=True).up_to_date  # never certified: certify now
+    assert again(project, certify=True)
+    assert again(project, certify=False)  # a certified record serves --no-certify too
+
+
+def test_certification_runs_again_when_the_wrapper_it_imports_changed(project: Config) -> None:
+    assert full_then(project, certify=True)
+    edit(project.root / "handlers" / "notes_wrap.py", "pass", '"""Now documented."""')
+    assert not build(project, certify=True).up_to_date
+    assert again(project, certify=False)  # the output itself is the same
+
+
+def test_a_build_with_warnings_is_not_recorded(project: Config) -> None:
+    edit(project.root / "specs" / "notes.toolc.yaml", "addNote:", "add.note:")
+    edit(project.root / "specs" / "notes.toolc.yaml", "tools: [addNote]", "tools: [add.note]")
+    first = build(project, certify=False)
+    assert first.ok and first.compiled.bag.has_warnings  # warnings are said on every build
+    second = build(project, certify=False)
+    assert not second.up_to_date and second.compiled.bag.has_warnings
+
+
+def test_without_the_cache_every_stage_runs(project: Config) -> None:
+    build(project, certify=False)
+    result = build(project, certify=False, use_cache=False)
+    assert not result.up_to_date and result.compiled.project is not None
