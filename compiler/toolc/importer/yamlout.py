@@ -9,8 +9,9 @@ Key order is kept as given. What toolc's loader reads back is the very same JSON
   not for toolc's YAML 1.2 core schema (``1``, ``1e5``, ``0o17``, ``null``, ``.inf``),
   nor for YAML 1.1 readers such as PyYAML (``yes``, ``on``, ``1_000``, ``12:30``, ``<<``);
   otherwise it is double-quoted, with escapes for what is not printable;
-- integers of any size are written in decimal; floats as Python's shortest repr, which
-  YAML 1.2 reads back as the same float (``1.0`` stays a float, ``-0.0`` keeps its sign);
+- integers of any size are written in decimal; floats as Python's shortest repr (with a
+  dot in the mantissa, ``1.0e+20``), which YAML 1.2 and 1.1 read back as the same float
+  (``1.0`` stays a float, ``-0.0`` keeps its sign);
 - NaN, infinities and lone surrogates have no JSON form: they are refused.
 
 Every document is read back through :func:`toolc.loader.load_text` and compared, types,
@@ -33,7 +34,7 @@ WIDTH = 100  # flow collections longer than this are written as blocks
 _MAX_KEY = 1000  # PyYAML reads implicit keys up to 1024 characters; longer ones use `? `
 
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_FLOW_CHARS = frozenset(",[]{}")
+_FLOW_CHARS = frozenset(",[]{}?")  # PyYAML reads "0?" in a flow collection as an error
 _YAML11_WORDS = frozenset({"y", "Y", "n", "N"})  # YAML 1.1 booleans PyYAML does not know
 _ESCAPES = {"\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
             "\f": "\\f", "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\",
@@ -50,7 +51,7 @@ def dump(data: dict[str, Any], *, header: str = "") -> str:
     """``data`` as YAML text (``header``: comment lines put first), checked by reading back."""
     check_json(data)
     lines = [f"# {line}".rstrip() for line in header.splitlines()]
-    lines += _mapping_lines(data, 0)
+    lines += _mapping_lines(data, 0) if data else ["{}"]
     text = "\n".join(lines) + "\n"
     _verify(text, data)
     return text
@@ -119,6 +120,16 @@ def _plain_ok(text: str, flow: bool) -> bool:
     return _resolves_to_text(text)
 
 
+def float_text(value: float) -> str:
+    """The shortest text that reads back as ``value``, with a dot in the mantissa so that
+    YAML 1.1 readers take it for a float too (``1e+20`` -> ``1.0e+20``)."""
+    text = repr(value)
+    mantissa, e, exponent = text.partition("e")
+    if e and "." not in mantissa:
+        text = f"{mantissa}.0e{exponent}"
+    return text
+
+
 def quoted(text: str) -> str:
     """A double-quoted YAML scalar, escapes for everything not printable."""
     return '"' + _NEEDS_ESCAPE.sub(lambda m: _escape(m.group()), text) + '"'
@@ -143,7 +154,7 @@ def scalar(value: Any, flow: bool = False) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return repr(value)
+        return float_text(value)
     assert isinstance(value, str)
     return value if _plain_ok(value, flow) else quoted(value)
 
