@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import signal
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -97,12 +98,9 @@ def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | N
         moves = []
         for i, rel in enumerate((*result.written, MANIFEST)):
             text = manifest_text if rel == MANIFEST else files[rel]
-            staged = staging / str(i)
-            with open(staged, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            moves.append([staged.name, rel])
+            _write_bytes(staging / str(i), text.encode("utf-8"))
+            moves.append([str(i), rel])
+        _sync_staged(staging, [name for name, _ in moves])
         journal = {"staging": staging.name, "moves": moves, "remove": list(result.removed)}
         _write_synced(staging / "journal", out / JOURNAL, json.dumps(journal))
     except BaseException:
@@ -158,6 +156,49 @@ def _sweep_staging(out: Path) -> None:
     if out.is_dir():
         for leftover in out.glob(f"{STAGING_PREFIX}*"):
             shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """A new file holding ``data`` (bytes: no newline translation on any platform)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _sync_staged(staging: Path, names: list[str]) -> None:
+    """Make the staged files durable before the journal names them.
+
+    One fsync per file costs about 0.15 s for a thousand files; Linux's syncfs flushes
+    the whole file system in one call. Elsewhere (or if it fails) each file is fsynced.
+    """
+    if _syncfs(staging):
+        return
+    for name in names:
+        fd = os.open(staging / name, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _syncfs(folder: Path) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        syncfs = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return False
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        return bool(syncfs(fd) == 0)
+    finally:
+        os.close(fd)
 
 
 def _write_synced(tmp: Path, path: Path, text: str) -> None:
