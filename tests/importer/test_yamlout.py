@@ -11,7 +11,6 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from toolc.importer.yamlout import YamlWriteError, dump, first_difference, float_text, scalar
 from toolc.loader import load_text
 

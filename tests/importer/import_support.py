@@ -1,0 +1,111 @@
+"""Helpers of the import tests: a project folder, the test server, real clients."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from toolc.importer.listing import list_raw
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "import"
+PYPROJECT = '[tool.toolc]\nspecs = "specs"\noutput = "generated"\n'
+
+
+def make_project(root: Path) -> Path:
+    """A toolc project with the test server and its tools file copied in."""
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    (root / "specs").mkdir()
+    shutil.copy(FIXTURES / "server.py", root / "server.py")
+    shutil.copy(FIXTURES / "tools.json", root / "tools.json")
+    return root
+
+
+def stdio_command(root: Path, tools: str = "tools.json") -> str:
+    return f"{sys.executable} {root / 'server.py'} {root / tools} stdio"
+
+
+def original_tools(path: Path = FIXTURES / "tools.json") -> dict[str, dict[str, Any]]:
+    return {t["name"]: t for t in json.loads(path.read_text())["tools"]}
+
+
+def run(action: Callable[..., int], **kwargs: Any) -> tuple[int, str, str]:
+    """Call a toolc action with captured output: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = action(out=out, err=err, **kwargs)
+    return code, out.getvalue(), err.getvalue()
+
+
+def canonical(value: Any) -> Any:
+    """Keys sorted at every level: equality then ignores key order only."""
+    if isinstance(value, dict):
+        return {k: canonical(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return value
+
+
+def golden_tools(root: Path, module: str) -> dict[str, dict[str, Any]]:
+    folder = root / "generated" / "schemas" / module
+    return {t["name"]: t for t in (json.loads(p.read_text()) for p in folder.glob("*.json"))}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running(args: list[str], port: int, cwd: Path | None = None) -> Iterator[str]:
+    """A subprocess serving streamable HTTP on ``port``; yields its URL, stops it after."""
+    proc = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        assert proc.stderr is not None
+        proc.stderr.close()
+
+
+def http_server(tools_file: Path, port: int) -> Any:
+    return running([sys.executable, str(FIXTURES / "server.py"), str(tools_file), "http",
+                    str(port)], port)
+
+
+async def list_stdio(command: str, args: list[str], cwd: Path) -> list[dict[str, Any]]:
+    """tools/list of a stdio server through a real client, as the JSON it sent."""
+    async with Client(StdioServerParameters(command=command, args=args, cwd=str(cwd))) as c:
+        return await list_raw(c)
+
+
+async def list_http(url: str) -> list[dict[str, Any]]:
+    async with Client(url) as c:
+        return await list_raw(c)
