@@ -36,6 +36,7 @@ class Drift:
     """What listing the live servers found."""
 
     servers: int = 0                                   # pinned servers listed (or tried)
+    unlisted: int = 0                                  # of those, the ones that failed
     diff: SchemaDiff | None = None                     # pinned -> live, classified
     failures: list[str] = field(default_factory=list)  # servers that could not be listed
     diagnostics: list[Diagnostic] = field(default_factory=list)  # re-pinned specs' errors
@@ -70,7 +71,9 @@ def live_drift(config: Config, project: ProjectIR, sources: dict[str, str],
             texts[module.path] = repinned_text(sources[module.path], module, live)
         except (ImportFailure, YamlWriteError, SpecError) as exc:
             drift.failures.append(f"{module.path}: cannot pin the live tools: {exc}")
-    drift.failures += [str(v) for v in listings.values() if isinstance(v, ImportFailure)]
+    failed = [str(v) for v in listings.values() if isinstance(v, ImportFailure)]
+    drift.failures += failed
+    drift.unlisted = len(failed)
     after = _compile(config, texts, drift)
     if after is not None:
         drift.diff = schema_changes(config, new_golden(publish_project(project)),
@@ -145,6 +148,10 @@ def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root
     if fmt == "text":
         if not drift.servers:
             out.write("live: no spec pins an MCP server's tools; nothing to list\n")
+        elif drift.diff is not None and not changes and drift.unlisted:
+            listed = drift.servers - drift.unlisted
+            out.write(f"live: {listed} of {drift.servers} pinned MCP server(s) listed; those "
+                      "publish what the specs pin\n")
         elif drift.diff is not None and not changes:
             out.write(f"live: {drift.servers} pinned MCP server(s) publish what the specs "
                       "pin\n")
