@@ -218,3 +218,67 @@ def test_json_differences_ignore_key_order_but_not_types() -> None:
     assert json_differences({"a": 1}, {"a": True}) == [("/a", 1, True)]
     assert json_differences({"a": 1.0}, {"a": 1}) == []
     assert json_differences({"a~/b": 1}, {}) [0][0] == "/a~0~1b"
+
+
+def test_identical_on_the_wire_but_not_in_the_golden_file(tmp_path: Path) -> None:
+    _, project = make_project(tmp_path)
+    tool = tool_ir(project)
+    got = wire_of(dict(tool.input_schema), tool)
+    golden = render_outputs(project)["schemas/logs/readLog.json"]
+    for same in (golden, golden.replace("\n", "").replace("  ", "")):  # any JSON layout
+        bag = DiagnosticBag()
+        compare_tool(tool, got, same, bag)
+        assert list(bag) == []
+    bag = DiagnosticBag()
+    compare_tool(tool, got, golden.replace("How many lines", "How many rows"), bag)
+    [d] = list(bag)
+    assert d.code == "TC501" and "differs from its golden file" in d.message
+
+
+def test_every_module_is_certified_in_one_run_and_a_broken_one_does_not_stop_the_rest(
+    tmp_path: Path,
+) -> None:
+    config, _ = make_project(tmp_path)
+    for name in ("alpha", "beta"):
+        (tmp_path / "specs" / f"{name}.toolc.yaml").write_text(
+            SPEC.replace("module: logs", f"module: {name}"))
+    (tmp_path / "specs" / "broken.toolc.yaml").write_text(
+        SPEC.replace("module: logs", "module: broken") + "toolsets:\n"
+        "  base: {kind: function, tools: [readLog]}\n"
+        "  tidy: {kind: prepared, inner: base, prepare: no_such_module:blank}\nexport: tidy\n")
+    project = compile_specs(config).project
+    assert project is not None and len(project.modules) == 4
+    files = render_outputs(project)
+    bag = DiagnosticBag()
+    certify_build(config, project, files, bag)
+    assert {d.code for d in bag} <= {"TC503", "TC501"} and len(list(bag)) == 1
+    # A module whose wire differs after the broken one is still compared.
+    tampered = dict(files)
+    tampered["schemas/logs/readLog.json"] = "{}"
+    bag = DiagnosticBag()
+    certify_build(config, project, tampered, bag)
+    assert any("readLog' on the wire differs from its golden file" in d.message for d in bag)
+
+
+def test_staged_modules_are_compiled_meanwhile_and_the_child_is_reaped(tmp_path: Path) -> None:
+    import importlib.util
+    import os
+    import time
+
+    from toolc.certify import compiled_meanwhile
+    from toolc.loading import staged_package
+
+    _, project = make_project(tmp_path)
+    with staged_package(render_outputs(project)) as package:
+        spec = importlib.util.find_spec(package)
+        assert spec is not None and spec.submodule_search_locations
+        cache = Path(spec.submodule_search_locations[0]) / "__pycache__"
+        with compiled_meanwhile(package, ["logs"]):
+            deadline = time.monotonic() + 10
+            while not list(cache.glob("logs.*.pyc")) and time.monotonic() < deadline:
+                time.sleep(0.01)  # the child writes the bytecode while this process waits
+            assert list(cache.glob("logs.*.pyc"))
+            module = importlib.import_module(f"{package}.logs")
+            assert module.toolset is not None
+    with pytest.raises(ChildProcessError):  # no child left behind, not even a zombie
+        os.waitpid(-1, os.WNOHANG)
