@@ -75,6 +75,7 @@ def running(args: list[str], port: int, cwd: Path | None = None) -> Iterator[str
         deadline = time.monotonic() + 20
         while True:
             if proc.poll() is not None:
+                assert proc.stderr is not None
                 raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()

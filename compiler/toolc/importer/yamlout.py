@@ -25,7 +25,7 @@ import math
 import re
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml  # type: ignore[import-untyped, unused-ignore]
 
 from ..diagnostics import SpecError
 from ..loader import load_text
