@@ -1,0 +1,14 @@
+"""``toolc import``: third-party MCP servers pinned into specs and checked for drift.
+
+- :mod:`.listing`: list a live server as the JSON it sends (``list_live``, ``list_raw``),
+  or read a saved ``tools/list`` result (``read_saved``); ``ImportFailure`` for the user;
+- :mod:`.clientconfig`: ``{"mcpServers": ...}`` client configurations (``read_config``);
+- :mod:`.pinning`: MCP tools -> pinned tools -> the spec (``server_spec``, ``manager_spec``);
+- :mod:`.yamlout`: the spec as YAML that reads back as the same JSON (``dump``);
+- :mod:`.command`: the ``toolc import`` command (``run_import``);
+- :mod:`.pinned`: pinned definitions standing in for live servers (certification, serve);
+- :mod:`.serving`: ``toolc serve --pinned``;
+- :mod:`.drift`: ``toolc diff --live`` and ``toolc build --live``.
+
+See docs/import.md. Nothing here imports the mcp SDK until a server is listed or served.
+"""
