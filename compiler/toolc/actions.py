@@ -96,12 +96,10 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
         return EXIT_ERRORS
     _print_changes(result, config, fmt, out, color)
     code = _build_exit(result, config, checking, strict, out)
-    if live and result.compiled.project is not None:  # drift of pinned MCP servers
-        from .importer.drift import live_drift, print_drift
+    if live:  # drift of pinned MCP servers (toolc.importer.drift)
+        from .importer.drift import build_drift
 
-        drift = live_drift(config, result.compiled.project, result.compiled.sources)
-        if print_drift(drift, fmt if fmt in ("json", "github") else "text", out=out, err=err,
-                       golden_root=f"{config.relative(config.output)}/schemas", color=color):
+        if build_drift(config, result.compiled, fmt, out=out, err=err, color=color):
             return EXIT_ERRORS
     return code
 

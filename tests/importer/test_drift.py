@@ -109,3 +109,17 @@ def test_without_pinned_servers_there_is_nothing_to_list(project: Path) -> None:
     code, _, err = run(run_diff, old="specs", new=None, against=None, fmt="text",
                        fail_on="error", live=True)
     assert code == 2 and "--live compares the specs with the live servers" in err
+
+
+def test_a_build_answered_by_the_cache_still_lists_the_live_servers(project: Path) -> None:
+    (project / "clean.json").write_text(json.dumps({"tools": [
+        {"name": "only", "description": "The only tool.", "inputSchema": {"type": "object"}}]}))
+    do_import(stdio=stdio_command(project, "clean.json"), module="clean")
+    build = {"check": False, "write": True, "certify": True, "fmt": "text", "strict": False}
+    code, out, _ = run(run_build, **build)
+    assert code == 0 and "warning[" not in out  # a clean build: the cache records it
+    assert run(run_build, **{**build, "check": True, "write": False})[1] == \
+        "generated/ is up to date (3 file(s))\n"
+    change_tools(project / "clean.json", lambda tools: tools[0].pop("description"))
+    code, out, _ = run(run_build, **{**build, "check": True, "write": False}, live=True)
+    assert code == 1 and "up to date" in out and "DESCRIPTION_REMOVED] /description" in out

@@ -174,3 +174,18 @@ def run_live_diff(config: Config, *, fmt: str, fail_on: str, out: TextIO, err: T
     failed = print_drift(drift, fmt, out=out, err=err, golden_root=golden_root,
                          fail_on=fail_on, color=color)
     return 1 if failed else 0
+
+
+def build_drift(config: Config, compiled: Any, fmt: str, *, out: TextIO, err: TextIO,
+                color: bool = False) -> bool:
+    """``toolc build --live``, after the build: report drift; whether it fails. A build
+    answered by the no-op cache compiled nothing, so the specs are compiled here."""
+    from ..build import compile_specs
+
+    if compiled.project is None:
+        compiled = compile_specs(config)
+    if compiled.project is None:
+        return True  # the build reported why already
+    drift = live_drift(config, compiled.project, compiled.sources)
+    return print_drift(drift, fmt if fmt in ("json", "github") else "text", out=out, err=err,
+                       golden_root=f"{config.relative(config.output)}/schemas", color=color)
