@@ -196,8 +196,6 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     text = result.render(fmt, color=color, golden_root=golden_root)
     if text:
         out.write(text + "\n")
-    elif fmt == "text":
-        out.write("no changes\n")
     from .diff import fails
 
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
@@ -211,13 +209,8 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str, host: st
     config = _config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS
-    if pinned:  # pinned MCP servers list their pinned tools (toolc.importer.serving)
-        from .importer.serving import serve_pinned
-
-        return serve_pinned(config, target, toolset_name=toolset_name, transport=transport,
-                            host=host, port=port, err=err)
     return serve(config, target, toolset_name=toolset_name, transport=transport, host=host,
-                 port=port, err=err)
+                 port=port, pinned=pinned, err=err)
 
 
 def run_import(*, stdio: str | None, http: str | None, saved: str | None,

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from .build import SPEC_SUFFIX, compile_specs, render_outputs
 from .config import Config
+from .ir import ProjectIR
 from .loading import on_sys_path, staged_package
 from .report.diagnostics import render
 
@@ -41,36 +42,60 @@ class Target:
 
 
 @contextlib.contextmanager
-def open_target(config: Config, target: str, toolset_name: str | None,
-                err: TextIO) -> Iterator[Target]:
-    """Import what ``target`` names and pick its toolset (default: the export)."""
+def open_target(config: Config, target: str, toolset_name: str | None, err: TextIO,
+                *, pinned: bool = False) -> Iterator[Target]:
+    """Import what ``target`` names and pick its toolset (default: the export).
+
+    ``pinned``: every ``mcp`` set with pinned tools lists its pinned definitions (what
+    the golden files hold) and forwards calls to its live server, connecting at the first
+    call; without it, such a set lists the live server as an application would.
+    """
     path = Path(target)
-    if target.endswith(SPEC_SUFFIX) or path.is_file():
-        with _from_spec(config, path, err) as module:
-            yield _pick(module, toolset_name)
-    else:
-        with on_sys_path(config.root, *config.python_path):
-            try:
-                module = importlib.import_module(target)
-            except ImportError as exc:
-                raise ServeError(f"cannot import {target}: {exc}") from None
-            yield _pick(module, toolset_name)
-
-
-@contextlib.contextmanager
-def _from_spec(config: Config, path: Path, err: TextIO) -> Iterator[ModuleType]:
-    if not path.is_file():
+    spec = target.endswith(SPEC_SUFFIX) or path.is_file()
+    if spec and not path.is_file():
         raise ServeError(f"no such spec: {path}")
-    compiled = compile_specs(config, (*config.specs, path) if _outside(config, path) else ())
+    if not spec and not pinned:
+        with on_sys_path(config.root, *config.python_path):
+            yield _pick(_import(target), toolset_name)
+        return
+    project = _compile(config, path if spec and _outside(config, path) else None, err)
+    if not spec:
+        package, _, name = target.rpartition(".")
+        if name not in project.modules:
+            raise ServeError(f"{target} is not the generated module of a spec of this project")
+        with on_sys_path(config.root, *config.python_path):
+            _stand_in(package or None, project)
+            yield _pick(_import(target), toolset_name)
+        return
+    shown = config.relative(path)
+    module = next((m for m in project.modules.values() if m.path == shown), None)
+    if module is None:
+        raise ServeError(f"{shown} is not among the project's specs")
+    with staged_package(render_outputs(project), config.python_path) as package:
+        if pinned:
+            _stand_in(package, project)
+        yield _pick(_import(f"{package}.{module.name}"), toolset_name)
+
+
+def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
+    compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
         err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
         raise ServeError("the specs have errors; nothing is served")
-    shown = config.relative(path)
-    module = next((m for m in compiled.project.modules.values() if m.path == shown), None)
-    if module is None:
-        raise ServeError(f"{shown} is not among the project's specs")
-    with staged_package(render_outputs(compiled.project), config.python_path) as package:
-        yield importlib.import_module(f"{package}.{module.name}")
+    return compiled.project
+
+
+def _stand_in(package: str | None, project: ProjectIR) -> None:
+    from .importer.pinned import stand_in_pinned
+
+    stand_in_pinned(package, project, forward_calls=True)
+
+
+def _import(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise ServeError(f"cannot import {name}: {exc}") from None
 
 
 def _outside(config: Config, path: Path) -> bool:
@@ -95,7 +120,7 @@ def _pick(module: ModuleType, toolset_name: str | None) -> Target:
 
 def serve(config: Config, target: str, *, toolset_name: str | None = None,
           transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
-          err: TextIO | None = None) -> int:
+          pinned: bool = False, err: TextIO | None = None) -> int:
     """Serve until the client goes away or a signal arrives; the exit code."""
     err = err or sys.stderr
     import anyio
@@ -103,7 +128,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
     logging.basicConfig(stream=err, level=logging.INFO,
                         format="toolc serve: %(levelname)s %(message)s")
     try:
-        with open_target(config, target, toolset_name, err) as chosen:
+        with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
             from .runtime.server import to_mcp_server
 
             server = to_mcp_server(chosen.toolset, name=chosen.name,
