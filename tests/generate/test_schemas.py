@@ -8,7 +8,8 @@ from toolc.generate.schemas import (
     holds_object,
     is_model_schema,
     recursive_aliases,
-    unenforced,
+    referenced_defs,
+    unchecked_part,
 )
 
 
@@ -30,10 +31,32 @@ def test_bounds_become_field_arguments() -> None:
     assert constraints({"minimum": 0}, "boolean") == {}
 
 
-def test_what_the_model_cannot_check_is_named() -> None:
-    assert unenforced({"type": "array", "uniqueItems": True, "not": {}}) == [
-        "not checked by the model: not, uniqueItems"]
-    assert unenforced({"type": "string", "format": "uri"}) == []
+def test_what_the_types_cannot_check_is_left_to_the_schema() -> None:
+    assert unchecked_part({"type": "array", "uniqueItems": True, "not": {}, "maxItems": 3}
+                          ) == {"not": {}, "uniqueItems": True}
+    assert unchecked_part({"type": "string", "format": "uri"}) == {}  # format only annotates
+    assert unchecked_part({"oneOf": [{"type": "integer"}]}) == {}    # one branch: exact
+    assert unchecked_part({"oneOf": [{}, {}]}) == {"oneOf": [{}, {}]}
+
+
+def test_a_model_leaves_its_object_keywords_to_the_schema() -> None:
+    schema = {"type": "object", "properties": {"a": {}}, "required": ["a", "b"],
+              "minProperties": 1}
+    assert unchecked_part(schema) == {}
+    assert unchecked_part(schema, model=True) == {"minProperties": 1, "required": ["a", "b"]}
+
+
+def test_keywords_that_depend_on_their_siblings_take_the_whole_schema() -> None:
+    schema = {"type": "array", "prefixItems": [{"type": "integer"}], "items": False,
+              "$defs": {"X": {}}}
+    assert unchecked_part(schema) == {k: v for k, v in schema.items() if k != "$defs"}
+
+
+def test_a_piece_of_a_schema_takes_the_defs_it_refers_to() -> None:
+    defs = {"A": {"items": {"$ref": "#/$defs/B"}}, "B": {"type": "string"}, "C": {}}
+    assert referenced_defs({"not": {"$ref": "#/$defs/A"}}, defs) == {
+        "A": defs["A"], "B": defs["B"]}
+    assert referenced_defs({"type": "string"}, defs) == {}
 
 
 def test_defaults_that_hold_objects() -> None:

@@ -153,7 +153,8 @@ class ModuleWriter:
             value = render(d.value, 0, WIDTH - len(d.name) - 13)
             return self._macro("alias", {"name": d.name, "value": value,
                                           "notes": [comment_text(n) for n in d.notes]})
-        config = ", ".join(f"{k}={py_str(v)}" for k, v in d.config.items())
+        config = ", ".join(f"{k}={py_str(v) if isinstance(v, str) else repr(v)}"
+                           for k, v in d.config.items())
         fields = []
         for f in d.fields:
             head = f"{f.name}: " + render(f.annotation, 4, WIDTH - 8 - len(f.name))
@@ -165,7 +166,8 @@ class ModuleWriter:
         return self._macro("model_class", {
             "name": d.name, "doc": docstring(d.doc, 4) if d.doc else "",
             "notes": [comment_text(n) for n in d.notes], "config": config,
-            "extra": extra and f"dict[str, {extra}]", "fields": fields})
+            "extra": extra and f"dict[str, {extra}]", "fields": fields,
+            "check": render(d.check, 4, WIDTH - 36) if d.check is not None else ""})
 
     def _builders(self, texts: dict[str, str],
                   heads: dict[str, set[str]]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -241,6 +243,7 @@ class ModuleWriter:
                     tuple(check_aliases), bool(tools), bool(tools) or writer.uses_cast
                     or writer.uses_local_ref)
         builders, groups = self._builders(texts, uses.heads)
+        every_head = set().union(*uses.heads.values())
         others = [view({"name": m, "alias": a, "literal": py_str(m),
                         "import": m if m == a else f"{m} as {a}"})
                   for m, a in sorted(self.names.modules.items())]
@@ -257,6 +260,10 @@ class ModuleWriter:
             typed_api=typed_api, checks=checks, declarations=declarations,
             uses_not_null=any(isinstance(d, ModelDef) and d.uses_not_null
                               for d in self.models.defs),
+            uses_integral="_integral" in every_head,
+            uses_json_equal="_json_equal" in every_head,
+            uses_schema_check="_schema_check" in every_head,
+            uses_object_check="_object_check" in every_head,
             uses_model=uses.models, uses_toolset=writer.uses_local_ref,
             tools=tools, toolsets=toolsets, builders=builders, groups=groups,
             lazy_toolsets=lazy_toolsets,

@@ -48,6 +48,8 @@ def heads_of(d: Definition) -> set[str]:
         heads(f.call, heads(f.annotation, found))
     if d.extra is not None:
         heads(d.extra, found)
+    if d.check is not None:
+        found.add("_object_check")
     return found
 
 

@@ -174,7 +174,17 @@ def field_call(kwargs: dict[str, Any], *, positional: Node | None = None) -> Cal
 
 
 def annotated(base: Node, kwargs: dict[str, Any]) -> Node:
-    """``Annotated[base, Field(**kwargs)]``, or ``base`` itself when there is nothing."""
+    """``Annotated[base, Field(**kwargs)]``, or ``base`` itself when there is nothing; a
+    base that is already a validating ``Annotated`` takes the ``Field`` as one more item."""
     if not kwargs:
         return base
+    if isinstance(base, Sub) and base.constraint:  # the Field next to the type it is for
+        first, *rest = base.args
+        return Sub("Annotated", (first, field_call(kwargs), *rest), constraint=True)
     return Sub("Annotated", (base, field_call(kwargs)), constraint=True)
+
+
+def validated(base: Node, validator: str) -> Node:
+    """``Annotated[base, validator()]``: a type with one of the module's own validators,
+    which the handler-facing rendering drops."""
+    return Sub("Annotated", (base, Call(validator, ())), constraint=True)

@@ -11,9 +11,16 @@ The mapping: string/integer/number/boolean/null -> ``str``/``int``/``float``/``b
 arrays -> ``list[...]``; objects with properties -> nested models (``extra="forbid"``
 when ``additionalProperties: false``, else ``"allow"``, as JSON Schema allows extra
 keys); other objects -> ``dict[str, ...]``; ``anyOf``/``oneOf`` -> unions. What pydantic
-cannot express (``not``, ``if``, ``uniqueItems``, ...) is typed loosely and named in a
-comment: the published schema still says it. A property that may be left out but may
-not be ``null`` is ``X | None = None`` with a validator refusing an explicit ``null``.
+cannot express (``not``, ``uniqueItems``, ``oneOf``'s "exactly one", a recursive type that
+is not an object, ...) is typed loosely and checked against that piece of the published
+schema (``_schema_check``), so that a model accepts exactly what its schema accepts. A
+property that may be left out but may not be ``null`` is ``X | None = None`` with a
+validator refusing an explicit ``null``.
+
+Arguments arrive as JSON, and JSON's types are not converted into one another: models
+are strict (``"5"`` is not an integer, ``true`` is not ``1``), except that a whole float
+is an integer as JSON Schema says (``_integral``), and a ``Literal`` of numbers tells
+``true`` from ``1`` (``_json_equal``).
 """
 
 from __future__ import annotations
@@ -25,17 +32,20 @@ from typing import Any
 from ..ir import JSON, ModuleIR, TypeIR
 from .layout import (
     ANY,
+    INT,
     NONE,
     Call,
     Lit,
     Node,
     Raw,
     Sub,
+    Union,
     annotated,
     field_call,
     literal,
     plain,
     union,
+    validated,
 )
 from .names import JSON_TYPES, ModuleNames, Scope, camel, field_name
 from .schemas import (
@@ -46,9 +56,13 @@ from .schemas import (
     holds_object,
     is_model_schema,
     recursive_aliases,
+    referenced_defs,
     text_of,
-    unenforced,
+    unchecked_part,
 )
+
+# What a Field carries to readers of the model (the schema's words, not its rules).
+ANNOTATING = ("title", "description", "examples")
 
 
 # Keywords that describe a property without changing what it accepts: a property that
@@ -85,12 +99,13 @@ class FieldDef:
 class ModelDef:
     name: str
     doc: str | None
-    config: dict[str, str]
+    config: dict[str, str | bool]
     fields: list[FieldDef]
     extra: Node | None = None         # type of additional properties, when a schema
     deps: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     uses_not_null: bool = False
+    check: Node | None = None         # the schema part checked on the whole input object
 
 
 @dataclass(slots=True)
@@ -118,15 +133,20 @@ class ModelSet:
         self._current: set[str] = set()
         self._pattern = False            # the model being made validates a regex
         self._alias_patterns: dict[tuple[str, str], bool] = {}
+        self._defs: dict[str, JSON] = {}  # the $defs of the schema being converted
 
     # -- the three kinds of top-level definitions ---------------------------------------
 
     def define_named_types(self) -> None:
         for raw, named in self.module.types.items():
             name = self.names.types[raw]
+            self._defs = _defs_of(named.schema)
             if raw in self.recursive_aliases:
-                self.defs.append(AliasDef(name, ANY, notes=[
-                    "a recursive type that is not an object: not expressible, any value"]))
+                meta: dict[str, Any] = {k: named.schema[k] for k in ANNOTATING
+                                        if k in named.schema}
+                value = annotated(self._checked(ANY, named.schema), meta)
+                self.defs.append(AliasDef(name, value, notes=[
+                    "a recursive type that is not an object: any value its schema accepts"]))
             elif is_model_schema(named.schema):
                 self.define_model(name, named.schema, named.spec, exact=True)
             else:
@@ -140,12 +160,19 @@ class ModelSet:
         """A model for an object schema; returns its (claimed) class name."""
         if not exact:
             name = self.scope.claim(name)
+        else:  # a schema of its own (a tool's input or output, a named type)
+            self._defs = _defs_of(schema)
         saved, self._current = self._current, set()
         saved_pattern, self._pattern = self._pattern, False
         model = ModelDef(name, text_of(schema.get("description")), {}, [])
         extra = schema.get("additionalProperties", True)
-        model.config["extra"] = "forbid" if extra is False else "allow"
-        if isinstance(extra, dict):
+        # (patternProperties may allow what additionalProperties refuses: the check says)
+        closed = extra is False and "patternProperties" not in schema
+        model.config["extra"] = "forbid" if closed else "allow"
+        # JSON's types are not converted into one another: "5" is not an integer, true
+        # is not 1 (pydantic's lax mode would accept both). Strict floats take ints.
+        model.config["strict"] = True
+        if isinstance(extra, dict) and "patternProperties" not in schema:
             model.extra = self.convert(extra, child(spec, "additionalProperties"),
                                        name + "Extra").wrapped()
         required = set(schema.get("required") or ())
@@ -155,7 +182,9 @@ class ModelSet:
             sub_spec = spec_props.get(raw) if isinstance(spec_props, dict) else None
             typed = self.convert(prop, sub_spec, name + camel(raw, lead="Field"))
             model.fields.append(self._field(raw, prop, typed, raw in required, fields, model))
-        model.notes = unenforced(schema)
+        part = unchecked_part(schema, model=True)
+        if part:
+            model.check = self._schema_text(part)
         model.deps = self._current - {name}
         if self._pattern:
             # JSON Schema regexes need Python's engine (lookarounds, backreferences),
@@ -164,6 +193,23 @@ class ModelSet:
         self.defs.append(model)
         self._current, self._pattern = saved | {name}, saved_pattern
         return name
+
+    # -- what the types cannot say ------------------------------------------------------
+
+    def _schema_text(self, part: JSON) -> Node:
+        """A piece of the published schema as compact JSON text, with the ``$defs`` it
+        refers to, to be checked as it is (``_schema_check`` in the module)."""
+        if isinstance(part, dict):
+            defs = referenced_defs(part, self._defs)
+            part = _unannotated(part)
+            if defs:
+                part["$defs"] = {name: _unannotated(d) for name, d in defs.items()}
+        return Lit(json.dumps(part, ensure_ascii=False, separators=(",", ":")))
+
+    def _checked(self, node: Node, part: JSON) -> Node:
+        """``node`` whose values are also checked against ``part`` of the schema."""
+        return Sub("Annotated", (node, Call("_schema_check", ((None, self._schema_text(part)),))),
+                   constraint=True)
 
     # -- fields -------------------------------------------------------------------------
 
@@ -199,17 +245,17 @@ class ModelSet:
     def convert(self, schema: JSON, spec: JSON, hint: str, depth: int = 0) -> Typed:
         """The type of one schema; ``spec`` is its unresolved form, when known."""
         if not isinstance(schema, dict):
-            return Typed(ANY, nullable=True, notes=[] if schema is not False
-                         else ["false schema"])
+            return Typed(ANY if schema is not False else self._checked(ANY, False),
+                         nullable=True)
         if isinstance(spec, dict) and isinstance(spec.get("type"), str) \
                 and spec["type"] not in JSON_TYPES and depth < 20:
             typed = self._named(schema, spec, hint, depth)
         else:
             typed = self._structural(schema, spec, hint, depth)
-            if not typed.own_model:
-                typed.notes += unenforced(schema)
-        typed.meta = {k: schema[k] for k in ("title", "description", "examples")
-                      if k in schema}
+            part = {} if typed.own_model else unchecked_part(schema)
+            if part:
+                typed.base = self._checked(typed.base, part)
+        typed.meta = {k: schema[k] for k in ANNOTATING if k in schema}
         return typed
 
     def _named(self, schema: JSON, spec: dict[str, JSON], hint: str, depth: int) -> Typed:
@@ -231,12 +277,8 @@ class ModelSet:
             other, other_names = self.project[module_name]
             named = other.types[type_name]
             text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
-            if type_name in recursive_aliases(other):
-                return ANY, False  # (ANY absorbs None in a union)
             self._note_alias_pattern(other, named)
             return Raw(text), is_model_schema(named.schema)
-        if type_name in self.recursive_aliases:
-            return ANY, False
         name = self.names.types[type_name]
         self._current.add(name)
         self._note_alias_pattern(self.module, self.module.types[type_name])
@@ -261,20 +303,21 @@ class ModelSet:
             if isinstance(schema.get(key), list):
                 return self._union(schema, key, spec, hint, depth)
         if "$ref" in schema:
-            return Typed(ANY, nullable=True, notes=["$ref: any value"])
+            return Typed(self._checked(ANY, schema), nullable=True)
         if "allOf" in schema:
             branches = schema["allOf"]
             if isinstance(branches, list) and len(branches) == 1:
                 return self.convert(branches[0], child(spec, "allOf", 0), hint, depth)
-            return Typed(ANY, nullable=True, notes=["allOf: any value"])
+            return Typed(self._checked(ANY, schema), nullable=True)
         for key in ("const", "enum"):
             if key in schema:
                 values = [schema[key]] if key == "const" else list(schema[key])
                 if all(v is None or isinstance(v, (str, int, bool)) for v in values):
                     node = literal(*(Lit(v) for v in values))
+                    if any(isinstance(v, int) for v in values):  # bools are ints too
+                        node = _json_equal(node)
                     return Typed(node, nullable=None in values)
-                return Typed(ANY, nullable=True,
-                             notes=[f"{key} with values Literal cannot hold: any value"])
+                return Typed(self._checked(ANY, {key: schema[key]}), nullable=True)
         kind = schema.get("type", "object" if "properties" in schema else None)
         if isinstance(kind, list):
             parts = [self.convert({**schema, "type": k}, spec, hint, depth) for k in kind]
@@ -285,6 +328,8 @@ class ModelSet:
         if kind in SCALARS:
             bounds = constraints(schema, kind)
             self._pattern = self._pattern or "pattern" in bounds
+            if kind == "integer":  # 5.0 is an integer too
+                return Typed(validated(INT, "_integral"), bounds)
             return Typed(Raw(SCALARS[kind]), bounds)
         if kind == "array":
             return self._array(schema, spec, hint, depth)
@@ -309,10 +354,9 @@ class ModelSet:
                 sub_spec = None
             name = hint if len(real) == 1 else f"{hint}Option{i + 1}"
             parts.append(self.convert(branch, sub_spec, name, depth))
-        notes = ["oneOf: checked as anyOf"] if key == "oneOf" else []
-        return Typed(union(*(p.wrapped() for p in parts)),
+        return Typed(union(*(p.wrapped() for p in parts)),  # (oneOf: see unchecked_part)
                      nullable=any(p.nullable for p in parts),
-                     models=any(p.models for p in parts), notes=notes)
+                     models=any(p.models for p in parts))
 
     def _array(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
         kwargs = {}
@@ -321,10 +365,12 @@ class ModelSet:
         if "maxItems" in schema:
             kwargs["max_length"] = schema["maxItems"]
         items = schema.get("items")
-        if isinstance(items, dict):
+        if isinstance(items, dict) and "prefixItems" not in schema:
             inner = self.convert(items, child(spec, "items"), hint + "Item", depth)
             return Typed(Sub("list", (inner.wrapped(),)), kwargs, models=inner.models,
                          notes=inner.notes)
+        if items is False:  # no items at all (the check says so)
+            return Typed(self._checked(Sub("list", (ANY,)), {"items": False}), kwargs)
         return Typed(Sub("list", (ANY,)), kwargs)
 
     def _object(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
@@ -343,3 +389,28 @@ class ModelSet:
             return Typed(Sub("dict", (Raw("str"), inner.wrapped())), kwargs,
                          models=inner.models, notes=inner.notes)
         return Typed(Sub("dict", (Raw("str"), ANY)), kwargs)
+
+
+def _json_equal(node: Node) -> Node:
+    """A ``Literal`` of numbers or booleans, compared as JSON compares them: Python (and so
+    pydantic's ``Literal``) takes ``True`` for ``1`` and ``0`` for ``False``, JSON does not."""
+    if isinstance(node, Sub) and node.head == "Literal":
+        return validated(node, "_json_equal")
+    if isinstance(node, Union):
+        return Union(tuple(_json_equal(item) for item in node.items))
+    return node
+
+
+def _defs_of(schema: JSON) -> dict[str, JSON]:
+    defs = schema.get("$defs") if isinstance(schema, dict) else None
+    return defs if isinstance(defs, dict) else {}
+
+
+_WORDS_ONLY = frozenset({"title", "description", "examples", "$comment", "deprecated"})
+
+
+def _unannotated(schema: JSON) -> JSON:
+    """A schema without its top-level words for readers, which a check does not need."""
+    if not isinstance(schema, dict):
+        return schema
+    return {k: v for k, v in schema.items() if k not in _WORDS_ONLY}

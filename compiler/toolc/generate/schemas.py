@@ -16,10 +16,20 @@ ANNOTATION_KEYS = frozenset({
     "type", "description", "default", "required", "nullable", "title", "examples",
     "deprecated", "$comment", "readOnly", "writeOnly",
 })
+# Keywords no pydantic type or Field argument says: a model checks them against that part
+# of the published schema (see ``unchecked_part``).
 UNENFORCED = ("not", "if", "then", "else", "dependentRequired", "dependentSchemas",
               "patternProperties", "propertyNames", "unevaluatedProperties",
               "unevaluatedItems", "uniqueItems", "contains", "minContains", "maxContains",
-              "prefixItems")
+              "prefixItems", "oneOf")
+# ... and those that only mean something beside their siblings (what "unevaluated" is
+# depends on every other keyword; ``items`` after ``prefixItems`` skips the prefix;
+# ``additionalProperties`` skips what ``patternProperties`` matches): with one of these
+# the whole schema is checked.
+SIBLING_BOUND = frozenset({"unevaluatedProperties", "unevaluatedItems", "prefixItems",
+                           "patternProperties"})
+# Object keywords a model (rather than a dict) leaves to the check.
+MODEL_UNENFORCED = ("minProperties", "maxProperties")
 BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt",
           "exclusiveMaximum": "lt", "multipleOf": "multiple_of"}
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
@@ -50,15 +60,41 @@ def constraints(schema: dict[str, JSON], kind: str) -> dict[str, Any]:
     return out
 
 
-_UNENFORCED_SET = frozenset(UNENFORCED)
+def unchecked_part(schema: dict[str, JSON], *, model: bool = False) -> dict[str, JSON]:
+    """The keywords of ``schema`` its Python type does not check, as a schema of their
+    own (empty: the type says it all). ``model``: the schema became a model class, which
+    also leaves ``minProperties``/``maxProperties`` and undeclared ``required`` names."""
+    keys = [k for k in UNENFORCED if k in schema]
+    if model:
+        keys += [k for k in MODEL_UNENFORCED if k in schema]
+        declared = schema.get("properties") or {}
+        if any(name not in declared for name in schema.get("required") or ()):
+            keys.append("required")
+    if keys and SIBLING_BOUND.intersection(keys):
+        return {k: v for k, v in schema.items() if k != "$defs"}
+    if "oneOf" in keys and len(schema["oneOf"]) < 2:
+        keys.remove("oneOf")  # one branch: the union is exact
+    return {k: schema[k] for k in keys}
 
 
-def unenforced(schema: dict[str, JSON]) -> list[str]:
-    """A comment naming the keywords the model does not check (the schema still says them)."""
-    if not _UNENFORCED_SET.intersection(schema):
-        return []
-    found = [key for key in UNENFORCED if key in schema]
-    return [f"not checked by the model: {', '.join(found)}"] if found else []
+def referenced_defs(part: JSON, defs: dict[str, JSON]) -> dict[str, JSON]:
+    """The entries of ``defs`` that ``part`` refers to (``#/$defs/<name>``), transitively:
+    what a piece of a published schema needs to be checked on its own."""
+    found: dict[str, JSON] = {}
+    todo = [part]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
+                if name in defs and name not in found:
+                    found[name] = defs[name]
+                    todo.append(defs[name])
+            todo += [v for k, v in node.items() if k != "$defs"]
+        elif isinstance(node, list):
+            todo += node
+    return dict(sorted(found.items()))
 
 
 def holds_object(value: JSON) -> bool:
