@@ -9,10 +9,9 @@ regenerate the expected files after a deliberate change of the generator:
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Any
 
-from hypothesis import strategies as st
 from toolc.diagnostics import DiagnosticBag, Severity
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR
@@ -20,6 +19,8 @@ from toolc.loader import load_file
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
+if str(TESTS) not in sys.path:  # shared helpers of the tests: schema_instances
+    sys.path.insert(0, str(TESTS))
 FIXTURES = TESTS / "fixtures" / "valid"
 TYPING = TESTS / "typing"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if any(p.glob("*.toolc.yaml")))
@@ -44,85 +45,6 @@ def analyse_text(text: str, path: str = "spec.toolc.yaml") -> ProjectIR:
     project = analyse([load_text(text, path)], bag)
     assert project is not None, [str(d) for d in bag]
     return project
-
-
-def json_values(schema: Any, defs: dict[str, Any] | None = None, depth: int = 0
-                ) -> st.SearchStrategy[Any]:
-    """Values valid against a published JSON Schema, for the keywords the fixtures use.
-
-    (hypothesis-jsonschema 0.23 does not work with the installed hypothesis: its object
-    strategy calls an internal API that no longer exists.)
-    """
-    if schema is True or schema == {}:
-        return st.none() | st.booleans() | st.integers() | st.text(max_size=5)
-    defs = schema.get("$defs", defs or {})
-    if "$ref" in schema:
-        target = defs[schema["$ref"].rsplit("/", 1)[1]]
-        return st.deferred(lambda: json_values(target, defs, depth + 1))
-    for key in ("anyOf", "oneOf"):
-        if key in schema:
-            return st.one_of([json_values(b, defs, depth) for b in schema[key]])
-    if "const" in schema:
-        return st.just(schema["const"])
-    if "enum" in schema:
-        return st.sampled_from(schema["enum"])
-    if "not" in schema:  # the fixtures only say "not a string"
-        return st.integers() | st.none()
-    kind = schema.get("type", "object" if "properties" in schema else None)
-    if isinstance(kind, list):
-        return st.one_of([json_values({**schema, "type": k}, defs, depth) for k in kind])
-    return _by_type(kind, schema, defs, depth)
-
-
-def _by_type(kind: Any, schema: dict[str, Any], defs: dict[str, Any], depth: int
-             ) -> st.SearchStrategy[Any]:
-    if kind == "string":
-        if "pattern" in schema:
-            size = schema.get("maxLength", 50)
-            return st.from_regex(schema["pattern"]).filter(lambda s: len(s) <= size)
-        return st.text(min_size=schema.get("minLength", 0),
-                       max_size=schema.get("maxLength", 12))
-    if kind in ("integer", "number"):
-        low = schema.get("minimum", schema.get("exclusiveMinimum", -1000))
-        high = schema.get("maximum", schema.get("exclusiveMaximum", 1000))
-        step = schema.get("multipleOf", 1)
-        values = st.integers(int(low // step) - 1, int(high // step) + 1).map(lambda n: n * step)
-        if kind == "number" and "multipleOf" not in schema:
-            values = st.floats(low, high, allow_nan=False) | values
-        return values.filter(lambda v: _within(v, schema))
-    if kind == "boolean":
-        return st.booleans()
-    if kind == "null":
-        return st.none()
-    if kind == "array":
-        items = json_values(schema.get("items", {}), defs, depth)
-        return st.lists(items, min_size=schema.get("minItems", 0),
-                        max_size=schema.get("maxItems", 3 if depth < 2 else 0),
-                        unique=bool(schema.get("uniqueItems")))
-    if kind == "object":
-        return _objects(schema, defs, depth)
-    return json_values({}, defs, depth)
-
-
-def _within(value: float, schema: dict[str, Any]) -> bool:
-    return (value >= schema.get("minimum", value) and value <= schema.get("maximum", value)
-            and value > schema.get("exclusiveMinimum", value - 1)
-            and value < schema.get("exclusiveMaximum", value + 1))
-
-
-def _objects(schema: dict[str, Any], defs: dict[str, Any], depth: int
-             ) -> st.SearchStrategy[dict[str, Any]]:
-    props = schema.get("properties", {})
-    required = set(schema.get("required", []))
-    fixed = st.fixed_dictionaries(
-        {k: json_values(v, defs, depth + 1) for k, v in props.items() if k in required},
-        optional={k: json_values(v, defs, depth + 1) for k, v in props.items()
-                  if k not in required and depth < 3})
-    extra = schema.get("additionalProperties", True)
-    if isinstance(extra, dict) and not props:
-        return st.dictionaries(st.text(min_size=1, max_size=4), json_values(extra, defs, depth),
-                               max_size=schema.get("maxProperties", 3))
-    return fixed
 
 
 SYNTHETIC_TOOL = """toolc: 1

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 import pytest
-from generate_support import json_values
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
+from schema_instances import json_values
 from toolc.generate.names import module_names
 from toolc.ir import ProjectIR, ToolIR
 

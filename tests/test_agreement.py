@@ -1,0 +1,146 @@
+"""Validation and publication agree (issue 4, point 4).
+
+For every tool published by the bundled specs and by every fixture project that builds,
+the arguments its published ``inputSchema`` (the golden JSON) accepts are exactly the
+arguments the runtime accepts for it: the generated params model of an ``rt.Tool``, the
+JSON Schema check of an ``rt.ExternalTool``. Instances are drawn from the schema
+(values it accepts) and from near misses (one mistake, at any depth); for each,
+Draft 2020-12's verdict and the runtime's verdict must be the same, both ways.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from agreement_support import PublishedTool, builds, field_names, published_tools
+from schema_instances import json_values, near_misses
+
+BUILDS = builds()
+# The projects that must build: a folder that stops building must not drop out silently.
+EXPECTED_PROJECTS = {"specs", "every_kind", "names", "no_tools", "schemas", "workbench",
+                     "wrong_handler", "every-kind"}
+EXAMPLES = settings(max_examples=40, derandomize=True, database=None, deadline=None,
+                    suppress_health_check=list(HealthCheck))
+
+
+class Tools(dict[str, PublishedTool]):
+    """Published tool id -> tool; a short repr keeps hypothesis' reports readable."""
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} published tools>"
+
+
+@pytest.fixture(scope="module")
+def tools() -> Iterator[Tools]:
+    with published_tools(BUILDS) as found:
+        yield Tools({tool.id: tool for tool in found})
+
+
+@pytest.fixture(scope="module")
+def first_of_kind(tools: Tools) -> dict[str, str]:
+    """Tool id -> the first tool id validated by the same check (itself, mostly): a tool
+    shown under several names, or exported by several modules, is tested once."""
+    firsts: dict[object, str] = {}
+    return {tool_id: firsts.setdefault(tool.check.key, tool_id)
+            for tool_id, tool in tools.items() if tool.check is not None}
+
+
+def _the_tool(tools: Tools, first_of_kind: dict[str, str], tool_id: str) -> PublishedTool:
+    if first_of_kind[tool_id] != tool_id:
+        pytest.skip(f"validated by the same model as {first_of_kind[tool_id]}")
+    return tools[tool_id]
+
+
+def _tool_ids() -> list[str]:
+    from agreement_support import golden_tools
+
+    return [f"{project}/{module}/{name}" for project, files in BUILDS.items()
+            for module, name in golden_tools(files)]
+
+
+TOOL_IDS = _tool_ids()
+
+
+@functools.cache
+def _validator(tool: PublishedTool) -> Draft202012Validator:
+    return Draft202012Validator(tool.input_schema)
+
+
+@functools.cache
+def _valid_arguments(tool: PublishedTool) -> st.SearchStrategy[Any]:
+    return json_values(tool.input_schema)
+
+
+@functools.cache
+def _near_misses(tool: PublishedTool) -> st.SearchStrategy[dict[str, Any]]:
+    return near_misses(tool.input_schema, field_names(tool.check.model if tool.check else None))
+
+
+def _schema_verdict(tool: PublishedTool, instance: Any) -> tuple[bool, str]:
+    error = best_match(_validator(tool).iter_errors(instance))
+    return error is None, "" if error is None else f"{list(error.absolute_path)}: {error.message}"
+
+
+def _assert_agree(tool: PublishedTool, instance: dict[str, Any]) -> bool:
+    """The schema and the runtime say the same of ``instance``; returns the verdict."""
+    assert tool.check is not None
+    args = json.loads(json.dumps(instance))  # what the runtime receives: parsed JSON
+    schema_ok, schema_why = _schema_verdict(tool, args)
+    runtime = tool.check.verdict(args)
+    assert schema_ok == runtime.accepted, (
+        f"{tool.id}: the published schema and the runtime disagree on\n"
+        f"  {json.dumps(instance, ensure_ascii=False)}\n"
+        f"  schema:  {'accepts' if schema_ok else 'rejects: ' + schema_why}\n"
+        f"  runtime: {'accepts' if runtime.accepted else 'rejects: ' + runtime.why}")
+    return schema_ok
+
+
+def test_every_project_builds_and_publishes() -> None:
+    assert set(BUILDS) == EXPECTED_PROJECTS
+    assert len(TOOL_IDS) >= 38
+
+
+def test_every_published_tool_reaches_its_runtime_check(
+        tools: Tools) -> None:
+    """Each published name leads to the object validating its calls, and that object
+    publishes the same inputSchema (so the pairs below are the right ones)."""
+    assert sorted(tools) == sorted(TOOL_IDS)
+    for tool in tools.values():
+        assert tool.check is not None, f"{tool.id}: no runtime check found"
+        assert dict(tool.check.input_schema) == tool.input_schema, tool.id
+
+
+@pytest.mark.parametrize("tool_id", TOOL_IDS)
+@EXAMPLES
+@given(data=st.data())
+def test_what_the_schema_accepts_the_runtime_accepts(
+        tools: Tools, first_of_kind: dict[str, str], tool_id: str, data: st.DataObject
+) -> None:
+    tool = _the_tool(tools, first_of_kind, tool_id)
+    instance = data.draw(_valid_arguments(tool), label="arguments")
+    assert _schema_verdict(tool, instance)[0], (
+        f"the strategy drew an invalid instance for {tool_id}: {instance!r}")
+    assert _assert_agree(tool, instance)
+
+
+@pytest.mark.parametrize("tool_id", TOOL_IDS)
+@settings(EXAMPLES, max_examples=150)
+@given(data=st.data())
+def test_near_misses_get_the_same_verdict_from_both(
+        tools: Tools, first_of_kind: dict[str, str], tool_id: str, data: st.DataObject
+) -> None:
+    tool = _the_tool(tools, first_of_kind, tool_id)
+    _assert_agree(tool, data.draw(_near_misses(tool), label="arguments"))
