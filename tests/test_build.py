@@ -174,3 +174,29 @@ def test_without_the_cache_every_stage_runs(project: Config) -> None:
     build(project, certify=False)
     result = build(project, certify=False, use_cache=False)
     assert not result.up_to_date and result.compiled.project is not None
+
+
+def test_the_collector_is_paused_during_a_build_and_restored_after(
+    project: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import toolc.build as pipeline
+
+    seen: list[bool] = []
+    generate = pipeline.render_outputs
+
+    def watching(ir: object) -> dict[str, str]:
+        seen.append(gc.isenabled())
+        return generate(ir)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "render_outputs", watching)
+    assert gc.isenabled()
+    assert build(project, certify=True, use_cache=False).ok
+    assert seen == [False] and gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    try:
+        assert build(project, certify=True, use_cache=False).ok
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()

@@ -10,11 +10,13 @@ The CLI only parses options and prints a :class:`BuildResult`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import hashlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,6 +170,12 @@ def build(
         if cached is not None:
             compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
             return BuildResult(compiled, plan=cached, checked=check, up_to_date=True)
+    with collector_paused():
+        return _run_stages(config, key, check=check, certify=certify, progress=progress)
+
+
+def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
+                progress: Progress | None) -> BuildResult:
     compiled = compile_specs(config, progress=progress)
     result = BuildResult(compiled, checked=check)
     project = compiled.project
@@ -182,7 +190,8 @@ def build(
             progress("certifying through an MCP client")
         from .certify import certify_build
 
-        certify_build(config, project, result.files, compiled.bag)
+        with collector_for_user_code():
+            certify_build(config, project, result.files, compiled.bag)
     if compiled.bag.has_errors:
         return result
     result.plan = plan(config.output, result.files)
@@ -193,6 +202,38 @@ def build(
         write_tree(config.output, result.files, extra={"inputs": record} if record else None)
         result.wrote = result.plan.changes
     return result
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection during a build.
+
+    A build makes millions of objects that all live until it ends and frees almost none;
+    each pass of the collector rescans everything made so far, so its cost grows with
+    the project: loading the specs of 10,000 tools took 3.5 s with it, 2.0 s without.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def collector_for_user_code() -> Iterator[None]:
+    """Collect during certification, which runs user code and the mcp SDK (they make
+    cyclic garbage), without rescanning the build's own objects: those are frozen."""
+    enabled = gc.isenabled()
+    gc.freeze()
+    gc.enable()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if not enabled:
+            gc.disable()
 
 
 def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
