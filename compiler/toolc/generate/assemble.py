@@ -167,7 +167,7 @@ class ModuleWriter:
             "name": d.name, "doc": docstring(d.doc, 4) if d.doc else "",
             "notes": [comment_text(n) for n in d.notes], "config": config,
             "extra": extra and f"dict[str, {extra}]", "fields": fields,
-            "check": render(d.check, 4, WIDTH - 36) if d.check is not None else ""})
+            "check": render(d.check, 4, WIDTH - 22) if d.check is not None else ""})
 
     def _builders(self, texts: dict[str, str],
                   heads: dict[str, set[str]]) -> tuple[list[str], list[tuple[str, str]]]:

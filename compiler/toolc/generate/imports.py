@@ -49,7 +49,7 @@ def heads_of(d: Definition) -> set[str]:
     if d.extra is not None:
         heads(d.extra, found)
     if d.check is not None:
-        found.add("_object_check")
+        heads(d.check, found)
     return found
 
 

@@ -184,7 +184,7 @@ class ModelSet:
             model.fields.append(self._field(raw, prop, typed, raw in required, fields, model))
         part = unchecked_part(schema, model=True)
         if part:
-            model.check = self._schema_text(part)
+            model.check = Call("_object_check", ((None, self._schema_text(part)),))
         model.deps = self._current - {name}
         if self._pattern:
             # JSON Schema regexes need Python's engine (lookarounds, backreferences),
@@ -369,7 +369,7 @@ class ModelSet:
             inner = self.convert(items, child(spec, "items"), hint + "Item", depth)
             return Typed(Sub("list", (inner.wrapped(),)), kwargs, models=inner.models,
                          notes=inner.notes)
-        if items is False:  # no items at all (the check says so)
+        if items is False and "prefixItems" not in schema:  # no items at all
             return Typed(self._checked(Sub("list", (ANY,)), {"items": False}), kwargs)
         return Typed(Sub("list", (ANY,)), kwargs)
 
