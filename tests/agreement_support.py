@@ -38,8 +38,9 @@ ROOT = TESTS.parent
 
 
 def project_folders() -> list[Path]:
-    """The bundled specs and every fixture folder that holds specs."""
-    fixtures = [p for kind in ("valid", "resolve")
+    """The bundled specs and every fixture folder that holds specs (``agreement/``: the
+    schema keywords no other fixture uses)."""
+    fixtures = [p for kind in ("valid", "resolve", "agreement")
                 for p in sorted((TESTS / "fixtures" / kind).iterdir()) if p.is_dir()]
     return [ROOT / "specs", *(p for p in fixtures if any(p.glob("*.toolc.yaml")))]
 

@@ -18,55 +18,59 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from agreement_support import PublishedTool, builds, field_names, published_tools
-from schema_instances import json_values, near_misses
+from agreement_support import (
+    PublishedTool,
+    builds,
+    field_names,
+    golden_tools,
+    published_tools,
+)
+from schema_instances import json_values
+from schema_mistakes import near_misses, single_mistakes
 
 BUILDS = builds()
 # The projects that must build: a folder that stops building must not drop out silently.
 EXPECTED_PROJECTS = {"specs", "every_kind", "names", "no_tools", "schemas", "workbench",
-                     "wrong_handler", "every-kind"}
-EXAMPLES = settings(max_examples=40, derandomize=True, database=None, deadline=None,
+                     "wrong_handler", "every-kind", "keywords"}
+EXAMPLES = settings(max_examples=25, derandomize=True, database=None, deadline=None,
                     suppress_health_check=list(HealthCheck))
 
 
 class Tools(dict[str, PublishedTool]):
-    """Published tool id -> tool; a short repr keeps hypothesis' reports readable."""
+    """Published tool id -> tool; a short repr keeps hypothesis' reports readable.
+
+    ``first[id]`` is the first tool validated by the same check (mostly itself): a tool
+    shown under several names, or exported by several modules, is tested once."""
+
+    def __init__(self, tools: list[PublishedTool]) -> None:
+        super().__init__((tool.id, tool) for tool in tools)
+        firsts: dict[object, str] = {}
+        self.first = {tool.id: firsts.setdefault(tool.check.key, tool.id)
+                      for tool in tools if tool.check is not None}
 
     def __repr__(self) -> str:
         return f"<{len(self)} published tools>"
+
+    def the_tool(self, tool_id: str) -> PublishedTool:
+        if self.first[tool_id] != tool_id:
+            pytest.skip(f"validated by the same model as {self.first[tool_id]}")
+        return self[tool_id]
 
 
 @pytest.fixture(scope="module")
 def tools() -> Iterator[Tools]:
     with published_tools(BUILDS) as found:
-        yield Tools({tool.id: tool for tool in found})
-
-
-@pytest.fixture(scope="module")
-def first_of_kind(tools: Tools) -> dict[str, str]:
-    """Tool id -> the first tool id validated by the same check (itself, mostly): a tool
-    shown under several names, or exported by several modules, is tested once."""
-    firsts: dict[object, str] = {}
-    return {tool_id: firsts.setdefault(tool.check.key, tool_id)
-            for tool_id, tool in tools.items() if tool.check is not None}
-
-
-def _the_tool(tools: Tools, first_of_kind: dict[str, str], tool_id: str) -> PublishedTool:
-    if first_of_kind[tool_id] != tool_id:
-        pytest.skip(f"validated by the same model as {first_of_kind[tool_id]}")
-    return tools[tool_id]
+        yield Tools(found)
 
 
 def _tool_ids() -> list[str]:
-    from agreement_support import golden_tools
-
     return [f"{project}/{module}/{name}" for project, files in BUILDS.items()
             for module, name in golden_tools(files)]
 
@@ -85,8 +89,14 @@ def _valid_arguments(tool: PublishedTool) -> st.SearchStrategy[Any]:
 
 
 @functools.cache
+def _names(tool: PublishedTool) -> list[str]:
+    """The Python names of the tool's model fields: worth trying as extra properties."""
+    return field_names(tool.check.model if tool.check else None)
+
+
+@functools.cache
 def _near_misses(tool: PublishedTool) -> st.SearchStrategy[dict[str, Any]]:
-    return near_misses(tool.input_schema, field_names(tool.check.model if tool.check else None))
+    return near_misses(tool.input_schema, _names(tool))
 
 
 def _schema_verdict(tool: PublishedTool, instance: Any) -> tuple[bool, str]:
@@ -110,7 +120,7 @@ def _assert_agree(tool: PublishedTool, instance: dict[str, Any]) -> bool:
 
 def test_every_project_builds_and_publishes() -> None:
     assert set(BUILDS) == EXPECTED_PROJECTS
-    assert len(TOOL_IDS) >= 38
+    assert len(TOOL_IDS) >= 41
 
 
 def test_every_published_tool_reaches_its_runtime_check(
@@ -127,9 +137,8 @@ def test_every_published_tool_reaches_its_runtime_check(
 @EXAMPLES
 @given(data=st.data())
 def test_what_the_schema_accepts_the_runtime_accepts(
-        tools: Tools, first_of_kind: dict[str, str], tool_id: str, data: st.DataObject
-) -> None:
-    tool = _the_tool(tools, first_of_kind, tool_id)
+        tools: Tools, tool_id: str, data: st.DataObject) -> None:
+    tool = tools.the_tool(tool_id)
     instance = data.draw(_valid_arguments(tool), label="arguments")
     assert _schema_verdict(tool, instance)[0], (
         f"the strategy drew an invalid instance for {tool_id}: {instance!r}")
@@ -137,10 +146,24 @@ def test_what_the_schema_accepts_the_runtime_accepts(
 
 
 @pytest.mark.parametrize("tool_id", TOOL_IDS)
-@settings(EXAMPLES, max_examples=150)
+@settings(EXAMPLES, max_examples=80)
 @given(data=st.data())
 def test_near_misses_get_the_same_verdict_from_both(
-        tools: Tools, first_of_kind: dict[str, str], tool_id: str, data: st.DataObject
-) -> None:
-    tool = _the_tool(tools, first_of_kind, tool_id)
+        tools: Tools, tool_id: str, data: st.DataObject) -> None:
+    tool = tools.the_tool(tool_id)
     _assert_agree(tool, data.draw(_near_misses(tool), label="arguments"))
+
+
+@pytest.mark.parametrize("tool_id", TOOL_IDS)
+# (no shrinking: a failure names the mistaken instance already, and each example checks
+# thousands of them)
+@settings(EXAMPLES, max_examples=3, phases=[Phase.explicit, Phase.generate])
+@given(data=st.data())
+def test_every_single_mistake_gets_the_same_verdict_from_both(
+        tools: Tools, tool_id: str, data: st.DataObject) -> None:
+    """Each mistake of the fixed lists in each place of a valid instance: what random
+    near misses reach only by chance in a large schema."""
+    tool = tools.the_tool(tool_id)
+    valid = data.draw(_valid_arguments(tool), label="valid arguments")
+    for instance in single_mistakes(tool.input_schema, valid, _names(tool)):
+        _assert_agree(tool, instance)
