@@ -40,25 +40,25 @@ if TYPE_CHECKING:
     class Point(BaseModel):
         """A point on the drawing canvas."""
 
-        model_config = ConfigDict(extra="allow")
+        model_config = ConfigDict(extra="allow", strict=True)
 
         x: float = Field(description="Distance from the left edge, in pixels.")
         y: float = Field(description="Distance from the top edge, in pixels.")
 
     class MeasureParams(BaseModel):
-        model_config = ConfigDict(extra="forbid")
+        model_config = ConfigDict(extra="forbid", strict=True)
 
         start: Point = Field(description="Where the measurement starts.")
         end: Point = Field(description="Where the measurement ends.")
         unit: Literal["px", "mm"] = Field("px", description="Unit of the result.")
 
     class MeasureResult(BaseModel):
-        model_config = ConfigDict(extra="allow")
+        model_config = ConfigDict(extra="allow", strict=True)
 
         distance: float = Field(description="The distance in the requested unit.")
 
     class DeleteShapeParams(BaseModel):
-        model_config = ConfigDict(extra="forbid", regex_engine="python-re")
+        model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
 
         id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
         reason: str | None = Field(
@@ -279,7 +279,7 @@ if not TYPE_CHECKING:
         class Point(BaseModel):
             """A point on the drawing canvas."""
 
-            model_config = ConfigDict(extra="allow")
+            model_config = ConfigDict(extra="allow", strict=True)
 
             x: float = Field(description="Distance from the left edge, in pixels.")
             y: float = Field(description="Distance from the top edge, in pixels.")
@@ -292,7 +292,7 @@ if not TYPE_CHECKING:
         _need("Point")
 
         class MeasureParams(BaseModel):
-            model_config = ConfigDict(extra="forbid")
+            model_config = ConfigDict(extra="forbid", strict=True)
 
             start: Point = Field(description="Where the measurement starts.")
             end: Point = Field(description="Where the measurement ends.")
@@ -304,7 +304,7 @@ if not TYPE_CHECKING:
         from pydantic import BaseModel, ConfigDict, Field
 
         class MeasureResult(BaseModel):
-            model_config = ConfigDict(extra="allow")
+            model_config = ConfigDict(extra="allow", strict=True)
 
             distance: float = Field(description="The distance in the requested unit.")
 
@@ -314,7 +314,7 @@ if not TYPE_CHECKING:
         from pydantic import BaseModel, ConfigDict, Field
 
         class DeleteShapeParams(BaseModel):
-            model_config = ConfigDict(extra="forbid", regex_engine="python-re")
+            model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
 
             id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
             reason: str | None = Field(

@@ -14,6 +14,32 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel, ConfigDict, Field
 
+
+def _not_null() -> Any:
+    """A validator refusing an explicit null for a property that may only be left out."""
+    from pydantic import BeforeValidator
+
+    return BeforeValidator(_refuse_null)
+
+
+def _refuse_null(value: object) -> object:
+    if value is None:
+        raise ValueError("null is not allowed here; leave the property out instead")
+    return value
+
+
+def _integral() -> Any:
+    """A validator taking a whole float (5.0) as an int: JSON Schema's integers include
+    it, and the strict models refuse floats for int otherwise."""
+    from pydantic import BeforeValidator
+
+    return BeforeValidator(_whole_to_int)
+
+
+def _whole_to_int(value: object) -> object:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 # What mypy sees. At run time these names are built at first use (see __getattr__ at
 # the end): pydantic classes cost about half a millisecond each to create.
 if TYPE_CHECKING:
@@ -29,39 +55,53 @@ if TYPE_CHECKING:
     ]
 
     class ReadLogParams(BaseModel):
-        model_config = ConfigDict(extra="forbid")
+        model_config = ConfigDict(extra="forbid", strict=True)
 
-        lines: int = Field(50, description="How many lines to return.", ge=1, le=500)
+        lines: Annotated[int, _integral()] = Field(
+            50,
+            description="How many lines to return.",
+            ge=1,
+            le=500,
+        )
         level: Annotated[Severity | None, _not_null()] = Field(
             None,
             description="Only lines at or above this level.",
         )
 
     class SaveNoteParams(BaseModel):
-        model_config = ConfigDict(extra="forbid")
+        model_config = ConfigDict(extra="forbid", strict=True)
 
         text: str = Field(description="The note's text.", max_length=2000)
 
     class SaveNoteResult(BaseModel):
-        model_config = ConfigDict(extra="allow")
+        model_config = ConfigDict(extra="allow", strict=True)
 
-        line: int = Field(description="Line number of the note in notes.jsonl.")
+        line: Annotated[int, _integral()] = Field(
+            description="Line number of the note in notes.jsonl.",
+        )
 
     class ListNotesParams(BaseModel):
-        model_config = ConfigDict(extra="forbid")
+        model_config = ConfigDict(extra="forbid", strict=True)
 
-        limit: int = Field(10, description="How many notes to return at most.", ge=1, le=100)
+        limit: Annotated[int, _integral()] = Field(
+            10,
+            description="How many notes to return at most.",
+            ge=1,
+            le=100,
+        )
 
     class ListNotesResultNotesItem(BaseModel):
         """One saved note."""
 
-        model_config = ConfigDict(extra="allow")
+        model_config = ConfigDict(extra="allow", strict=True)
 
-        line: int = Field(description="Line number of the note in notes.jsonl.")
+        line: Annotated[int, _integral()] = Field(
+            description="Line number of the note in notes.jsonl.",
+        )
         text: str = Field(description="The note's text.")
 
     class ListNotesResult(BaseModel):
-        model_config = ConfigDict(extra="allow")
+        model_config = ConfigDict(extra="allow", strict=True)
 
         notes: list[ListNotesResultNotesItem] = Field(description="The notes, oldest first.")
 
@@ -110,19 +150,6 @@ if TYPE_CHECKING:
     app: rt.AbstractToolset[Any]
     main: rt.AbstractToolset[Any]
     toolset: rt.AbstractToolset[Any]
-
-
-def _not_null() -> Any:
-    """A validator refusing an explicit null for a property that may only be left out."""
-    from pydantic import BeforeValidator
-
-    return BeforeValidator(_refuse_null)
-
-
-def _refuse_null(value: object) -> object:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the property out instead")
-    return value
 
 
 def _model(name: str) -> type[BaseModel]:
@@ -226,9 +253,14 @@ if not TYPE_CHECKING:
         _need("Severity")
 
         class ReadLogParams(BaseModel):
-            model_config = ConfigDict(extra="forbid")
+            model_config = ConfigDict(extra="forbid", strict=True)
 
-            lines: int = Field(50, description="How many lines to return.", ge=1, le=500)
+            lines: Annotated[int, _integral()] = Field(
+                50,
+                description="How many lines to return.",
+                ge=1,
+                le=500,
+            )
             level: Annotated[Severity | None, _not_null()] = Field(
                 None,
                 description="Only lines at or above this level.",
@@ -240,7 +272,7 @@ if not TYPE_CHECKING:
         from pydantic import BaseModel, ConfigDict, Field
 
         class SaveNoteParams(BaseModel):
-            model_config = ConfigDict(extra="forbid")
+            model_config = ConfigDict(extra="forbid", strict=True)
 
             text: str = Field(description="The note's text.", max_length=2000)
 
@@ -250,9 +282,11 @@ if not TYPE_CHECKING:
         from pydantic import BaseModel, ConfigDict, Field
 
         class SaveNoteResult(BaseModel):
-            model_config = ConfigDict(extra="allow")
+            model_config = ConfigDict(extra="allow", strict=True)
 
-            line: int = Field(description="Line number of the note in notes.jsonl.")
+            line: Annotated[int, _integral()] = Field(
+                description="Line number of the note in notes.jsonl.",
+            )
 
         return {"SaveNoteResult": SaveNoteResult}
 
@@ -260,9 +294,14 @@ if not TYPE_CHECKING:
         from pydantic import BaseModel, ConfigDict, Field
 
         class ListNotesParams(BaseModel):
-            model_config = ConfigDict(extra="forbid")
+            model_config = ConfigDict(extra="forbid", strict=True)
 
-            limit: int = Field(10, description="How many notes to return at most.", ge=1, le=100)
+            limit: Annotated[int, _integral()] = Field(
+                10,
+                description="How many notes to return at most.",
+                ge=1,
+                le=100,
+            )
 
         return {"ListNotesParams": ListNotesParams}
 
@@ -272,9 +311,11 @@ if not TYPE_CHECKING:
         class ListNotesResultNotesItem(BaseModel):
             """One saved note."""
 
-            model_config = ConfigDict(extra="allow")
+            model_config = ConfigDict(extra="allow", strict=True)
 
-            line: int = Field(description="Line number of the note in notes.jsonl.")
+            line: Annotated[int, _integral()] = Field(
+                description="Line number of the note in notes.jsonl.",
+            )
             text: str = Field(description="The note's text.")
 
         return {"ListNotesResultNotesItem": ListNotesResultNotesItem}
@@ -285,7 +326,7 @@ if not TYPE_CHECKING:
         _need("ListNotesResultNotesItem")
 
         class ListNotesResult(BaseModel):
-            model_config = ConfigDict(extra="allow")
+            model_config = ConfigDict(extra="allow", strict=True)
 
             notes: list[ListNotesResultNotesItem] = Field(description="The notes, oldest first.")
 
