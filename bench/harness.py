@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -185,7 +185,7 @@ def parser(description: str, *, tools: int | None = None, repeat: int = 5) -> ar
     return p
 
 
-def command_line(script: str, args: argparse.Namespace, defaults: dict[str, object]) -> str:
+def command_line(script: str, args: argparse.Namespace, defaults: Mapping[str, object]) -> str:
     """The command that reproduces this run, from the repository root."""
     parts = ["bench/.venv/bin/python", f"bench/{script}"]
     for key, default in defaults.items():

@@ -62,12 +62,12 @@ def bare_server(published: list[dict[str, Any]], handler: Any) -> Any:
 
     names = {tool["name"] for tool in published}
 
-    async def on_list_tools(ctx: Any, params: Any) -> dict[str, Any]:
+    async def on_list_tools(ctx: Any, params: Any) -> Any:  # the SDK takes plain dicts
         # The 2026-07-28 protocol requires these three; toolc's server sends the same.
         return {"tools": published, "ttlMs": 0, "cacheScope": "private",
                 "resultType": "complete"}
 
-    async def on_call_tool(ctx: Any, params: Any) -> dict[str, Any]:
+    async def on_call_tool(ctx: Any, params: Any) -> Any:
         if params.name not in names:
             return {"content": [{"type": "text", "text": f"Unknown tool {params.name}"}],
                     "isError": True, "resultType": "complete"}
