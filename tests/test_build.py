@@ -3,6 +3,7 @@ manifest's record, and every kind of change makes the next build a full one."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,24 @@ def test_the_collector_is_paused_during_a_build_and_restored_after(
         assert not gc.isenabled() and gc.get_freeze_count() == 0
     finally:
         gc.enable()
+
+
+def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached(
+    project: Config,
+) -> None:
+    from toolc.build import certified_code, compile_specs
+
+    spec = project.root / "specs" / "notes.toolc.yaml"
+    edit(spec, "export: main", "  files: {kind: mcp, stdio: {command: no-such-server}}\n"
+         "export: main")
+    compiled = compile_specs(project)
+    assert compiled.project is not None
+    # The MCP server is not exported: certification never lists it.
+    assert certified_code(project, compiled.project) == {
+        "handlers/notes_wrap.py": hashlib.sha256(
+            (project.root / "handlers/notes_wrap.py").read_bytes()).hexdigest()}
+    edit(spec, "export: main", "  both: {kind: combined, toolsets: [main, files]}\n"
+         "export: both")
+    compiled = compile_specs(project)
+    assert compiled.project is not None
+    assert certified_code(project, compiled.project) is None  # a live server: never cached

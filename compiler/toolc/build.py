@@ -23,7 +23,7 @@ from typing import Any
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Span, SpecError
-from .ir import ProjectIR
+from .ir import ProjectIR, ToolsetIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
 from .write import JOURNAL, Plan, plan, read_manifest_data, write_tree
@@ -331,20 +331,42 @@ def cache_record(config: Config, project: ProjectIR, key: str, *,
 def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
     """Hashes of the files certification imports user code from; None if not all known."""
     modules: set[str] = set()
-    for module in project.modules.values():
-        for toolset in module.toolsets.values():
-            if toolset.kind == "mcp" and toolset.pinned is None:
-                return None  # certification would list a live server
-            for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
-                if ref is not None:
-                    modules.add(ref.module)
+    for toolset in _certified_toolsets(project):
+        if toolset.kind == "mcp" and toolset.pinned is None:
+            return None  # certification would list a live server
+        for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
+            if ref is not None:
+                modules.add(ref.module)
     files: dict[str, str] = {}
     for name in sorted(modules):
-        path = _module_file(config, name)
-        if path is None:
-            return None
-        files[config.relative(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+        parts = name.split(".")
+        # The module and the packages it is in (their __init__ runs too); what these
+        # import in turn is not followed.
+        for depth in range(1, len(parts) + 1):
+            path = _module_file(config, ".".join(parts[:depth]))
+            if path is None:
+                return None
+            files[config.relative(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
     return files
+
+
+def _certified_toolsets(project: ProjectIR) -> Iterator[ToolsetIR]:
+    """Every toolset certification serves: each module's export and what it is made of."""
+    seen: set[tuple[str, str]] = set()
+    todo = [(module.name, module.export) for module in project.modules.values()]
+    while todo:
+        where = todo.pop()
+        module = project.modules.get(where[0])
+        toolset = module.toolsets.get(where[1]) if module is not None else None
+        if where in seen or toolset is None:
+            continue
+        seen.add(where)
+        yield toolset
+        refs = [toolset.inner] if toolset.inner else []
+        refs += [*toolset.members, *(qualified for _, qualified in toolset.servers)]
+        for ref in refs:
+            owner, _, name = ref.rpartition(".")
+            todo.append((owner or where[0], name))
 
 
 def _module_file(config: Config, module: str) -> Path | None:
