@@ -126,6 +126,8 @@ def _build_exit(result: BuildResult, config: Config, checking: bool, strict: boo
                       "and commit the result\n")
             return EXIT_ERRORS
         out.write(f"{out_dir}/ is up to date ({len(p.unchanged)} file(s))\n")
+    elif result.up_to_date:
+        out.write(f"{out_dir}/ is up to date: nothing changed since the last build\n")
     else:
         out.write(f"wrote {len(p.written)}, removed {len(p.removed)}, "
                   f"unchanged {len(p.unchanged)} file(s) in {out_dir}/\n")

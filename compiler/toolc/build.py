@@ -196,11 +196,11 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
         return result
     result.plan = plan(config.output, result.files)
     if not check:
-        record = None
-        if key is not None and not compiled.bag.items:  # a build with warnings says them again
-            record = cache_record(config, project, key, certified=certify)
-        write_tree(config.output, result.files, extra={"inputs": record} if record else None)
+        forget_build(config)  # the record must never describe an output being replaced
+        write_tree(config.output, result.files)
         result.wrote = result.plan.changes
+        if key is not None and not compiled.bag.items:  # a build with warnings says them again
+            remember_build(config, cache_record(config, project, key, certified=certify))
     return result
 
 
@@ -254,7 +254,9 @@ def in_ci() -> bool:
 
 # -- the no-op rebuild cache -------------------------------------------------------------
 #
-# A clean build records, in the output's manifest, a hash of everything its output
+# A clean build records, in .toolc-cache/build.json beside pyproject.toml (not in the
+# committed output: the record changes with toolc's code and the machine's dependency
+# versions, and a committed file must not churn for that), a hash of everything its output
 # depends on: the spec files (paths and bytes), the [tool.toolc] configuration, toolc's
 # version and the hash of its own code (an editable install changes without a new
 # version), and the versions of its dependencies. When the next build finds the same
@@ -264,9 +266,34 @@ def in_ci() -> bool:
 # functions, wrappers): a certified record also holds the hashes of the files of those
 # modules found on the python-path, and a project whose certification depends on what
 # cannot be hashed (an unpinned MCP server, a module elsewhere) is never certified from
-# the cache. The record is deterministic, so a committed manifest does not churn.
+# the cache.
 
 CACHE_FORMAT = 1
+CACHE_FILE = Path(".toolc-cache") / "build.json"
+
+
+def remember_build(config: Config, record: dict[str, Any]) -> None:
+    path = config.root / CACHE_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next build its shortcut
+
+
+def forget_build(config: Config) -> None:
+    with contextlib.suppress(OSError):
+        (config.root / CACHE_FILE).unlink()
+
+
+def _remembered(config: Config) -> dict[str, Any]:
+    try:
+        data = json.loads((config.root / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "Jinja2", "click", "mcp",
                 "mcp-types")
 
@@ -383,9 +410,8 @@ def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
     out = config.output
     if (out / JOURNAL).exists():
         return None  # an interrupted write: let the full build finish it
-    manifest = read_manifest_data(out)
-    record = manifest.get("inputs")
-    files = manifest.get("files")
+    record = _remembered(config)
+    files = read_manifest_data(out).get("files")
     if not isinstance(record, dict) or record.get("key") != key or not isinstance(files, dict):
         return None
     if certify and not (record.get("certified") is True
