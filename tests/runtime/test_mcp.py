@@ -117,3 +117,35 @@ def test_exactly_one_transport() -> None:
     with pytest.raises(ValueError, match="exactly one"):
         rt.MCPToolset(stdio=rt.StdioServer("x"), http=rt.HttpServer("http://x"))
     assert rt.MCPToolset(http=rt.HttpServer("http://h/mcp")).label == "http: http://h/mcp"
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_serving_an_mcp_set_republishes_every_field_its_server_sent(mode: str) -> None:
+    """A proxy of a third-party server: fields the SDK's Tool model does not know (icons'
+    own keys, x-vendor, an unknown annotation hint) reach the proxy's clients unchanged."""
+    from mcp import Client
+    from toolc.runtime.mcp_listing import list_raw_tools
+
+    sent = toy_module().tool_list("")
+    async with Client(rt.to_mcp_server(toy_stdio(id="toy")), mode=mode) as client:
+        raw = await list_raw_tools(client)
+        through_sdk = (await client.list_tools()).tools[0].model_dump(by_alias=True)
+    assert raw == sent
+    assert raw[0]["x-vendor"] == {"tier": "gold", "limits": [1, None]}
+    assert raw[0]["annotations"] == {"readOnlyHint": True, "x-vendorHint": {"level": 2}}
+    assert raw[0]["icons"] == [{"src": "https://example.com/echo.png", "x-theme": "dark"}]
+    # What the SDK's own model shows, and why listing raw matters.
+    assert "x-vendor" not in through_sdk and "x-theme" not in through_sdk["icons"][0]
+
+
+def test_known_fields_of_another_type_are_kept_as_sent_and_no_input_schema_fails() -> None:
+    from toolc.runtime.mcp import _definition
+    from toolc.runtime.mcp_listing import ListingError
+
+    sent = {"name": "t", "title": None, "inputSchema": {}, "annotations": [], "x": 1}
+    definition = _definition(sent)
+    assert definition.title is None and definition.annotations is None
+    assert definition.extra == {"title": None, "annotations": [], "x": 1}
+    assert definition.published() == sent
+    with pytest.raises(ListingError, match="tool 't' has no inputSchema object"):
+        _definition({"name": "t"})

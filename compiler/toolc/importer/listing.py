@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..runtime.mcp_connection import HttpServer, StdioServer, describe_error, make_client
-
-MAX_PAGES = 1000  # a server whose cursors never end is refused, not followed forever
+from ..runtime.mcp_listing import ListingError, json_shape, list_raw_tools, tools_of
 
 
 class ImportFailure(Exception):
@@ -82,26 +81,11 @@ async def _list(server: Server) -> Listing:
 
 async def list_raw(client: Any, where: str = "the server") -> list[dict[str, Any]]:
     """Every page of ``tools/list`` through an entered ``mcp.Client``, as the JSON the
-    server sent (the SDK's ``Tool`` model would drop the fields it does not know)."""
-    import mcp_types as types
-    from pydantic import TypeAdapter
-
-    raw_result: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
-    tools: list[dict[str, Any]] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    for _ in range(MAX_PAGES):
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-        page = await client.session.send_request(types.ListToolsRequest(params=params),
-                                                 raw_result)
-        tools += _tools_of(page, where)
-        cursor = page.get("nextCursor")
-        if not isinstance(cursor, str) or not cursor:
-            return tools
-        if cursor in seen:
-            raise ImportFailure(f"{where} repeats the cursor {cursor!r} while listing its tools")
-        seen.add(cursor)
-    raise ImportFailure(f"{where} lists more than {MAX_PAGES} pages of tools")
+    server sent (the runtime's own raw listing, which ``mcp`` toolsets use too)."""
+    try:
+        return await list_raw_tools(client, where)
+    except ListingError as exc:
+        raise ImportFailure(str(exc)) from None
 
 
 def _runtime_server(server: Server) -> tuple[StdioServer | None, HttpServer | None]:
@@ -141,7 +125,7 @@ def read_saved(path: str | Path) -> Listing:
         data = {"tools": data}
     if not isinstance(data, dict) or "tools" not in data:
         raise ImportFailure(f"{where}: expected a tools/list result ({{\"tools\": [...]}}) or a "
-                            f"list of tools, got {_shape(data)}")
+                            f"list of tools, got {json_shape(data)}")
     if data.get("nextCursor"):
         raise ImportFailure(f"{where}: the listing has a nextCursor, so it is only one page; "
                             "save every page's tools in one list")
@@ -182,22 +166,9 @@ def _finite(text: str) -> float:
     return value
 
 
-def _shape(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object without \"tools\""
-    return {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number")
-
-
 def _tools_of(result: Any, where: str) -> list[dict[str, Any]]:
     """The ``tools`` of one listing page, each checked to be an object with a name."""
-    tools = result.get("tools") if isinstance(result, dict) else None
-    if not isinstance(tools, list):
-        raise ImportFailure(f"{where}: \"tools\" is not a list")
-    for i, tool in enumerate(tools):
-        if not isinstance(tool, dict):
-            raise ImportFailure(f"{where}: tool {i + 1} is {_shape(tool)}, not an object")
-        name = tool.get("name")
-        if not isinstance(name, str) or not name:
-            raise ImportFailure(f"{where}: tool {i + 1} has no \"name\"")
-    return tools
+    try:
+        return tools_of(result, where)
+    except ListingError as exc:
+        raise ImportFailure(str(exc)) from None

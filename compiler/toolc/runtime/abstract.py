@@ -54,6 +54,12 @@ class ToolsetError(Exception):
     """A toolset cannot list its tools: a collision, or user code that failed."""
 
 
+# The tools/list keys ToolDefinition has fields of its own for.
+PUBLISHED_KEYS = frozenset(
+    {"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"}
+)
+
+
 @dataclass(frozen=True, slots=True, eq=True)
 class ToolDefinition:
     """A tool as the model sees it. Schemas are shared, never copied: do not mutate them."""
@@ -65,12 +71,16 @@ class ToolDefinition:
     title: str | None = None
     annotations: Mapping[str, Any] | None = None
     meta: Mapping[str, Any] | None = None
+    # Every other top-level field, as a server sent it (an MCP server's icons, a vendor's
+    # own keys): published verbatim, so a proxied server loses nothing. A known key here
+    # (one whose value its field cannot hold, like a null title) is published as given.
+    extra: Mapping[str, Any] | None = None
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality, not identity
 
     def published(self) -> dict[str, Any]:
         """The MCP tools/list entry: name, title, description, inputSchema, outputSchema,
-        annotations, _meta; absent ones left out."""
+        annotations, _meta, then the extra fields as given; absent ones left out."""
         out: dict[str, Any] = {"name": self.name}
         if self.title is not None:
             out["title"] = self.title
@@ -83,6 +93,8 @@ class ToolDefinition:
             out["annotations"] = self.annotations
         if self.meta is not None:
             out["_meta"] = self.meta
+        if self.extra:
+            out.update(self.extra)
         return out
 
     def renamed(self, name: str) -> ToolDefinition:

@@ -4,6 +4,10 @@ The connection (see mcp_connection.py) opens on `async with toolset:` or lazily 
 use, and closes when the last `async with` is left (or on `disconnect()`). A
 connection made on one event loop is not reused on another.
 
+Tools are listed as the JSON the server sent (see mcp_listing.py), so every field it
+gave is kept: unknown top-level fields become `ToolDefinition.extra`, annotations and
+`_meta` stay as sent, and serving the set again publishes them all.
+
 The tool listing is cached for `tool_cache_ttl_ms` (0: never cached);
 `invalidate_cache()` drops it.
 
@@ -28,7 +32,7 @@ from typing import Any, Self
 
 import anyio
 
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition
+from toolc.runtime.abstract import PUBLISHED_KEYS, AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.mcp_connection import (
     REQUEST_TIMEOUT,
@@ -41,6 +45,7 @@ from toolc.runtime.mcp_connection import (
     is_closed,
     make_client,
 )
+from toolc.runtime.mcp_listing import ListingError, list_raw_tools
 from toolc.runtime.results import ToolResult
 
 __all__ = ["HttpServer", "MCPServerError", "MCPToolset", "StdioServer"]
@@ -177,14 +182,7 @@ class MCPToolset(AbstractToolset[Any]):
         return list(tools)
 
     async def _fetch_tools(self, conn: Connection) -> list[ToolDefinition]:
-        tools: list[ToolDefinition] = []
-        cursor: str | None = None
-        while True:
-            page = await conn.client.list_tools(cursor=cursor)
-            tools.extend(_definition(t.model_dump(by_alias=True, mode="json")) for t in page.tools)
-            cursor = page.next_cursor
-            if not cursor:
-                return tools
+        return [_definition(tool) for tool in await list_raw_tools(conn.client)]
 
     async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
         try:
@@ -230,20 +228,28 @@ class MCPToolset(AbstractToolset[Any]):
 
 
 def _definition(tool: Mapping[str, Any]) -> ToolDefinition:
-    """A listed MCP tool as a ToolDefinition, its schemas and _meta exactly as sent."""
+    """A listed MCP tool as a ToolDefinition, every field exactly as sent: a known field
+    whose value is not of its MCP type (a null title) stays in `extra`, as given."""
+    input_schema = tool.get("inputSchema")
+    if not isinstance(input_schema, dict):
+        raise ListingError(f"tool {tool['name']!r} has no inputSchema object")
+    fields = {key: tool[key] for key, kind in FIELD_KINDS.items()
+              if isinstance(tool.get(key), kind)}
+    extra = {key: value for key, value in tool.items()
+             if key not in PUBLISHED_KEYS or (key not in fields and key in FIELD_KINDS)}
     return ToolDefinition(
         name=tool["name"],
-        description=tool.get("description"),
-        input_schema=tool["inputSchema"],
-        output_schema=tool.get("outputSchema"),
-        title=tool.get("title"),
-        annotations=_present(tool.get("annotations")),
-        meta=tool.get("_meta"),
+        description=fields.get("description"),
+        input_schema=input_schema,
+        output_schema=fields.get("outputSchema"),
+        title=fields.get("title"),
+        annotations=fields.get("annotations"),
+        meta=fields.get("_meta"),
+        extra=extra or None,
     )
 
 
-def _present(annotations: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """Annotations without the hints the server did not set (pydantic fills them with None)."""
-    if annotations is None:
-        return None
-    return {k: v for k, v in annotations.items() if v is not None}
+# The optional fields a ToolDefinition holds, and the JSON type each must have there.
+FIELD_KINDS: dict[str, type[Any]] = {
+    "description": str, "outputSchema": dict, "title": str, "annotations": dict, "_meta": dict,
+}

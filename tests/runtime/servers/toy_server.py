@@ -6,6 +6,7 @@ process with `build_server(prefix)` and serve it over streamable HTTP.
 Tools (each name prefixed by P): echo(text), add(a, b) with structured output,
 picture() (an image block), fail() (an error result), header() (the X-Toolc-Test HTTP
 header), crash() (the process exits mid-call), sleep(seconds) (answers late, or never).
+echo carries fields the SDK's Tool model does not know, sent as written.
 """
 
 from __future__ import annotations
@@ -36,8 +37,11 @@ def tool_list(prefix: str) -> list[dict[str, Any]]:
                 "properties": {"text": {"type": "string", "description": "What to say."}},
                 "required": ["text"],
             },
-            "annotations": {"readOnlyHint": True},
+            "annotations": {"readOnlyHint": True, "x-vendorHint": {"level": 2}},
             "_meta": {"com.example/owner": "tests", "nested": {"keep": [1, None]}},
+            # Fields the SDK's Tool model does not know (or not all of): kept by proxies.
+            "icons": [{"src": "https://example.com/echo.png", "x-theme": "dark"}],
+            "x-vendor": {"tier": "gold", "limits": [1, None]},
         },
         {
             "name": f"{prefix}add",
@@ -66,10 +70,19 @@ def tool_list(prefix: str) -> list[dict[str, Any]]:
 
 
 def build_server(prefix: str = "") -> Server[Any]:
-    tools = [types.Tool.model_validate(t) for t in tool_list(prefix)]
+    tools = tool_list(prefix)
+    models = [types.Tool.model_validate(t) for t in tools]
 
     async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
+        return types.ListToolsResult(tools=models)
+
+    async def send_tools_as_written(ctx: Any, call_next: Any) -> Any:
+        """Put back what the SDK's result pass drops (fields its Tool model lacks), as a
+        third-party server not written with this SDK would send them."""
+        result = await call_next(ctx)
+        if ctx.method == "tools/list" and isinstance(result, dict):
+            result["tools"] = tools
+        return result
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name = params.name.removeprefix(prefix)
@@ -102,12 +115,14 @@ def build_server(prefix: str = "") -> Server[Any]:
             content=[types.TextContent(text=f"no tool {params.name}")], is_error=True
         )
 
-    return Server(
+    server = Server(
         "toy",
         instructions=f"Toy server {prefix or '(no prefix)'}: echo and add.",
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+    server.middleware.append(send_tools_as_written)
+    return server
 
 
 async def serve_stdio(prefix: str, hold: float, log: str | None) -> None:
