@@ -77,11 +77,9 @@ class RuntimeCheck:
     @property
     def model(self) -> type[BaseModel] | None:
         if isinstance(self.target, rt.Tool):
-            # The runtime's own resolution of `params_model` (a class or a lazy builder),
-            # without `Tool._load`, which would import the handler too.
-            from toolc.runtime.tool import _model
-
-            return _model(self.target._params_source)
+            # The runtime's own resolution (a class or a lazy builder); the handler is
+            # not imported for it.
+            return self.target.params_model
         return None
 
     @property

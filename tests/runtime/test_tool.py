@@ -229,6 +229,25 @@ async def test_params_model_may_be_a_factory(ctx: rt.RunContext[None]) -> None:
     assert made == [1]
 
 
+async def test_params_model_is_resolved_once_without_the_handler(
+    user_code: Path, ctx: rt.RunContext[None]
+) -> None:
+    made: list[int] = []
+
+    def factory() -> type[BaseModel]:
+        made.append(1)
+        return EchoParams
+
+    write_module(user_code, "params_handlers", "def shout(ctx, text, times):\n    return text\n")
+    tool = make_tool("shout", rt.LazyRef("params_handlers", "shout"), params_model=factory)
+    assert made == []
+    assert tool.params_model is EchoParams and tool.params_model is EchoParams
+    assert made == [1] and "params_handlers" not in sys.modules
+    # Resolving the model alone leaves the first call to load the handler.
+    assert (await tool.call(ctx, {"text": "hey"})).text_content == "hey"
+    assert made == [1] and "params_handlers" in sys.modules
+
+
 async def test_structured_results_are_checked_against_returns_model(
     ctx: rt.RunContext[None],
 ) -> None:

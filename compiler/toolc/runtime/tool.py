@@ -219,20 +219,29 @@ class Tool:
             )
         return self._definition
 
+    @property
+    def params_model(self) -> type[BaseModel]:
+        """The pydantic model that validates the arguments, resolved at first use (a
+        factory is called once); the handler is not imported for it."""
+        if self._params is None:
+            params = _model(self._params_source)
+            assert params is not None
+            self._params = params
+        return self._params
+
     def _load(self) -> type[BaseModel]:
         """Resolve the params model, returns model and handler at the first call."""
-        params = _model(self._params_source)
-        assert params is not None
+        params = self.params_model
         self._returns = _model(self._returns_source)
         self._handler = resolve_callable(self._handler_source)
         self._handler_is_async = is_async_callable(self._handler)
-        self._params = params
         return params
 
     async def call(self, ctx: RunContext[Any], args: dict[str, Any]) -> ToolResult:
         """Validate, ask for approval when required, run the handler, convert its result."""
         try:
-            model = self._params or self._load()
+            # Loaded once the handler is: params_model alone may have been resolved.
+            model = self.params_model if self._handler is not None else self._load()
         except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
             log_failure(exc, "tool %s cannot load", self.name)
             return ToolResult.error(f"{self.name} is not available: {exc}")
