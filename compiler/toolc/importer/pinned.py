@@ -18,8 +18,6 @@ otherwise (certification makes none).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
@@ -29,22 +27,9 @@ from ..runtime.context import RunContext
 from ..runtime.results import ToolResult
 
 
-@dataclass(frozen=True, slots=True, eq=True)
-class PinnedDefinition(ToolDefinition):
-    """A ToolDefinition that also publishes a pinned tool's other fields, as given."""
-
-    extra: Mapping[str, Any] | None = None
-
-    def published(self) -> dict[str, Any]:
-        # ToolDefinition.published by name: slotted dataclasses break bare super().
-        out = ToolDefinition.published(self)
-        if self.extra:
-            out.update(self.extra)
-        return out
-
-
-def definition(tool: ToolIR) -> PinnedDefinition:
-    return PinnedDefinition(
+def definition(tool: ToolIR) -> ToolDefinition:
+    """A pinned tool as the runtime lists it: every other field kept in ``extra``."""
+    return ToolDefinition(
         name=tool.name, description=tool.description if tool.has_description else None,
         input_schema=tool.input_schema, output_schema=tool.output_schema, title=tool.title,
         annotations=tool.annotations, meta=tool.meta, extra=tool.extra)
