@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from toolc.config import load_config
 from toolc.diagnostics import Severity, SpecError
 

@@ -6,7 +6,6 @@ import math
 import time
 
 import pytest
-
 from toolc.diagnostics import SpecError
 from toolc.loader import MAX_BYTES, MAX_DEPTH, YList, YMap, load_bytes, load_text, spans_at
 

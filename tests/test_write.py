@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from toolc import write
 from toolc.write import JOURNAL, MANIFEST, plan, read_manifest, recover, write_tree
 
@@ -91,7 +90,7 @@ def test_interrupted_at_every_point_is_before_or_after(tmp_path: Path,
         write_tree(root, OLD)
         calls = 0
 
-        def dying(a: object, b: object) -> None:
+        def dying(a: object, b: object, kill_at: int = kill_at) -> None:
             nonlocal calls
             calls += 1
             if calls > kill_at:

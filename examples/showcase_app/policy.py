@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from toolc.runtime import CallNext, RunContext, ToolDefinition, ToolResult, WrapperToolset
 
@@ -23,7 +23,7 @@ def hide_destructive_when_read_only(
 class AuditLog(WrapperToolset):
     """Records every call (name and arguments) before passing it on."""
 
-    calls: list[tuple[str, dict[str, Any]]] = []
+    calls: ClassVar[list[tuple[str, dict[str, Any]]]] = []
 
     async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any],
                         next: CallNext) -> ToolResult:
