@@ -198,3 +198,15 @@ def test_progress_on_a_terminal_only(project: Path) -> None:
     assert proc.returncode == 0
     assert b"toolc: loading 1/1 specs/notes.toolc.yaml" in shown
     assert b"toolc: generating" in shown
+
+
+def test_build_json_is_one_document(project: Path) -> None:
+    code, out, _ = run("build", "--no-certify", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["diagnostics"] == []
+    assert [c["rule"] for c in doc["changes"]] == ["TOOL_ADDED"]
+    assert doc["output"]["written"] == ["__init__.py", "notes.py", "schemas/notes/addNote.json"]
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("addNote", "add note"))
+    code, out, _ = run("build", "--check", "--no-certify", "--format", "json")
+    doc = json.loads(out)
+    assert code == 1 and doc["diagnostics"][0]["code"] == "TC301" and doc["output"] is None

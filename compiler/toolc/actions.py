@@ -91,11 +91,14 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     result = build(config, check=checking, certify=certify, progress=reporter)
     if reporter:
         err.write("\r\x1b[K")
-    _print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color)
-    if not result.ok:
-        return EXIT_ERRORS
-    _print_changes(result, config, fmt, out, color)
-    code = _build_exit(result, config, checking, strict, out)
+    if fmt == "json":
+        code = _build_json(result, config, checking, strict, out)
+    else:
+        _print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color)
+        if not result.ok:
+            return EXIT_ERRORS
+        _print_changes(result, config, fmt, out, color)
+        code = _build_exit(result, config, checking, strict, out)
     if live:  # drift of pinned MCP servers (toolc.importer.drift)
         from .importer.drift import build_drift
 
@@ -111,6 +114,26 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     change_fmt = fmt if fmt in ("json", "github") else "text"
     golden_root = f"{config.relative(config.output)}/schemas"
     out.write(result.diff.render(change_fmt, color=color, golden_root=golden_root) + "\n")
+
+
+def _build_json(result: BuildResult, config: Config, checking: bool, strict: bool,
+                out: TextIO) -> int:
+    """One JSON document: ``{"diagnostics", "changes", "output"}`` (documented in README)."""
+    compiled = result.compiled
+    doc: dict[str, object] = json.loads(render(compiled.bag.sorted(), "json", compiled.sources))
+    golden_root = f"{config.relative(config.output)}/schemas"
+    doc["changes"] = (json.loads(result.diff.render("json", golden_root=golden_root))["changes"]
+                      if result.diff is not None else [])
+    p = result.plan
+    doc["output"] = None if p is None else {
+        "folder": config.relative(config.output), "checked": checking,
+        "up_to_date": result.up_to_date or (checking and not p.changes),
+        "written": list(p.written), "removed": list(p.removed), "unchanged": len(p.unchanged),
+    }
+    out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    if not result.ok or (checking and p is not None and p.changes):
+        return EXIT_ERRORS
+    return _exit_code(compiled.bag, strict)
 
 
 def _build_exit(result: BuildResult, config: Config, checking: bool, strict: bool,
