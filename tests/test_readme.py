@@ -1,0 +1,32 @@
+"""The README's promises: two set-up commands, and a spec example that validates."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from toolc.diagnostics import DiagnosticBag
+from toolc.frontend import analyse
+from toolc.loader import load_text
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def block_after(heading: str, lang: str) -> str:
+    section = README.split(heading, 1)[1]
+    match = re.search(rf"```{lang}\n(.*?)```", section, re.DOTALL)
+    assert match, f"no {lang} block after {heading}"
+    return match.group(1)
+
+
+def test_set_up_is_exactly_two_commands() -> None:
+    commands = block_after("## Set up", "sh").strip().splitlines()
+    assert len(commands) == 2
+    assert "pip install -e '.[test]'" in commands[0] and "toolc build" in commands[0]
+    assert "pytest" in commands[1]
+
+
+def test_the_spec_example_validates() -> None:
+    bag = DiagnosticBag()
+    project = analyse([load_text(block_after("## A spec", "yaml"), "README.md")], bag)
+    assert project is not None and list(bag) == []
