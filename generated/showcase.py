@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 
 from toolc import runtime as rt
@@ -102,6 +101,7 @@ if TYPE_CHECKING:
         _check_tidy_prepare: _Prepare = _user_showcase_app_policy.hide_destructive_when_read_only
         _check_audited_wrapper: type[rt.WrapperToolset] = _user_showcase_app_policy.AuditLog
 
+    _lazy: rt.LazyModule  # made at the end, once the builders it calls are defined
     geometry: rt.AbstractToolset[Any]
     safe: rt.AbstractToolset[Any]
     tidy: rt.AbstractToolset[Any]
@@ -116,19 +116,11 @@ if TYPE_CHECKING:
     toolset: rt.AbstractToolset[Any]
 
 
-def _model(name: str) -> type[BaseModel]:
-    return cast("type[BaseModel]", getattr(sys.modules[__name__], name))
-
-
-def _toolset(name: str) -> rt.AbstractToolset[Any]:
-    return cast("rt.AbstractToolset[Any]", getattr(sys.modules[__name__], name))
-
-
 def _tool_Measure() -> rt.Tool:
     return rt.Tool(
         "measure",
         "Measure the straight-line distance between two points.",
-        params_model=lambda: _model("MeasureParams"),
+        params_model=lambda: _lazy.model("MeasureParams"),
         handler=rt.LazyRef("showcase_app.geometry", "measure"),
         input_schema=(
             '{"type":"object","properties":{"start":{"description":"Where the measurement '
@@ -148,7 +140,7 @@ def _tool_Measure() -> rt.Tool:
             '"description":"The distance in the requested unit."}},'
             '"required":["distance"]}'
         ),
-        returns_model=lambda: _model("MeasureResult"),
+        returns_model=lambda: _lazy.model("MeasureResult"),
         annotations={"readOnlyHint": True, "idempotentHint": True},
     )
 
@@ -157,7 +149,7 @@ def _tool_DeleteShape() -> rt.Tool:
     return rt.Tool(
         "deleteShape",
         "Delete a shape from the canvas.",
-        params_model=lambda: _model("DeleteShapeParams"),
+        params_model=lambda: _lazy.model("DeleteShapeParams"),
         handler=rt.LazyRef("showcase_app.geometry", "delete_shape"),
         input_schema=(
             '{"type":"object","properties":{"id":{"type":"string","description":"The '
@@ -180,7 +172,7 @@ def _toolset_geometry() -> rt.AbstractToolset[Any]:
 
 def _toolset_safe() -> rt.AbstractToolset[Any]:
     return rt.FilteredToolset(
-        _toolset("geometry"),
+        _lazy.toolset("geometry"),
         rt.LazyRef("showcase_app.policy", "geometry_enabled"),
         id="showcase.safe",
     )
@@ -188,7 +180,7 @@ def _toolset_safe() -> rt.AbstractToolset[Any]:
 
 def _toolset_tidy() -> rt.AbstractToolset[Any]:
     return rt.PreparedToolset(
-        _toolset("safe"),
+        _lazy.toolset("safe"),
         rt.LazyRef("showcase_app.policy", "hide_destructive_when_read_only"),
         id="showcase.tidy",
     )
@@ -196,7 +188,7 @@ def _toolset_tidy() -> rt.AbstractToolset[Any]:
 
 def _toolset_renamed() -> rt.AbstractToolset[Any]:
     return rt.RenamedToolset(
-        _toolset("tidy"),
+        _lazy.toolset("tidy"),
         {"deleteShape": "removeShape"},
         id="showcase.renamed",
     )
@@ -204,14 +196,14 @@ def _toolset_renamed() -> rt.AbstractToolset[Any]:
 
 def _toolset_audited() -> rt.AbstractToolset[Any]:
     return rt.lazy_wrapper(
-        _toolset("renamed"),
+        _lazy.toolset("renamed"),
         rt.LazyRef("showcase_app.policy", "AuditLog"),
         id="showcase.audited",
     )
 
 
 def _toolset_guarded() -> rt.AbstractToolset[Any]:
-    return rt.ApprovalRequiredToolset(_toolset("audited"), id="showcase.guarded")
+    return rt.ApprovalRequiredToolset(_lazy.toolset("audited"), id="showcase.guarded")
 
 
 def _toolset_browser() -> rt.AbstractToolset[Any]:
@@ -251,21 +243,21 @@ def _toolset_files() -> rt.MCPToolset:
 def _toolset_remote() -> rt.MCPManager:
     return rt.MCPManager(
         {
-            "files": cast("rt.MCPToolset", _toolset("files")),
+            "files": cast("rt.MCPToolset", _lazy.toolset("files")),
         },
         id="showcase.remote",
     )
 
 
 def _toolset_drawing() -> rt.AbstractToolset[Any]:
-    return rt.PrefixedToolset(_toolset("guarded"), "draw_", id="showcase.drawing")
+    return rt.PrefixedToolset(_lazy.toolset("guarded"), "draw_", id="showcase.drawing")
 
 
 def _toolset_everything() -> rt.AbstractToolset[Any]:
     return rt.CombinedToolset(
         [
-            _toolset("drawing"),
-            _toolset("browser"),
+            _lazy.toolset("drawing"),
+            _lazy.toolset("browser"),
             workbench.main,
         ],
         id="showcase.everything",
@@ -289,7 +281,7 @@ if not TYPE_CHECKING:
     def _build_MeasureParams() -> dict[str, Any]:
         from pydantic import BaseModel, ConfigDict, Field
 
-        _need("Point")
+        _lazy.need("Point")
 
         class MeasureParams(BaseModel):
             model_config = ConfigDict(extra="forbid", strict=True)
@@ -375,37 +367,11 @@ if not TYPE_CHECKING:
         "remote": _toolset_remote,
         "drawing": _toolset_drawing,
         "everything": _toolset_everything,
-        "toolset": lambda: _toolset("everything"),
+        "toolset": lambda: _lazy.toolset("everything"),
     }
-    _BUILDING: set[str] = set()
-
-    def __getattr__(name: str) -> Any:
-        """Build a model, alias, Protocol or toolset at first use (PEP 562)."""
-        if name in _TOOLSETS:
-            return globals().setdefault(name, _TOOLSETS[name]())
-        if name in _BUILDING:
-            # Asked for again while being built: a cycle of named types across modules.
-            # pydantic takes a NameError as a reference to resolve at first validation.
-            raise NameError(f"{__name__}.{name} is still being built")
-        if name not in _GROUPS:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        _BUILDING.add(name)
-        try:
-            for key, value in _GROUPS[name]().items():
-                if isinstance(value, type):
-                    value.__qualname__ = key  # found as <module>.<key>: pickle, repr
-                globals().setdefault(key, value)
-        finally:
-            _BUILDING.discard(name)
-        return globals()[name]
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_GROUPS, *_TOOLSETS})
-
-    def _need(*names: str) -> None:
-        for name in names:
-            if name not in globals():
-                __getattr__(name)
+    _lazy = rt.LazyModule(globals(), groups=_GROUPS, toolsets=_TOOLSETS)
+    __getattr__ = _lazy.getattr
+    __dir__ = _lazy.dir
 
 
 __all__ = [

@@ -4,8 +4,7 @@
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeAlias, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeAlias
 
 from toolc import runtime as rt
 
@@ -13,32 +12,6 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable
 
     from pydantic import BaseModel, ConfigDict, Field
-
-
-def _not_null() -> Any:
-    """A validator refusing an explicit null for a property that may only be left out."""
-    from pydantic import BeforeValidator
-
-    return BeforeValidator(_refuse_null)
-
-
-def _refuse_null(value: object) -> object:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the property out instead")
-    return value
-
-
-def _integral() -> Any:
-    """A validator taking a whole float (5.0) as an int: JSON Schema's integers include
-    it, and the strict models refuse floats for int otherwise."""
-    from pydantic import BeforeValidator
-
-    return BeforeValidator(_whole_to_int)
-
-
-def _whole_to_int(value: object) -> object:
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
 
 # What mypy sees. At run time these names are built at first use (see __getattr__ at
 # the end): pydantic classes cost about half a millisecond each to create.
@@ -57,13 +30,13 @@ if TYPE_CHECKING:
     class ReadLogParams(BaseModel):
         model_config = ConfigDict(extra="forbid", strict=True)
 
-        lines: Annotated[int, _integral()] = Field(
+        lines: Annotated[int, rt.integral()] = Field(
             50,
             description="How many lines to return.",
             ge=1,
             le=500,
         )
-        level: Annotated[Severity | None, _not_null()] = Field(
+        level: Annotated[Severity | None, rt.not_null()] = Field(
             None,
             description="Only lines at or above this level.",
         )
@@ -76,14 +49,14 @@ if TYPE_CHECKING:
     class SaveNoteResult(BaseModel):
         model_config = ConfigDict(extra="allow", strict=True)
 
-        line: Annotated[int, _integral()] = Field(
+        line: Annotated[int, rt.integral()] = Field(
             description="Line number of the note in notes.jsonl.",
         )
 
     class ListNotesParams(BaseModel):
         model_config = ConfigDict(extra="forbid", strict=True)
 
-        limit: Annotated[int, _integral()] = Field(
+        limit: Annotated[int, rt.integral()] = Field(
             10,
             description="How many notes to return at most.",
             ge=1,
@@ -95,7 +68,7 @@ if TYPE_CHECKING:
 
         model_config = ConfigDict(extra="allow", strict=True)
 
-        line: Annotated[int, _integral()] = Field(
+        line: Annotated[int, rt.integral()] = Field(
             description="Line number of the note in notes.jsonl.",
         )
         text: str = Field(description="The note's text.")
@@ -147,24 +120,17 @@ if TYPE_CHECKING:
         _check_SaveNote: SaveNoteHandler = _user_workbench_app_tools.save_note
         _check_ListNotes: ListNotesHandler = _user_workbench_app_tools.list_notes
 
+    _lazy: rt.LazyModule  # made at the end, once the builders it calls are defined
     app: rt.AbstractToolset[Any]
     main: rt.AbstractToolset[Any]
     toolset: rt.AbstractToolset[Any]
-
-
-def _model(name: str) -> type[BaseModel]:
-    return cast("type[BaseModel]", getattr(sys.modules[__name__], name))
-
-
-def _toolset(name: str) -> rt.AbstractToolset[Any]:
-    return cast("rt.AbstractToolset[Any]", getattr(sys.modules[__name__], name))
 
 
 def _tool_ReadLog() -> rt.Tool:
     return rt.Tool(
         "readLog",
         "Return the newest lines of the server log.",
-        params_model=lambda: _model("ReadLogParams"),
+        params_model=lambda: _lazy.model("ReadLogParams"),
         handler=rt.LazyRef("workbench_app.tools", "read_log"),
         input_schema=(
             '{"type":"object","properties":{"lines":{"type":"integer","description":"How '
@@ -181,7 +147,7 @@ def _tool_SaveNote() -> rt.Tool:
     return rt.Tool(
         "saveNote",
         "Append a note to workspace/notes.jsonl.",
-        params_model=lambda: _model("SaveNoteParams"),
+        params_model=lambda: _lazy.model("SaveNoteParams"),
         handler=rt.LazyRef("workbench_app.tools", "save_note"),
         input_schema=(
             '{"type":"object","properties":{"text":{"type":"string","description":"The '
@@ -192,7 +158,7 @@ def _tool_SaveNote() -> rt.Tool:
             '{"type":"object","properties":{"line":{"type":"integer","description":"Line '
             'number of the note in notes.jsonl."}},"required":["line"]}'
         ),
-        returns_model=lambda: _model("SaveNoteResult"),
+        returns_model=lambda: _lazy.model("SaveNoteResult"),
         requires_approval=True,
     )
 
@@ -201,7 +167,7 @@ def _tool_ListNotes() -> rt.Tool:
     return rt.Tool(
         "listNotes",
         "Return the most recent notes from workspace/notes.jsonl, newest last.",
-        params_model=lambda: _model("ListNotesParams"),
+        params_model=lambda: _lazy.model("ListNotesParams"),
         handler=rt.LazyRef("workbench_app.tools", "list_notes"),
         input_schema=(
             '{"type":"object","properties":{"limit":{"type":"integer","description":"How '
@@ -215,7 +181,7 @@ def _tool_ListNotes() -> rt.Tool:
             'the note in notes.jsonl."},"text":{"type":"string","description":"The '
             'note\'s text."}},"required":["line","text"]}}},"required":["notes"]}'
         ),
-        returns_model=lambda: _model("ListNotesResult"),
+        returns_model=lambda: _lazy.model("ListNotesResult"),
         title="List notes",
         annotations={"readOnlyHint": True, "idempotentHint": True},
     )
@@ -233,7 +199,7 @@ def _toolset_app() -> rt.AbstractToolset[Any]:
 
 
 def _toolset_main() -> rt.AbstractToolset[Any]:
-    return rt.PrefixedToolset(_toolset("app"), "wb_", id="workbench.main")
+    return rt.PrefixedToolset(_lazy.toolset("app"), "wb_", id="workbench.main")
 
 
 if not TYPE_CHECKING:
@@ -250,18 +216,18 @@ if not TYPE_CHECKING:
     def _build_ReadLogParams() -> dict[str, Any]:
         from pydantic import BaseModel, ConfigDict, Field
 
-        _need("Severity")
+        _lazy.need("Severity")
 
         class ReadLogParams(BaseModel):
             model_config = ConfigDict(extra="forbid", strict=True)
 
-            lines: Annotated[int, _integral()] = Field(
+            lines: Annotated[int, rt.integral()] = Field(
                 50,
                 description="How many lines to return.",
                 ge=1,
                 le=500,
             )
-            level: Annotated[Severity | None, _not_null()] = Field(
+            level: Annotated[Severity | None, rt.not_null()] = Field(
                 None,
                 description="Only lines at or above this level.",
             )
@@ -284,7 +250,7 @@ if not TYPE_CHECKING:
         class SaveNoteResult(BaseModel):
             model_config = ConfigDict(extra="allow", strict=True)
 
-            line: Annotated[int, _integral()] = Field(
+            line: Annotated[int, rt.integral()] = Field(
                 description="Line number of the note in notes.jsonl.",
             )
 
@@ -296,7 +262,7 @@ if not TYPE_CHECKING:
         class ListNotesParams(BaseModel):
             model_config = ConfigDict(extra="forbid", strict=True)
 
-            limit: Annotated[int, _integral()] = Field(
+            limit: Annotated[int, rt.integral()] = Field(
                 10,
                 description="How many notes to return at most.",
                 ge=1,
@@ -313,7 +279,7 @@ if not TYPE_CHECKING:
 
             model_config = ConfigDict(extra="allow", strict=True)
 
-            line: Annotated[int, _integral()] = Field(
+            line: Annotated[int, rt.integral()] = Field(
                 description="Line number of the note in notes.jsonl.",
             )
             text: str = Field(description="The note's text.")
@@ -323,7 +289,7 @@ if not TYPE_CHECKING:
     def _build_ListNotesResult() -> dict[str, Any]:
         from pydantic import BaseModel, ConfigDict, Field
 
-        _need("ListNotesResultNotesItem")
+        _lazy.need("ListNotesResultNotesItem")
 
         class ListNotesResult(BaseModel):
             model_config = ConfigDict(extra="allow", strict=True)
@@ -390,37 +356,11 @@ if not TYPE_CHECKING:
     _TOOLSETS = {
         "app": _toolset_app,
         "main": _toolset_main,
-        "toolset": lambda: _toolset("main"),
+        "toolset": lambda: _lazy.toolset("main"),
     }
-    _BUILDING: set[str] = set()
-
-    def __getattr__(name: str) -> Any:
-        """Build a model, alias, Protocol or toolset at first use (PEP 562)."""
-        if name in _TOOLSETS:
-            return globals().setdefault(name, _TOOLSETS[name]())
-        if name in _BUILDING:
-            # Asked for again while being built: a cycle of named types across modules.
-            # pydantic takes a NameError as a reference to resolve at first validation.
-            raise NameError(f"{__name__}.{name} is still being built")
-        if name not in _GROUPS:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        _BUILDING.add(name)
-        try:
-            for key, value in _GROUPS[name]().items():
-                if isinstance(value, type):
-                    value.__qualname__ = key  # found as <module>.<key>: pickle, repr
-                globals().setdefault(key, value)
-        finally:
-            _BUILDING.discard(name)
-        return globals()[name]
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_GROUPS, *_TOOLSETS})
-
-    def _need(*names: str) -> None:
-        for name in names:
-            if name not in globals():
-                __getattr__(name)
+    _lazy = rt.LazyModule(globals(), groups=_GROUPS, toolsets=_TOOLSETS)
+    __getattr__ = _lazy.getattr
+    __dir__ = _lazy.dir
 
 
 __all__ = [

@@ -15,7 +15,8 @@ The layout of a generated module, and why (see ``templates/module.py.jinja``):
 * the tools (``rt.Tool`` with the published schemas as JSON text) and one builder per
   toolset, typed and checked by mypy;
 * ``if not TYPE_CHECKING:`` the same classes again inside builder functions, and a
-  module ``__getattr__`` (PEP 562) that builds a model, Protocol or toolset at first
+  module ``__getattr__`` (PEP 562, ``rt.LazyModule``: the support code lives in the
+  runtime, not in every module) that builds a model, Protocol or toolset at first
   use. Creating a pydantic class costs about half a millisecond, so a module of 1,000
   tools would otherwise spend a second importing; this way importing it creates no
   class and imports no user code.

@@ -81,7 +81,7 @@ class ModuleWriter:
             named = other.types.get(type_name)
             if named is not None and is_model_schema(named.schema):
                 if other is self.module:
-                    self.returns[tool.name] = f"_model({py_str(other_names.types[type_name])})"
+                    self.returns[tool.name] = f"_lazy.model({py_str(other_names.types[type_name])})"
                     return other_names.types[type_name]
                 text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
                 self.returns[tool.name] = text
@@ -90,7 +90,7 @@ class ModuleWriter:
             self.returns[tool.name] = None
             return None
         self.models.define_model(name, schema, spec, exact=True)
-        self.returns[tool.name] = f"_model({py_str(name)})"
+        self.returns[tool.name] = f"_lazy.model({py_str(name)})"
         return name
 
     def _protocol(self, tool: ToolIR, stem: str, model: Definition,
@@ -181,7 +181,7 @@ class ModuleWriter:
                 if len(group) > 1 else []
             builders.append(self._macro("builder", {
                 "func": func, "imports": ", ".join(pydantic_names(group, heads)),
-                "needs": render(Call("_need", tuple((None, Lit(n)) for n in needs)), 4,
+                "needs": render(Call("_lazy.need", tuple((None, Lit(n)) for n in needs)), 4,
                                 WIDTH - 4) if needs else "", "body": body,
                 "rebuild": rebuild, "result": _result_dict([d.name for d in group])}))
             groups += [(py_str(d.name), func) for d in group]
@@ -224,7 +224,7 @@ class ModuleWriter:
         if export_attr != "toolset":
             declarations.append(view({"attr": "toolset", "type": declared_type(
                 self.module.toolsets[self.module.export].kind)}))
-            lazy.append(('"toolset"', f"lambda: _toolset({py_str(export_attr)})"))
+            lazy.append(('"toolset"', f"lambda: _lazy.toolset({py_str(export_attr)})"))
             writer.uses_local_ref = True
         return blocks, declarations, lazy
 
@@ -240,8 +240,7 @@ class ModuleWriter:
         check_aliases[:0] = [a for a in (_ANY_RETURN, _STRUCTURED) if a in self.return_aliases]
         typed_api[:0] = ["    " + alias for alias in check_aliases]
         uses = Uses({d.name: heads_of(d) for d in self.models.defs}, bool(self.protocols),
-                    tuple(check_aliases), bool(tools), bool(tools) or writer.uses_cast
-                    or writer.uses_local_ref)
+                    tuple(check_aliases), writer.uses_cast)
         builders, groups = self._builders(texts, uses.heads)
         every_head = set().union(*uses.heads.values())
         others = [view({"name": m, "alias": a, "literal": py_str(m),
@@ -253,18 +252,13 @@ class ModuleWriter:
             spec_path=comment_text(self.module.path.replace("\\", "/")),
             docstring=docstring(self.module.description, 0)
             if self.module.description else "",
-            uses_sys=uses.models or writer.uses_local_ref,
             typing_imports=typing_names(self.models.defs, uses),
             checking_imports=checking_imports(self.models.defs, uses), other_modules=others,
             user_imports=[f"import {m} as {a}" for m, a in sorted(self.user_modules.items())],
             typed_api=typed_api, checks=checks, declarations=declarations,
-            uses_not_null=any(isinstance(d, ModelDef) and d.uses_not_null
-                              for d in self.models.defs),
-            uses_integral="_integral" in every_head,
             uses_json_equal="_json_equal" in every_head,
             uses_schema_check="_schema_check" in every_head,
             uses_object_check="_object_check" in every_head,
-            uses_model=uses.models, uses_toolset=writer.uses_local_ref,
             tools=tools, toolsets=toolsets, builders=builders, groups=groups,
             lazy_toolsets=lazy_toolsets,
             all_names=[py_str(n) for n in sorted(set(public))],

@@ -20,7 +20,6 @@ class Uses:
     heads: dict[str, set[str]]   # per definition: subscripted names and called functions
     protocols: bool = False      # handler Protocols (and so Awaitable)
     check_aliases: tuple[str, ...] = ()   # _AnyReturn, _Predicate, ... definitions
-    models: bool = False         # tool factories (``_model`` returns a BaseModel)
     cast: bool = False           # ``cast`` outside the definitions
 
 
@@ -89,7 +88,7 @@ def checking_imports(defs: list[Definition], uses: Uses) -> list[str]:
     if any(alias.startswith(("_Predicate", "_Prepare")) for alias in uses.check_aliases):
         abc.append("Callable")
     pydantic = pydantic_names(defs, uses.heads)
-    if uses.protocols or uses.models:
+    if uses.protocols:
         pydantic = sorted({*pydantic, "BaseModel"}, key=import_order)
     sections = [[f"from collections.abc import {', '.join(abc)}"] if abc else [],
                 [f"from pydantic import {', '.join(pydantic)}"] if pydantic else []]

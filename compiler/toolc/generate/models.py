@@ -19,7 +19,7 @@ validator refusing an explicit ``null``.
 
 Arguments arrive as JSON, and JSON's types are not converted into one another: models
 are strict (``"5"`` is not an integer, ``true`` is not ``1``), except that a whole float
-is an integer as JSON Schema says (``_integral``), and a ``Literal`` of numbers tells
+is an integer as JSON Schema says (``rt.integral``), and a ``Literal`` of numbers tells
 ``true`` from ``1`` (``_json_equal``).
 """
 
@@ -104,7 +104,6 @@ class ModelDef:
     extra: Node | None = None         # type of additional properties, when a schema
     deps: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
-    uses_not_null: bool = False
     check: Node | None = None         # the schema part checked on the whole input object
 
 
@@ -235,8 +234,7 @@ class ModelSet:
                 handler_type = union(handler_type, NONE)
                 if not typed.nullable:
                     annotation = Sub("Annotated", (union(annotation, NONE),
-                                                   Call("_not_null", ())))
-                    model.uses_not_null = True
+                                                   Call("rt.not_null", ())))
         return FieldDef(name, annotation, handler_type, field_call(kwargs, positional=default),
                         typed.notes)
 
@@ -329,7 +327,7 @@ class ModelSet:
             bounds = constraints(schema, kind)
             self._pattern = self._pattern or "pattern" in bounds
             if kind == "integer":  # 5.0 is an integer too
-                return Typed(validated(INT, "_integral"), bounds)
+                return Typed(validated(INT, "rt.integral"), bounds)
             return Typed(Raw(SCALARS[kind]), bounds)
         if kind == "array":
             return self._array(schema, spec, hint, depth)

@@ -51,7 +51,7 @@ def tool_args(tool: ToolIR, params_model: str, returns_model: str | None) -> lis
     """The arguments of ``rt.Tool(...)`` for one tool, each already written out."""
     assert tool.handler is not None
     args = [_positional(tool.name), _positional(tool.description),
-            f"params_model=lambda: _model({py_str(params_model)})",
+            f"params_model=lambda: _lazy.model({py_str(params_model)})",
             f"handler={lazy_ref(tool.handler)}",
             _kwarg("input_schema", json_text(tool.input_schema))]
     if tool.output_schema is not None:
@@ -99,7 +99,7 @@ class ToolsetWriter:
         module_name, _, name = qualname.rpartition(".")
         if not module_name or module_name == self.module.name:
             self.uses_local_ref = True
-            text = f"_toolset({py_str(self.names.toolsets[name])})"
+            text = f"_lazy.toolset({py_str(self.names.toolsets[name])})"
             if mcp:
                 self.uses_cast = True
                 return f'cast("rt.MCPToolset", {text})'

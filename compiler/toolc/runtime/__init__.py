@@ -1,6 +1,8 @@
 """toolc.runtime: the library generated toolset modules import.
 
 `from toolc import runtime as rt`. The contract is in `toolc.runtime.abstract`.
+`LazyModule`, `not_null` and `integral` are used by generated modules: their support
+code, written once here rather than in every module.
 Importing this package is cheap: the mcp SDK, anyio and jsonschema are imported only
 when a toolset needs them; the MCP kinds and `to_mcp_server` load on first access.
 """
@@ -25,6 +27,7 @@ from toolc.runtime.deferred import (
 from toolc.runtime.external import ExternalTool, ExternalToolset
 from toolc.runtime.filtered import FilteredToolset
 from toolc.runtime.function import FunctionToolset
+from toolc.runtime.generated_support import LazyModule, integral, not_null
 from toolc.runtime.prefixed import PrefixedToolset
 from toolc.runtime.prepared import PreparedToolset
 from toolc.runtime.renamed import RenamedToolset
@@ -88,6 +91,7 @@ __all__ = [
     "FunctionToolset",
     "HttpServer",
     "ImageContent",
+    "LazyModule",
     "LazyRef",
     "LazyRefError",
     "LazyWrapperToolset",
@@ -106,6 +110,8 @@ __all__ = [
     "ToolResult",
     "ToolsetError",
     "WrapperToolset",
+    "integral",
     "lazy_wrapper",
+    "not_null",
     "to_mcp_server",
 ]
