@@ -180,3 +180,87 @@ def test_a_group_build_keeps_a_name_already_set(module: tuple[ModuleType, Built]
     assert mod.Left.__qualname__ == "Left"
     assert mod.Right is kept
     assert built.calls == ["Pair", "Item"]
+
+
+SOURCE_MODULE = '''from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toolc import runtime as rt
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, Field
+
+    class Leaf(BaseModel):
+        size: int = Field(ge=0)
+
+    class Node(BaseModel):
+        # a comment inside the text stays a comment
+        leaf: Leaf
+        children: list[Node] = Field(default_factory=list)
+        parent: Parent | None = None
+
+    class Parent(BaseModel):
+        node: Node | None = None
+
+    class Fails(BaseModel):
+        raise ValueError("from line 23")
+
+if not TYPE_CHECKING:
+    _GROUPS = rt.source_groups(globals(), (
+        ("Leaf", (10, 11), "BaseModel Field", "", ""),
+        ("Node Parent", (13, 17, 19, 20), "BaseModel Field", "Leaf", "Node Parent"),
+        ("Fails", (22, 23), "BaseModel", "", ""),
+    ))
+    _lazy = rt.LazyModule(globals(), groups=_GROUPS, toolsets={})
+    __getattr__ = _lazy.getattr
+'''
+
+
+@pytest.fixture
+def source_module(tmp_path: Path) -> Iterator[tuple[Path, ModuleType]]:
+    """A module written to a file as generated code is, imported from it."""
+    import importlib
+
+    path = tmp_path / "from_source_probe.py"
+    path.write_text(SOURCE_MODULE, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield path, importlib.import_module("from_source_probe")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("from_source_probe", None)
+
+
+def test_source_groups_build_each_definition_from_the_modules_own_lines(
+        source_module: tuple[Path, ModuleType]) -> None:
+    _, mod = source_module
+    assert "Leaf" not in mod.__dict__ and "Node" not in mod.__dict__  # nothing at import
+    node = mod.Node.model_validate({"leaf": {"size": 1}, "children": [{"leaf": {"size": 2}}],
+                                    "parent": {"node": None}})
+    assert node.children[0].leaf.size == 2 and isinstance(node.parent, mod.Parent)
+    assert mod.Leaf is type(node.leaf) and "Leaf" in mod.__dict__  # built first: needed
+    assert mod.Node.__module__ == "from_source_probe" and mod.Node.__qualname__ == "Node"
+    assert pickle.loads(pickle.dumps(node)) == node
+    with pytest.raises(ValidationError):
+        mod.Leaf.model_validate({"size": -1})
+
+
+def test_a_built_definition_keeps_its_file_and_line_in_tracebacks(
+        source_module: tuple[Path, ModuleType]) -> None:
+    path, mod = source_module
+    with pytest.raises(ValueError, match="from line 23") as caught:
+        _ = mod.Fails
+    assert (caught.traceback[-1].path, caught.traceback[-1].lineno + 1) == (path, 23)
+
+
+def test_a_module_whose_file_changed_since_import_says_so(
+        source_module: tuple[Path, ModuleType]) -> None:
+    import linecache
+
+    path, mod = source_module
+    path.write_text(SOURCE_MODULE.replace("    class Leaf(", "\n    class Leaf("),
+                    encoding="utf-8")
+    linecache.checkcache(str(path))
+    with pytest.raises(RuntimeError, match="does not hold Leaf where it did"):
+        _ = mod.Leaf
