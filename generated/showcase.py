@@ -20,9 +20,8 @@ else:
 
     workbench = import_module(f"{__package__}.workbench" if __package__ else "workbench")
 
-# What mypy sees. At run time these names are built at first use from these same lines
-# (see _GROUPS and __getattr__ at the end): pydantic classes cost about half a
-# millisecond each to create.
+# What mypy sees. At run time these names are built at first use (see __getattr__ at
+# the end): pydantic classes cost about half a millisecond each to create.
 if TYPE_CHECKING:
     _AnyReturn: TypeAlias = (
         str | BaseModel | dict[str, Any] | rt.ToolResult | rt.ContentBlock | list[rt.ContentBlock]
@@ -266,16 +265,96 @@ def _toolset_everything() -> rt.AbstractToolset[Any]:
 
 
 if not TYPE_CHECKING:
-    # Each group: its names, their first and last lines above, the pydantic names they
-    # use, the names to build first and the models to rebuild once all exist.
-    _GROUPS = rt.source_groups(globals(), (
-        ("Point", (40, 46), "BaseModel ConfigDict Field", "", ""),
-        ("MeasureParams", (48, 53), "BaseModel ConfigDict Field", "Point", ""),
-        ("MeasureResult", (55, 58), "BaseModel ConfigDict Field", "", ""),
-        ("DeleteShapeParams", (60, 67), "BaseModel ConfigDict Field", "", ""),
-        ("MeasureHandler", (69, 80), "", "", ""),
-        ("DeleteShapeHandler", (82, 92), "", "", ""),
-    ))
+    def _build_Point() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class Point(BaseModel):
+            """A point on the drawing canvas."""
+
+            model_config = ConfigDict(extra="allow", strict=True)
+
+            x: float = Field(description="Distance from the left edge, in pixels.")
+            y: float = Field(description="Distance from the top edge, in pixels.")
+
+        return {"Point": Point}
+
+    def _build_MeasureParams() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        _lazy.need("Point")
+
+        class MeasureParams(BaseModel):
+            model_config = ConfigDict(extra="forbid", strict=True)
+
+            start: Point = Field(description="Where the measurement starts.")
+            end: Point = Field(description="Where the measurement ends.")
+            unit: Literal["px", "mm"] = Field("px", description="Unit of the result.")
+
+        return {"MeasureParams": MeasureParams}
+
+    def _build_MeasureResult() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class MeasureResult(BaseModel):
+            model_config = ConfigDict(extra="allow", strict=True)
+
+            distance: float = Field(description="The distance in the requested unit.")
+
+        return {"MeasureResult": MeasureResult}
+
+    def _build_DeleteShapeParams() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class DeleteShapeParams(BaseModel):
+            model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
+
+            id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
+            reason: str | None = Field(
+                None,
+                description="Why the shape is deleted, kept in the audit log.",
+            )
+
+        return {"DeleteShapeParams": DeleteShapeParams}
+
+    def _build_MeasureHandler() -> dict[str, Any]:
+        class MeasureHandler(Protocol):
+            """Measure the straight-line distance between two points."""
+
+            def __call__(
+                self,
+                ctx: rt.RunContext[Any],
+                /,
+                *,
+                start: Point,
+                end: Point,
+                unit: Literal["px", "mm"],
+            ) -> MeasureResult | _Structured | Awaitable[MeasureResult | _Structured]: ...
+
+        return {"MeasureHandler": MeasureHandler}
+
+    def _build_DeleteShapeHandler() -> dict[str, Any]:
+        class DeleteShapeHandler(Protocol):
+            """Delete a shape from the canvas."""
+
+            def __call__(
+                self,
+                ctx: rt.RunContext[Any],
+                /,
+                *,
+                id: str,
+                reason: str | None,
+            ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
+
+        return {"DeleteShapeHandler": DeleteShapeHandler}
+
+    _GROUPS = {
+        "DeleteShapeHandler": _build_DeleteShapeHandler,
+        "DeleteShapeParams": _build_DeleteShapeParams,
+        "MeasureHandler": _build_MeasureHandler,
+        "MeasureParams": _build_MeasureParams,
+        "MeasureResult": _build_MeasureResult,
+        "Point": _build_Point,
+    }
     _TOOLSETS = {
         "geometry": _toolset_geometry,
         "safe": _toolset_safe,

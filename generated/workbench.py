@@ -13,9 +13,8 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel, ConfigDict, Field
 
-# What mypy sees. At run time these names are built at first use from these same lines
-# (see _GROUPS and __getattr__ at the end): pydantic classes cost about half a
-# millisecond each to create.
+# What mypy sees. At run time these names are built at first use (see __getattr__ at
+# the end): pydantic classes cost about half a millisecond each to create.
 if TYPE_CHECKING:
     _AnyReturn: TypeAlias = (
         str | BaseModel | dict[str, Any] | rt.ToolResult | rt.ContentBlock | list[rt.ContentBlock]
@@ -204,26 +203,156 @@ def _toolset_main() -> rt.AbstractToolset[Any]:
 
 
 if not TYPE_CHECKING:
-    # Each group: its names, their first and last lines above, the pydantic names they
-    # use, the names to build first and the models to rebuild once all exist.
-    _GROUPS = rt.source_groups(globals(), (
-        ("Severity", (26, 29), "Field", "", ""),
-        ("ReadLogParams", (31, 43), "BaseModel ConfigDict Field", "Severity", ""),
-        ("SaveNoteParams", (45, 48), "BaseModel ConfigDict Field", "", ""),
-        ("SaveNoteResult", (50, 55), "BaseModel ConfigDict Field", "", ""),
-        ("ListNotesParams", (57, 65), "BaseModel ConfigDict Field", "", ""),
-        ("ListNotesResultNotesItem", (67, 75), "BaseModel ConfigDict Field", "", ""),
-        (
-            "ListNotesResult",
-            (77, 80),
-            "BaseModel ConfigDict Field",
-            "ListNotesResultNotesItem",
-            "",
-        ),
-        ("ReadLogHandler", (82, 92), "", "", ""),
-        ("SaveNoteHandler", (94, 103), "", "", ""),
-        ("ListNotesHandler", (105, 114), "", "", ""),
-    ))
+    def _build_Severity() -> dict[str, Any]:
+        from pydantic import Field
+
+        Severity: TypeAlias = Annotated[
+            Literal["debug", "info", "warning", "error"],
+            Field(description="How serious a log line is."),
+        ]
+
+        return {"Severity": Severity}
+
+    def _build_ReadLogParams() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        _lazy.need("Severity")
+
+        class ReadLogParams(BaseModel):
+            model_config = ConfigDict(extra="forbid", strict=True)
+
+            lines: Annotated[int, rt.integral()] = Field(
+                50,
+                description="How many lines to return.",
+                ge=1,
+                le=500,
+            )
+            level: Annotated[Severity | None, rt.not_null()] = Field(
+                None,
+                description="Only lines at or above this level.",
+            )
+
+        return {"ReadLogParams": ReadLogParams}
+
+    def _build_SaveNoteParams() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class SaveNoteParams(BaseModel):
+            model_config = ConfigDict(extra="forbid", strict=True)
+
+            text: str = Field(description="The note's text.", max_length=2000)
+
+        return {"SaveNoteParams": SaveNoteParams}
+
+    def _build_SaveNoteResult() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class SaveNoteResult(BaseModel):
+            model_config = ConfigDict(extra="allow", strict=True)
+
+            line: Annotated[int, rt.integral()] = Field(
+                description="Line number of the note in notes.jsonl.",
+            )
+
+        return {"SaveNoteResult": SaveNoteResult}
+
+    def _build_ListNotesParams() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class ListNotesParams(BaseModel):
+            model_config = ConfigDict(extra="forbid", strict=True)
+
+            limit: Annotated[int, rt.integral()] = Field(
+                10,
+                description="How many notes to return at most.",
+                ge=1,
+                le=100,
+            )
+
+        return {"ListNotesParams": ListNotesParams}
+
+    def _build_ListNotesResultNotesItem() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class ListNotesResultNotesItem(BaseModel):
+            """One saved note."""
+
+            model_config = ConfigDict(extra="allow", strict=True)
+
+            line: Annotated[int, rt.integral()] = Field(
+                description="Line number of the note in notes.jsonl.",
+            )
+            text: str = Field(description="The note's text.")
+
+        return {"ListNotesResultNotesItem": ListNotesResultNotesItem}
+
+    def _build_ListNotesResult() -> dict[str, Any]:
+        from pydantic import BaseModel, ConfigDict, Field
+
+        _lazy.need("ListNotesResultNotesItem")
+
+        class ListNotesResult(BaseModel):
+            model_config = ConfigDict(extra="allow", strict=True)
+
+            notes: list[ListNotesResultNotesItem] = Field(description="The notes, oldest first.")
+
+        return {"ListNotesResult": ListNotesResult}
+
+    def _build_ReadLogHandler() -> dict[str, Any]:
+        class ReadLogHandler(Protocol):
+            """Return the newest lines of the server log."""
+
+            def __call__(
+                self,
+                ctx: rt.RunContext[Any],
+                /,
+                *,
+                lines: int,
+                level: Severity | None,
+            ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
+
+        return {"ReadLogHandler": ReadLogHandler}
+
+    def _build_SaveNoteHandler() -> dict[str, Any]:
+        class SaveNoteHandler(Protocol):
+            """Append a note to workspace/notes.jsonl."""
+
+            def __call__(
+                self,
+                ctx: rt.RunContext[Any],
+                /,
+                *,
+                text: str,
+            ) -> SaveNoteResult | _Structured | Awaitable[SaveNoteResult | _Structured]: ...
+
+        return {"SaveNoteHandler": SaveNoteHandler}
+
+    def _build_ListNotesHandler() -> dict[str, Any]:
+        class ListNotesHandler(Protocol):
+            """Return the most recent notes from workspace/notes.jsonl, newest last."""
+
+            def __call__(
+                self,
+                ctx: rt.RunContext[Any],
+                /,
+                *,
+                limit: int,
+            ) -> ListNotesResult | _Structured | Awaitable[ListNotesResult | _Structured]: ...
+
+        return {"ListNotesHandler": ListNotesHandler}
+
+    _GROUPS = {
+        "ListNotesHandler": _build_ListNotesHandler,
+        "ListNotesParams": _build_ListNotesParams,
+        "ListNotesResult": _build_ListNotesResult,
+        "ListNotesResultNotesItem": _build_ListNotesResultNotesItem,
+        "ReadLogHandler": _build_ReadLogHandler,
+        "ReadLogParams": _build_ReadLogParams,
+        "SaveNoteHandler": _build_SaveNoteHandler,
+        "SaveNoteParams": _build_SaveNoteParams,
+        "SaveNoteResult": _build_SaveNoteResult,
+        "Severity": _build_Severity,
+    }
     _TOOLSETS = {
         "app": _toolset_app,
         "main": _toolset_main,

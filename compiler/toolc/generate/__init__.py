@@ -14,15 +14,12 @@ The layout of a generated module, and why (see ``templates/module.py.jinja``):
   type it must have, so that mypy rejects a handler whose signature does not match;
 * the tools (``rt.Tool`` with the published schemas as JSON text) and one builder per
   toolset, typed and checked by mypy;
-* ``if not TYPE_CHECKING:`` a table of the typed API's groups (``rt.source_groups``:
-  their names and the lines of the file that define them) and a module
-  ``__getattr__`` (PEP 562, ``rt.LazyModule``: the support code lives in the runtime,
-  not in every module) that builds a model, Protocol or toolset at first use, running
-  those same lines as the body of a function. Creating a pydantic class costs about
-  half a millisecond, so a module of 1,000 tools would otherwise spend a second
-  importing; this way importing it creates no class and imports no user code, and
-  each definition is written once (a second copy in builder functions made the
-  modules 60% larger, and generating and compiling them slower).
+* ``if not TYPE_CHECKING:`` the same classes again inside builder functions, and a
+  module ``__getattr__`` (PEP 562, ``rt.LazyModule``: the support code lives in the
+  runtime, not in every module) that builds a model, Protocol or toolset at first
+  use. Creating a pydantic class costs about half a millisecond, so a module of 1,000
+  tools would otherwise spend a second importing; this way importing it creates no
+  class and imports no user code.
 
 Other spec modules are imported as ``from . import other`` for mypy and, at run time,
 relative to ``__package__`` when the output folder is imported as a package

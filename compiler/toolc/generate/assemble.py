@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -170,18 +169,30 @@ class ModuleWriter:
             "extra": extra and f"dict[str, {extra}]", "fields": fields,
             "check": render(d.check, 4, WIDTH - 22) if d.check is not None else ""})
 
-    def _groups(self, heads: dict[str, set[str]]) -> list[GroupPlan]:
-        """What the runtime needs to build each group of definitions from their text in
-        the ``if TYPE_CHECKING:`` block (``rt.source_groups``): no second copy."""
-        groups = []
+    def _builders(self, texts: dict[str, str],
+                  heads: dict[str, set[str]]) -> tuple[list[str], list[tuple[str, str]]]:
+        builders, groups = [], []
         for group in strongly_connected(self.models.defs):
-            members = [d.name for d in group]
-            needs = sorted({n for d in group for n in d.deps} - set(members))
+            func = "_build_" + group[0].name
+            members = {d.name for d in group}
+            needs = sorted({n for d in group for n in d.deps} - members)
+            body = "\n\n".join(_indent(texts[d.name], "    ") for d in group)
             rebuild = [d.name for d in group if isinstance(d, ModelDef)] \
                 if len(group) > 1 else []
-            groups.append(GroupPlan(members, pydantic_names(group, heads), needs, rebuild))
-        groups += [GroupPlan([name], [], [], []) for name, _ in self.protocols]
-        return groups
+            builders.append(self._macro("builder", {
+                "func": func, "imports": ", ".join(pydantic_names(group, heads)),
+                "needs": render(Call("_lazy.need", tuple((None, Lit(n)) for n in needs)), 4,
+                                WIDTH - 4) if needs else "", "body": body,
+                "rebuild": rebuild, "result": _result_dict([d.name for d in group])}))
+            groups += [(py_str(d.name), func) for d in group]
+        for name, text in self.protocols:
+            func = "_build_" + name
+            body = _indent(text, "    ")
+            builders.append(self._macro("builder", {
+                "func": func, "imports": "", "needs": "", "body": body, "rebuild": [],
+                "result": _result_dict([name])}))
+            groups.append((py_str(name), func))
+        return [_indent(b, "    ") for b in builders], sorted(groups)
 
     def _tool_factories(self) -> tuple[dict[str, str], list[str]]:
         """``_tool_<Stem>()`` for each tool a function toolset lists: name -> function."""
@@ -230,14 +241,14 @@ class ModuleWriter:
         typed_api[:0] = ["    " + alias for alias in check_aliases]
         uses = Uses({d.name: heads_of(d) for d in self.models.defs}, bool(self.protocols),
                     tuple(check_aliases), writer.uses_cast)
-        groups = self._groups(uses.heads)
+        builders, groups = self._builders(texts, uses.heads)
         every_head = set().union(*uses.heads.values())
         others = [view({"name": m, "alias": a, "literal": py_str(m),
                         "import": m if m == a else f"{m} as {a}"})
                   for m, a in sorted(self.names.modules.items())]
         public = [d.name for d in self.models.defs] + [n for n, _ in self.protocols]
         public += [self.names.toolsets[n] for n in self.module.toolsets] + ["toolset"]
-        text = self.template.render(
+        return self.template.render(
             spec_path=comment_text(self.module.path.replace("\\", "/")),
             docstring=docstring(self.module.description, 0)
             if self.module.description else "",
@@ -248,55 +259,10 @@ class ModuleWriter:
             uses_json_equal="_json_equal" in every_head,
             uses_schema_check="_schema_check" in every_head,
             uses_object_check="_object_check" in every_head,
-            tools=tools, toolsets=toolsets, groups_table=_TABLE if groups else "",
+            tools=tools, toolsets=toolsets, builders=builders, groups=groups,
             lazy_toolsets=lazy_toolsets,
             all_names=[py_str(n) for n in sorted(set(public))],
         )
-        if not groups:
-            return text
-        blocks = {d.name: typed_api[i + len(check_aliases)]
-                  for i, d in enumerate(self.models.defs)}
-        blocks.update((name, typed_api[len(self.models.defs) + len(check_aliases) + i])
-                      for i, (name, _) in enumerate(self.protocols))
-        return text.replace(_TABLE, _groups_table(groups, _line_spans(text, blocks)), 1)
-
-
-@dataclass(slots=True)
-class GroupPlan:
-    """One group of definitions built together at run time."""
-
-    members: list[str]
-    imports: list[str]  # the pydantic names their text uses
-    needs: list[str]    # the module's names to build first
-    rebuild: list[str]  # the models of a recursive group, rebuilt once all exist
-
-
-_TABLE = "\x00groups\x00"  # stands for the table until the lines it names are known
-_TYPED_API = "# What mypy sees"  # the comment before the typed API, in module.py.jinja
-
-
-def _line_spans(text: str, blocks: dict[str, str]) -> dict[str, tuple[int, int]]:
-    """The first and last line of each typed block (in order of position) in ``text``."""
-    spans: dict[str, tuple[int, int]] = {}
-    pos = text.index(f"\n{_TYPED_API}")
-    line = text.count("\n", 0, pos) + 1  # the line pos is on
-    for name, block in blocks.items():
-        found = text.index("\n" + block + "\n", pos) + 1
-        line += text.count("\n", pos, found)
-        spans[name] = (line, line + block.count("\n"))
-        pos = found
-    return spans
-
-
-def _groups_table(groups: list[GroupPlan], spans: dict[str, tuple[int, int]]) -> str:
-    entries = []
-    for g in groups:
-        lines = ", ".join(str(n) for m in g.members for n in spans[m])
-        node = Call("", tuple((None, n) for n in (
-            Lit(" ".join(g.members)), Raw(f"({lines})"), Lit(" ".join(g.imports)),
-            Lit(" ".join(g.needs)), Lit(" ".join(g.rebuild)))))
-        entries.append(f"        {render(node, 8, WIDTH - 9)},\n")
-    return "".join(entries)
 
 
 def view(values: dict[str, Any]) -> SimpleNamespace:
@@ -323,6 +289,10 @@ def _check(target: str, value: str) -> str:
     """One check line, in the body of ``_check_user_code`` (indented by 8)."""
     flat = f"{target} = {value}"
     return flat if len(flat) <= WIDTH else f"{target} = (\n            {value}\n        )"
+
+
+def _result_dict(names: list[str]) -> str:
+    return "{" + ", ".join(f"{py_str(n)}: {n}" for n in names) + "}"
 
 
 def strongly_connected(defs: list[Definition]) -> list[list[Definition]]:

@@ -27,7 +27,7 @@ from toolc.runtime.deferred import (
 from toolc.runtime.external import ExternalTool, ExternalToolset
 from toolc.runtime.filtered import FilteredToolset
 from toolc.runtime.function import FunctionToolset
-from toolc.runtime.generated_support import LazyModule, integral, not_null, source_groups
+from toolc.runtime.generated_support import LazyModule, integral, not_null
 from toolc.runtime.prefixed import PrefixedToolset
 from toolc.runtime.prepared import PreparedToolset
 from toolc.runtime.renamed import RenamedToolset
@@ -113,6 +113,5 @@ __all__ = [
     "integral",
     "lazy_wrapper",
     "not_null",
-    "source_groups",
     "to_mcp_server",
 ]

@@ -11,8 +11,7 @@ which happens inside a generated module's builders, at first use of a model.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
@@ -116,72 +115,3 @@ class LazyModule:
     def toolset(self, name: str) -> AbstractToolset[Any]:
         """The toolset attribute ``name`` (a pinned stand-in if one was set)."""
         return cast("AbstractToolset[Any]", self.get(name))
-
-
-# One group of a generated module's definitions (the names that refer to one another):
-# (its names, the first and last line of each in the module's file, the pydantic names
-# they use, the module's names to build first, the models to rebuild once all exist),
-# names separated by spaces.
-SourceGroup = tuple[str, tuple[int, ...], str, str, str]
-
-
-def source_groups(namespace: dict[str, Any], groups: Iterable[SourceGroup]
-                  ) -> dict[str, Builder]:
-    """The builders of a generated module's definitions, for :class:`LazyModule`.
-
-    Each definition is written once, in the module's ``if TYPE_CHECKING:`` block, where
-    mypy reads it; at first use its lines are taken from the module's source and run as
-    the body of a function (the definitions are indented as a function body is), as if
-    that function had been written in the module: same globals, line numbers and file
-    name in tracebacks, pydantic names as its locals."""
-    builders: dict[str, Builder] = {}
-    for group in groups:
-        builder = functools.partial(_build_group, namespace, group)
-        for name in group[0].split():
-            builders[name] = builder
-    return builders
-
-
-def _build_group(namespace: dict[str, Any], group: SourceGroup) -> dict[str, Any]:
-    names, spans, imports, needs, rebuild = group
-    if needs:
-        cast("LazyModule", namespace["_lazy"]).need(*needs.split())
-    members = names.split()
-    source = _group_source(namespace, members, spans, imports.split(), rebuild.split())
-    scratch: dict[str, Any] = {}
-    import __future__
-
-    code = compile(source, namespace.get("__file__") or "<generated>", "exec",
-                   flags=__future__.annotations.compiler_flag, dont_inherit=True)
-    # defines the function only, with the module as its globals: the code is the
-    # module's own, as generated
-    exec(code, namespace, scratch)  # noqa: S102
-    arguments = ()
-    if imports:
-        import pydantic
-
-        arguments = tuple(getattr(pydantic, n) for n in imports.split())
-    return cast("dict[str, Any]", scratch["_build"](*arguments))
-
-
-def _group_source(namespace: dict[str, Any], members: list[str], spans: tuple[int, ...],
-                  imports: list[str], rebuild: list[str]) -> str:
-    """The builder function's text, each definition at its own line number."""
-    import linecache
-
-    module = namespace.get("__name__", "?")
-    lines = linecache.getlines(namespace.get("__file__") or "", namespace)
-    first = spans[0]
-    parts = ["\n" * (first - 2), f"def _build({', '.join(imports)}):\n"]
-    at = first
-    for name, start, end in zip(members, spans[::2], spans[1::2], strict=True):
-        block = lines[start - 1:end]
-        head = next((line for line in block if not line.startswith("    #")), "")
-        if not (head.startswith((f"    class {name}(", f"    {name}:", f"    {name} ="))):
-            raise RuntimeError(f"the source of {module} does not hold {name} where it did "
-                               "when it was generated: was it changed since it was imported?")
-        parts += ["\n" * (start - at), *block]
-        at = end + 1
-    parts += [f"    {name}.model_rebuild()\n" for name in rebuild]
-    parts.append("    return {" + ", ".join(f"{n!r}: {n}" for n in members) + "}\n")
-    return "".join(parts)
