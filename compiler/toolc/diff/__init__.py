@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..publish import golden_text  # the one definition of the golden-file form
 from .classify import classify
 from .model import Change, DiffInputError, SchemaKind
 from .policy import FAIL_ON, Acceptance, Policy, fails, worst
 from .rules import RULES, DiffRule
 from .sources import (
     ToolSet,
-    golden_text,
     line_of,
     load_folder,
     load_git,

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .model import DiffInputError, Json, escape_token
+from .model import DiffInputError, escape_token
 
 
 class ToolSet(dict[str, dict[str, Any]]):
@@ -77,11 +77,6 @@ def tool_key(relative: str, name: str) -> str:
 
 def _no_constants(word: str) -> None:
     raise ValueError(f"{word} is not a JSON value")
-
-
-def golden_text(tool: Json) -> str:
-    """A tool as its golden file holds it: two-space indent, sorted keys, UTF-8, final newline."""
-    return json.dumps(tool, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def _visible(relative: PurePosixPath) -> bool:

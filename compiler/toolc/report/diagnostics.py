@@ -50,7 +50,8 @@ def _text_block(d: Diagnostic, sources: Mapping[str, str], color: bool) -> str:
         if source_line is not None:
             gutter = str(d.span.line)
             pad = " " * len(gutter)
-            caret_at = _display_width(source_line[: d.span.col - 1])
+            # Tabs are shown as one space below, so the caret counts them as one column too.
+            caret_at = d.span.col - 1
             width = max(1, min(d.span.length, max(1, len(source_line) - d.span.col + 1)))
             bar = f"{_BLUE}|{_RESET}" if color else "|"
             lines.append(f"{gutter} {bar} {source_line.expandtabs(1)}")
@@ -64,11 +65,6 @@ def _line(text: str | None, number: int) -> str | None:
         return None
     lines = text.splitlines()
     return lines[number - 1] if 0 < number <= len(lines) else None
-
-
-def _display_width(prefix: str) -> int:
-    # Tabs are shown as one space above, so the caret counts them as one column too.
-    return len(prefix)
 
 
 def render_json(diagnostics: Iterable[Diagnostic]) -> str:
