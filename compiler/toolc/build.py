@@ -17,16 +17,20 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Span, SpecError
-from .ir import ProjectIR, ToolsetIR
+from .ir import ModuleIR, ProjectIR, ToolsetIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
 from .write import JOURNAL, Plan, plan, read_manifest_data, write_tree
+
+if TYPE_CHECKING:
+    from .certifier import Certifier
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -103,11 +107,36 @@ def _text_for_display(path: Path) -> str:
 
 
 def render_outputs(project: ProjectIR) -> dict[str, str]:
-    """Every file the build owns in the output folder: modules and golden schemas."""
+    """Every file the build owns in the output folder: modules and golden schemas.
+
+    While a ``module_sink`` is set, each generated code file is also handed to it as soon
+    as it is made (the certifying process serves one module while the next is generated).
+    """
     from .generate import generate_project
 
-    files = generate_project(project)
+    sink = module_sink.get()
+    files = generate_project(project) if sink is None else generate_streamed(project, sink)
     files.update(publish_project(project))
+    return files
+
+
+# Receives (file, text, spec module or None) for each generated code file as it is made.
+ModuleSink = Callable[[str, str, "ModuleIR | None"], None]
+module_sink: ContextVar[ModuleSink | None] = ContextVar("toolc_module_sink", default=None)
+
+
+def generate_streamed(project: ProjectIR, sink: ModuleSink) -> dict[str, str]:
+    """What ``generate_project`` gives, each file handed to ``sink`` as it is made: the
+    package's ``__init__`` first (importing a module imports it), then the modules."""
+    from .generate import INIT_FILE, generate_module, init_text
+
+    init = init_text()
+    sink(INIT_FILE, init, None)
+    files = {}
+    for name, module in sorted(project.modules.items()):
+        files[f"{name}.py"] = text = generate_module(module, project)
+        sink(f"{name}.py", text, module)
+    files[INIT_FILE] = init
     return files
 
 
@@ -176,6 +205,18 @@ def build(
 
 def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
                 progress: Progress | None) -> BuildResult:
+    # Certification's process starts first: it imports the mcp SDK while the specs are
+    # loaded, and serves each module while the next is generated (toolc.certifier).
+    # It is stopped when certification is done, or when the build ends before that.
+    from .certifier import early_certifier
+
+    with early_certifier(config.python_path, wanted=certify) as certifier:
+        return _stages(config, key, check=check, certify=certify, progress=progress,
+                       certifier=certifier)
+
+
+def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
+            progress: Progress | None, certifier: Certifier | None) -> BuildResult:
     compiled = compile_specs(config, progress=progress)
     result = BuildResult(compiled, checked=check)
     project = compiled.project
@@ -183,7 +224,11 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
         return result
     if progress:
         progress("generating")
-    result.files = render_outputs(project)
+    token = module_sink.set(certifier.module_generated if certifier is not None else None)
+    try:
+        result.files = render_outputs(project)
+    finally:
+        module_sink.reset(token)
     result.diff = _diff_or_report(config, result)
     if certify and not compiled.bag.has_errors:
         if progress:
@@ -191,7 +236,10 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
         from .certify import certify_build
 
         with collector_for_user_code():
-            certify_build(config, project, result.files, compiled.bag)
+            if certifier is not None:
+                certifier.certify(project, result.files, compiled.bag)
+            else:  # no process could be forked: in this one
+                certify_build(config, project, result.files, compiled.bag)
     if compiled.bag.has_errors:
         return result
     result.plan = plan(config.output, result.files)

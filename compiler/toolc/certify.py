@@ -67,9 +67,7 @@ async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str,
             mod = importlib.import_module(f"{package}.{module.name}")
             wire = await list_over_mcp(mod.toolset)
         except Exception as exc:  # noqa: BLE001 - user code may raise anything; report it
-            cause = _innermost(exc)
-            bag.report("TC503", f"cannot serve module '{module.name}' for certification: "
-                       f"{type(cause).__name__}: {cause}", _export_span(module))
+            report_unserved(module, failure_text(exc), bag)
             continue
         compare_module(module, wire, files, bag)
 
@@ -249,11 +247,22 @@ def _where_it_went(got: dict[str, Any], pointer: str, text: Any) -> list[str]:
     return notes
 
 
-def _innermost(exc: BaseException) -> BaseException:
+def innermost_error(exc: BaseException) -> BaseException:
     """The first real error inside the task groups the mcp client and server run in."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return exc
+
+
+def failure_text(exc: BaseException) -> str:
+    """Why a module could not be served, in words: its innermost error."""
+    cause = innermost_error(exc)
+    return f"{type(cause).__name__}: {cause}"
+
+
+def report_unserved(module: ModuleIR, why: str, bag: DiagnosticBag) -> None:
+    bag.report("TC503", f"cannot serve module '{module.name}' for certification: {why}",
+               _export_span(module))
 
 
 def _export_span(module: ModuleIR) -> Any:

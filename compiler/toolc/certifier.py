@@ -1,0 +1,322 @@
+"""Certification in a process forked at the start of a build.
+
+Importing the mcp SDK takes about as long as loading, analysing and generating a
+thousand tools, and importing (compiling) the generated modules most of a second more.
+So a certifying build forks a certifying process before it loads the specs
+(:func:`early_certifier`): that process imports the SDK while the build runs its front
+end, then imports and lists each generated module as soon as the build has written it
+(:meth:`Certifier.module_generated`), while the build generates the next one. When
+everything is generated, :meth:`Certifier.certify` hands over what is left, compiles
+modules from the last one backwards while the process imports from the first, and
+compares the listings it gets back with the IR, reporting exactly as the in-process
+``toolc.certify.certify_build`` does (what runs in the process is in
+``toolc.certifier_child``).
+
+When the process dies (user code calling ``os._exit``, a signal) or a module takes
+longer than :data:`ANSWER_TIMEOUT_S`, the module being served gets a TC503, so do the
+modules that need it, and a new process serves the rest. Without ``os.fork``, or with
+other threads running (a fork copies their locks in whatever state), there is no
+process: the build certifies in-process as before. The process is stopped, and its
+folder removed, when certification is done, when the build ends early (errors, Ctrl-C),
+or when the build process is gone (it finds its pipe closed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import pickle
+import py_compile
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .certifier_child import Channel, Stage, StandIns, run_child
+from .diagnostics import DiagnosticBag
+from .ir import ModuleIR, ProjectIR
+
+ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
+INIT = "__init__.py"       # the package's own module: written before any module is announced
+Result = tuple[str, Any]   # ("listed", raw tools) or ("failed", why in words)
+
+
+def can_fork() -> bool:
+    """Whether a certifying process can be forked safely here."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+@contextlib.contextmanager
+def early_certifier(python_path: Sequence[Path], *, wanted: bool) -> Iterator[Certifier | None]:
+    """A certifier forked now if ``wanted`` and possible (None otherwise), stopped at the end."""
+    certifier = Certifier.start(python_path) if wanted else None
+    try:
+        yield certifier
+    finally:
+        if certifier is not None:
+            certifier.stop()
+
+
+@dataclass(slots=True)
+class _Process:
+    """One forked certifying process and the pipe to it."""
+
+    pid: int
+    channel: Channel
+    status: int | None = None
+
+    @classmethod
+    def fork(cls, stage: Stage, python_path: tuple[Path, ...]) -> _Process:
+        to_child, from_parent = os.pipe()[::-1]
+        from_child, to_parent = os.pipe()
+        parent = os.getpid()
+        for stream in (sys.stdout, sys.stderr):  # or the child holds (and may print) a copy
+            with contextlib.suppress(Exception):
+                stream.flush()
+        pid = os.fork()
+        if pid == 0:
+            os.close(to_child)
+            os.close(from_child)
+            run_child(Channel(from_parent, to_parent), stage, python_path, parent)
+        os.close(from_parent)
+        os.close(to_parent)
+        return cls(pid, Channel(from_child, to_child))
+
+    def end(self, grace_s: float = 0.0) -> str:
+        """Wait up to ``grace_s`` for the process to end, kill it if it has not; how it ended."""
+        self.channel.close()
+        deadline = time.monotonic() + grace_s
+        while self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+            elif time.monotonic() >= deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+                self.status = os.waitpid(self.pid, 0)[1]
+            else:
+                time.sleep(0.005)
+        return _describe_status(self.status)
+
+
+def _describe_status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        with contextlib.suppress(ValueError):
+            return f"killed by signal {signal.Signals(number).name}"
+        return f"killed by signal {number}"
+    return f"exit status {os.WEXITSTATUS(status)}"
+
+
+class Certifier:
+    """The build's side of a certifying process (see the module's docstring)."""
+
+    def __init__(self, stage: Stage, python_path: tuple[Path, ...]) -> None:
+        self.stage = stage
+        self.python_path = python_path
+        self.process: _Process | None = None
+        self.written: dict[str, str] = {}           # file -> text, as written to the stage
+        self.announced: dict[str, tuple[Any, ...]] = {}  # module -> its announcement
+        self.held: list[tuple[Any, ...]] = []       # announcements waiting for the INIT file
+        self.reached: set[str] = set()              # modules the process started on
+        self.serving: str | None = None             # the module it is on now
+        self.results: dict[str, Result] = {}
+        self.stopped = False
+
+    @classmethod
+    def start(cls, python_path: Sequence[Path]) -> Certifier | None:
+        """Fork a certifying process; None when that cannot be done safely."""
+        if not can_fork():
+            return None
+        root = Path(tempfile.mkdtemp(prefix="toolc-stage-"))
+        stage = Stage(root, f"_toolc_stage_{root.name.replace('-', '_')}")
+        stage.package_dir.mkdir()
+        certifier = cls(stage, tuple(python_path))
+        try:
+            certifier.process = _Process.fork(stage, certifier.python_path)
+        except OSError:
+            certifier.stop()
+            return None
+        return certifier
+
+    def module_generated(self, rel: str, text: str, module: ModuleIR | None) -> None:
+        """A generated file is made (``module``: the spec module it is the code of)."""
+        self._write(rel, text)
+        if module is not None:
+            self._announce(module)
+
+    def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag) -> None:
+        """Hand over what is not yet, collect every module's listing, compare and report
+        (as ``certify_build`` does), and stop the process."""
+        from .certify import compare_module, report_unserved
+
+        try:
+            for rel, text in files.items():
+                if rel.endswith(".py") and self.written.get(rel) != text:
+                    self._write(rel, text)
+            if INIT not in self.written:
+                self._write(INIT, "")
+            for module in project.modules.values():
+                if module.name not in self.announced:
+                    self._announce(module)
+            self._send(("all_sent",))
+            self._compile_from_the_back()
+            self._collect(project)
+        finally:
+            self.stop()
+        for module in project.modules.values():
+            kind, value = self.results[module.name]
+            if kind == "listed":
+                compare_module(module, value, files, bag)
+            else:
+                report_unserved(module, value, bag)
+
+    def stop(self) -> None:
+        """Stop the process and remove its folder (again: nothing happens)."""
+        if self.process is not None:
+            self.process.end()
+            self.process = None
+        if not self.stopped:
+            self.stopped = True
+            shutil.rmtree(self.stage.root, ignore_errors=True)
+
+    # -- handing over ---------------------------------------------------------------------
+
+    def _write(self, rel: str, text: str) -> None:
+        target = self.stage.package_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        self.written[rel] = text
+        if rel == INIT:
+            for message in self.held:
+                self._send(message)
+            self.held.clear()
+
+    def _announce(self, module: ModuleIR) -> None:
+        message = ("module", module.name, module.imports, stand_ins(module), True)
+        self.announced[module.name] = message
+        if INIT in self.written:
+            self._send(message)
+        else:  # importing a module imports its package first, which must be complete
+            self.held.append(message)
+
+    def _send(self, message: tuple[Any, ...]) -> None:
+        if self.process is not None:
+            with contextlib.suppress(BrokenPipeError):  # gone: _collect says what happened
+                self.process.channel.send(message)
+
+    def _compile_from_the_back(self) -> None:
+        """Compile the modules the process has not reached, from the last one backwards,
+        while it imports from the first onwards; each finds the other's bytecode (written
+        atomically, so never half a file). Stops where the two meet."""
+        for name in reversed(self.announced):
+            try:
+                self._take_waiting_messages()
+            except EOFError:
+                return  # the process is gone; _collect says why
+            if name in self.reached:
+                return
+            source = str(self.stage.package_dir / f"{name}.py")
+            if not os.path.exists(importlib.util.cache_from_source(source)):
+                py_compile.compile(source, quiet=2)  # an error: the import says it
+
+    # -- collecting -----------------------------------------------------------------------
+
+    def _take_waiting_messages(self) -> None:
+        while self.process is not None:
+            message = self.process.channel.receive(0)
+            if message is None:
+                return
+            self._take(message)
+
+    def _take(self, message: tuple[Any, ...]) -> None:
+        kind, name = message
+        self.reached.add(name)
+        if kind == "start":
+            self.serving = name
+        elif kind == "done":
+            self.results[name] = self._result(name)
+            self.serving = None
+
+    def _result(self, name: str) -> Result:
+        try:
+            result: Result = pickle.loads(self.stage.result_file(name).read_bytes())
+        except Exception as exc:  # noqa: BLE001 - a process that fails here failed to serve
+            return "failed", f"the certifying process left no readable result ({exc})"
+        return result
+
+    def _collect(self, project: ProjectIR) -> None:
+        """Every module's result; a process that dies or hangs is replaced (see _lost)."""
+        while len(self.results) < len(project.modules):
+            if self.process is None:
+                self._give_up(project, "the certifying process could not be started")
+                return
+            try:
+                message = self.process.channel.receive(ANSWER_TIMEOUT_S)
+            except EOFError:
+                ended = self.process.end(grace_s=5.0)
+                self._lost(project, f"the certifying process ended ({ended})")
+                continue
+            if message is None:
+                self.process.end()
+                self._lost(project, f"the certifying process had no answer after "
+                                    f"{ANSWER_TIMEOUT_S:g} s and was stopped")
+                continue
+            self._take(message)
+
+    def _lost(self, project: ProjectIR, why: str) -> None:
+        """The process is gone: blame the module it was serving and the modules that need
+        that one, then serve the rest from a new process."""
+        self.process, blamed, self.serving = None, self.serving, None
+        if blamed is None or blamed in self.results:  # not while serving a module
+            self._give_up(project, why)
+            return
+        self.results[blamed] = "failed", f"{why} while serving it"
+        for name in project.modules:
+            if name not in self.results and blamed in needed_modules(project, name):
+                self.results[name] = "failed", (f"it needs module '{blamed}', whose serving "
+                                                "ended the certifying process")
+        rest = [name for name in self.announced if name not in self.results]
+        if not rest or not can_fork():
+            return  # _collect gives up on what is left
+        with contextlib.suppress(OSError):
+            self.process = _Process.fork(self.stage, self.python_path)
+            needed = set().union(*(needed_modules(project, name) for name in rest))
+            for name, message in self.announced.items():
+                if name in needed:  # those already served only for their stand-ins
+                    self._send((*message[:-1], name in rest))
+            self._send(("all_sent",))
+
+    def _give_up(self, project: ProjectIR, why: str) -> None:
+        for name in project.modules:
+            self.results.setdefault(name, ("failed", f"{why} before serving it"))
+
+
+def stand_ins(module: ModuleIR) -> StandIns:
+    """What stands in for the module's pinned ``mcp`` toolsets: their module attributes
+    and pinned tools (``toolc.importer.pinned``; computed here, where the IR is)."""
+    pinned = [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
+    if not pinned:
+        return []
+    from .generate.names import module_names
+
+    attributes = module_names(module).toolsets
+    return [(attributes[ts.name], ts.pinned) for ts in pinned if ts.pinned is not None]
+
+
+def needed_modules(project: ProjectIR, name: str) -> set[str]:
+    """``name`` and every module it imports, directly or not."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current not in seen and current in project.modules:
+            seen.add(current)
+            todo.extend(project.modules[current].imports)
+    return seen
