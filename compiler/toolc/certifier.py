@@ -34,13 +34,13 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .certifier_child import Channel, Stage, StandIns, run_child
-from .diagnostics import DiagnosticBag
+from .diagnostics import Diagnostic, DiagnosticBag, Severity
 from .ir import ModuleIR, ProjectIR
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
@@ -135,6 +135,10 @@ class Certifier:
         """Fork a certifying process; None when that cannot be done safely."""
         if not can_fork():
             return None
+        # Both processes need pydantic (the spec models here, the SDK there): import it
+        # once, before the fork, rather than once in each.
+        import pydantic.main  # noqa: F401
+
         root = Path(tempfile.mkdtemp(prefix="toolc-stage-"))
         stage = Stage(root, f"_toolc_stage_{root.name.replace('-', '_')}")
         stage.package_dir.mkdir()
@@ -155,8 +159,6 @@ class Certifier:
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag) -> None:
         """Hand over what is not yet, collect every module's listing, compare and report
         (as ``certify_build`` does), and stop the process."""
-        from .certify import compare_module, report_unserved
-
         try:
             for rel, text in files.items():
                 if rel.endswith(".py") and self.written.get(rel) != text:
@@ -168,15 +170,30 @@ class Certifier:
                     self._announce(module)
             self._send(("all_sent",))
             self._compile_from_the_back()
-            self._collect(project)
+            judged: dict[str, list[Diagnostic]] = {}
+
+            def judge_what_came() -> None:  # while the process serves the next module
+                for name in self.results.keys() - judged.keys():
+                    judged[name] = self._judge(project.modules[name], files, bag.severities)
+
+            self._collect(project, judge_what_came)
+            judge_what_came()
         finally:
             self.stop()
-        for module in project.modules.values():
-            kind, value = self.results[module.name]
-            if kind == "listed":
-                compare_module(module, value, files, bag)
-            else:
-                report_unserved(module, value, bag)
+        for module in project.modules.values():  # in the order certify_build reports them
+            bag.items.extend(judged[module.name])
+
+    def _judge(self, module: ModuleIR, files: Mapping[str, str],
+               severities: dict[str, Severity]) -> list[Diagnostic]:
+        from .certify import compare_module, report_unserved
+
+        own = DiagnosticBag(severities=severities)
+        kind, value = self.results[module.name]
+        if kind == "listed":
+            compare_module(module, value, files, own)
+        else:
+            report_unserved(module, value, own)
+        return own.items
 
     def stop(self) -> None:
         """Stop the process and remove its folder (again: nothing happens)."""
@@ -252,9 +269,11 @@ class Certifier:
             return "failed", f"the certifying process left no readable result ({exc})"
         return result
 
-    def _collect(self, project: ProjectIR) -> None:
-        """Every module's result; a process that dies or hangs is replaced (see _lost)."""
+    def _collect(self, project: ProjectIR, meanwhile: Callable[[], None]) -> None:
+        """Every module's result; a process that dies or hangs is replaced (see _lost).
+        ``meanwhile`` runs whenever there may be something to wait for."""
         while len(self.results) < len(project.modules):
+            meanwhile()
             if self.process is None:
                 self._give_up(project, "the certifying process could not be started")
                 return
