@@ -26,7 +26,7 @@ from toolc import certifier, certify
 from toolc.build import build, compile_specs, generate_streamed, render_outputs
 from toolc.certifier import Certifier, can_fork
 from toolc.config import Config
-from toolc.diagnostics import Diagnostic
+from toolc.diagnostics import Diagnostic, DiagnosticBag
 from toolc.generate import generate_project
 from toolc.ir import ModuleIR
 
@@ -351,3 +351,30 @@ def test_a_process_whose_build_died_cleans_up_and_ends(tmp_path: Path) -> None:
     while stage.exists():
         assert time.monotonic() < deadline, "the orphaned process kept its folder"
         time.sleep(0.05)
+
+
+def test_without_streaming_everything_is_handed_over_at_certification(tmp_path: Path) -> None:
+    config = make_project(tmp_path, {"alpha": prepared("alpha", "blanking:blank"),
+                                     "beta": spec("beta")}, {"blanking": BLANK})
+    project = compile_specs(config).project
+    assert project is not None
+    process = Certifier.start(config.python_path)
+    assert process is not None
+    bag = DiagnosticBag()
+    process.certify(project, render_outputs(project), bag)
+    assert [(c, line) for c, line, _ in shown(bag.sorted())] == [("TC502", 5)]
+    assert process.stopped and "blanking" not in sys.modules
+
+
+def test_code_that_cannot_be_staged_is_a_located_error(tmp_path: Path) -> None:
+    config = make_project(tmp_path, {"alpha": spec("alpha"), "beta": spec("beta")})
+    project = compile_specs(config).project
+    assert project is not None
+    process = Certifier.start(config.python_path)
+    assert process is not None
+    (process.stage.package_dir / "beta.py").mkdir()  # where the module's file must go
+    files = generate_streamed(project, process.module_generated)
+    bag = DiagnosticBag()
+    process.certify(project, files, bag)
+    assert [(c, line, m.split(": ", 1)[1][:44]) for c, line, m in shown(bag.sorted())] == [
+        ("TC503", 1, "the generated code could not be written to a")] * 2

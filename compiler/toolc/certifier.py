@@ -128,6 +128,7 @@ class Certifier:
         self.reached: set[str] = set()              # modules the process started on
         self.serving: str | None = None             # the module it is on now
         self.results: dict[str, Result] = {}
+        self.unstaged: OSError | None = None        # why the code could not be written
         self.stopped = False
 
     @classmethod
@@ -152,7 +153,13 @@ class Certifier:
 
     def module_generated(self, rel: str, text: str, module: ModuleIR | None) -> None:
         """A generated file is made (``module``: the spec module it is the code of)."""
-        self._write(rel, text)
+        if self.unstaged is not None:
+            return
+        try:
+            self._write(rel, text)
+        except OSError as exc:  # certify() reports it; generation goes on
+            self.unstaged = exc
+            return
         if module is not None:
             self._announce(module)
 
@@ -160,16 +167,15 @@ class Certifier:
         """Hand over what is not yet, collect every module's listing, compare and report
         (as ``certify_build`` does), and stop the process."""
         try:
-            for rel, text in files.items():
-                if rel.endswith(".py") and self.written.get(rel) != text:
-                    self._write(rel, text)
-            if INIT not in self.written:
-                self._write(INIT, "")
-            for module in project.modules.values():
-                if module.name not in self.announced:
-                    self._announce(module)
-            self._send(("all_sent",))
-            self._compile_from_the_back()
+            try:
+                self._hand_over(project, files)
+            except OSError as exc:
+                self.unstaged = exc
+            if self.unstaged is not None:
+                self._give_up(project, "the generated code could not be written to a "
+                                       f"temporary folder: {self.unstaged}")
+            else:
+                self._compile_from_the_back()
             judged: dict[str, list[Diagnostic]] = {}
 
             def judge_what_came() -> None:  # while the process serves the next module
@@ -182,6 +188,20 @@ class Certifier:
             self.stop()
         for module in project.modules.values():  # in the order certify_build reports them
             bag.items.extend(judged[module.name])
+
+    def _hand_over(self, project: ProjectIR, files: Mapping[str, str]) -> None:
+        """What was not handed over while generated (all of it, without a module sink)."""
+        if self.unstaged is not None:
+            return
+        for rel, text in files.items():
+            if rel.endswith(".py") and self.written.get(rel) != text:
+                self._write(rel, text)
+        if INIT not in self.written:
+            self._write(INIT, "")
+        for module in project.modules.values():
+            if module.name not in self.announced:
+                self._announce(module)
+        self._send(("all_sent",))
 
     def _judge(self, module: ModuleIR, files: Mapping[str, str],
                severities: dict[str, Severity]) -> list[Diagnostic]:
@@ -242,7 +262,8 @@ class Certifier:
                 return
             source = str(self.stage.package_dir / f"{name}.py")
             if not os.path.exists(importlib.util.cache_from_source(source)):
-                py_compile.compile(source, quiet=2)  # an error: the import says it
+                with contextlib.suppress(OSError):  # an error: the import says it
+                    py_compile.compile(source, quiet=2)
 
     # -- collecting -----------------------------------------------------------------------
 
@@ -295,7 +316,7 @@ class Certifier:
         that one, then serve the rest from a new process."""
         self.process, blamed, self.serving = None, self.serving, None
         if blamed is None or blamed in self.results:  # not while serving a module
-            self._give_up(project, why)
+            self._give_up(project, f"{why} before serving it")
             return
         self.results[blamed] = "failed", f"{why} while serving it"
         for name in project.modules:
@@ -314,8 +335,9 @@ class Certifier:
             self._send(("all_sent",))
 
     def _give_up(self, project: ProjectIR, why: str) -> None:
+        """Every module without a result fails, for the same reason."""
         for name in project.modules:
-            self.results.setdefault(name, ("failed", f"{why} before serving it"))
+            self.results.setdefault(name, ("failed", why))
 
 
 def stand_ins(module: ModuleIR) -> StandIns:
