@@ -74,13 +74,18 @@ class _Process:
 
     @classmethod
     def fork(cls, stage: Stage, python_path: tuple[Path, ...]) -> _Process:
-        to_child, from_parent = os.pipe()[::-1]
+        from_parent, to_child = os.pipe()
         from_child, to_parent = os.pipe()
         parent = os.getpid()
         for stream in (sys.stdout, sys.stderr):  # or the child holds (and may print) a copy
             with contextlib.suppress(Exception):
                 stream.flush()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (from_parent, to_child, from_child, to_parent):
+                os.close(fd)
+            raise
         if pid == 0:
             os.close(to_child)
             os.close(from_child)
@@ -94,7 +99,11 @@ class _Process:
         self.channel.close()
         deadline = time.monotonic() + grace_s
         while self.status is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped by someone else (SIGCHLD ignored)
+                self.status = 0
+                break
             if pid:
                 self.status = status
             elif time.monotonic() >= deadline:
@@ -140,11 +149,14 @@ class Certifier:
         # once, before the fork, rather than once in each.
         import pydantic.main  # noqa: F401
 
-        root = Path(tempfile.mkdtemp(prefix="toolc-stage-"))
+        try:
+            root = Path(tempfile.mkdtemp(prefix="toolc-stage-"))
+        except OSError:
+            return None  # certification in-process says what is wrong
         stage = Stage(root, f"_toolc_stage_{root.name.replace('-', '_')}")
-        stage.package_dir.mkdir()
         certifier = cls(stage, tuple(python_path))
         try:
+            stage.package_dir.mkdir()
             certifier.process = _Process.fork(stage, certifier.python_path)
         except OSError:
             certifier.stop()

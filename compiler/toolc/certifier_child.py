@@ -107,10 +107,11 @@ def run_child(channel: Channel, stage: Stage, python_path: tuple[Path, ...],
     status = 70
     try:
         _keep_off_the_terminal()
+        gc.disable()  # importing the SDK makes no garbage worth a collector's pass
         _import_sdk()
         sys.path[:0] = [str(stage.root), *(str(p) for p in python_path)]
-        # The collector ran paused in the build; here it collects what user code and the
-        # SDK make, without rescanning everything imported so far.
+        # User code and the SDK make cyclic garbage while serving: collect it, without
+        # rescanning everything imported so far.
         gc.freeze()
         gc.enable()
         import anyio
@@ -130,11 +131,11 @@ def _keep_off_the_terminal() -> None:
     """User code may print: stdout may carry the build's ``--format json``, so whatever
     is printed here goes to stderr. Ctrl-C is for the build process, which stops this one;
     a Python-level handler (not SIG_IGN) so that programs started from here still get it."""
+    signal.signal(signal.SIGINT, lambda signum, frame: None)
     os.dup2(2, 1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    signal.signal(signal.SIGINT, lambda signum, frame: None)
 
 
 def _import_sdk() -> None:

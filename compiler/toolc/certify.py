@@ -14,6 +14,9 @@ each module's exported toolset is served by a real mcp low-level ``Server`` thro
 
 Serving the exported set runs what it is made of (predicates, prepare functions,
 wrappers), so those are imported here; ``toolc build --no-certify`` imports nothing.
+``toolc build`` does the importing and listing in a process it forks at its start
+(``toolc.certifier``) and compares here (:func:`compare_module`); :func:`certify_build`
+does it all in this process, where no process can be forked.
 
 An ``mcp`` toolset whose tools are pinned (``toolc import``) is not connected to: its
 pinned definitions stand in for the live server (``toolc.importer.pinned``), so a build
