@@ -274,6 +274,11 @@ def test_without_fork_the_build_process_certifies(
         sys.modules.pop("blank_here", None)
 
 
+def test_no_fork_without_os_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "fork")  # as on Windows
+    assert not can_fork() and Certifier.start(()) is None
+
+
 def test_no_fork_while_other_threads_run() -> None:
     assert can_fork()
     stop = threading.Event()
