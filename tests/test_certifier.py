@@ -219,17 +219,34 @@ def test_a_process_that_dies_is_blamed_on_its_module_and_a_new_one_serves_the_re
     ]
 
 
-def test_a_module_that_hangs_is_stopped_after_the_timeout(
+def running(pid: int) -> bool:
+    """Alive and not a zombie (a zombie has ended; only its parent has not reaped it)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_module_that_hangs_is_stopped_after_the_timeout_with_what_it_started(
     tmp_path: Path, forked_only: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(certifier, "ANSWER_TIMEOUT_S", 2.0)
+    started_by_user = tmp_path / "server.pid"
     config = make_project(tmp_path, {"hang": wrapped("hang", "sleeping"), "zeta": spec("zeta")},
-                          {"sleeping": WRAP + "import time\ntime.sleep(120)\n"})
+                          {"sleeping": WRAP + textwrap.dedent(f"""
+                              import pathlib, subprocess, time
+                              server = subprocess.Popen(["sleep", "120"])
+                              pathlib.Path({str(started_by_user)!r}).write_text(str(server.pid))
+                              time.sleep(120)
+                              """)})
     started = time.monotonic()
     assert certified(config) == [
         ("TC503", 11, ("cannot serve module 'hang' for certification: the certifying process "
                       "had no answer after 2 s and was stopped while serving it"))]
     assert time.monotonic() - started < 60
+    assert not running(int(started_by_user.read_text()))
 
 
 def test_pinned_servers_stand_in_for_modules_that_use_them(

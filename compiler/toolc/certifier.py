@@ -90,29 +90,39 @@ class _Process:
             os.close(to_child)
             os.close(from_child)
             run_child(Channel(from_parent, to_parent), stage, python_path, parent)
+        with contextlib.suppress(OSError):  # as the child does: no race on who is first
+            os.setpgid(pid, pid)
         os.close(from_parent)
         os.close(to_parent)
         return cls(pid, Channel(from_child, to_child))
 
     def end(self, grace_s: float = 0.0) -> str:
-        """Wait up to ``grace_s`` for the process to end, kill it if it has not; how it ended."""
+        """Wait up to ``grace_s`` for the process to end, then kill it and its process group
+        (whatever user code started in it, an MCP server say); how it ended."""
         self.channel.close()
-        deadline = time.monotonic() + grace_s
-        while self.status is None:
+        if self.status is None:
+            deadline = time.monotonic() + grace_s
+            while not self._ended() and time.monotonic() < deadline:
+                time.sleep(0.005)
+            # Killed before it is reaped: until then its pid, the group's id, is not reused.
+            for kill in (os.killpg, os.kill):
+                with contextlib.suppress(OSError):
+                    kill(self.pid, signal.SIGKILL)
             try:
-                pid, status = os.waitpid(self.pid, os.WNOHANG)
+                self.status = os.waitpid(self.pid, 0)[1]
             except ChildProcessError:  # reaped by someone else (SIGCHLD ignored)
                 self.status = 0
-                break
-            if pid:
-                self.status = status
-            elif time.monotonic() >= deadline:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(self.pid, signal.SIGKILL)
-                self.status = os.waitpid(self.pid, 0)[1]
-            else:
-                time.sleep(0.005)
         return _describe_status(self.status)
+
+    def _ended(self) -> bool:
+        """Whether the process has ended, without reaping it (where that cannot be asked:
+        yes, so it is killed at once; an ended one keeps its own status)."""
+        if not hasattr(os, "waitid"):
+            return True
+        try:
+            return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+        except ChildProcessError:
+            return True
 
 
 def _describe_status(status: int) -> str:

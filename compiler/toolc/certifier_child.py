@@ -129,9 +129,12 @@ def run_child(channel: Channel, stage: Stage, python_path: tuple[Path, ...],
 
 def _keep_off_the_terminal() -> None:
     """User code may print: stdout may carry the build's ``--format json``, so whatever
-    is printed here goes to stderr. Ctrl-C is for the build process, which stops this one;
-    a Python-level handler (not SIG_IGN) so that programs started from here still get it."""
+    is printed here goes to stderr. Ctrl-C is for the build process, which stops this one
+    (its process group, with whatever user code started); a Python-level handler, not
+    SIG_IGN, so that programs started from here still get it."""
     signal.signal(signal.SIGINT, lambda signum, frame: None)
+    with contextlib.suppress(OSError):  # its own group: stopped with what it started
+        os.setpgid(0, 0)
     os.dup2(2, 1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
