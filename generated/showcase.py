@@ -4,12 +4,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from toolc import runtime as rt
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
+    from typing import Protocol
 
     from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,8 +21,78 @@ else:
 
     workbench = import_module(f"{__package__}.workbench" if __package__ else "workbench")
 
-# What mypy sees. At run time these names are built at first use (see __getattr__ at
-# the end): pydantic classes cost about half a millisecond each to create.
+    # At run time a class statement below only records its body, and the class is made
+    # at first use (see the end): making a pydantic class costs about half a millisecond.
+    _classes = rt.ClassRecorder()
+    BaseModel, ConfigDict, Field, Protocol = _classes.stand_ins(
+        "BaseModel",
+        "ConfigDict",
+        "Field",
+        "Protocol",
+    )
+
+
+class Point(BaseModel):
+    """A point on the drawing canvas."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    x: float = Field(description="Distance from the left edge, in pixels.")
+    y: float = Field(description="Distance from the top edge, in pixels.")
+
+
+class MeasureParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    start: Point = Field(description="Where the measurement starts.")
+    end: Point = Field(description="Where the measurement ends.")
+    unit: Literal["px", "mm"] = Field("px", description="Unit of the result.")
+
+
+class MeasureResult(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    distance: float = Field(description="The distance in the requested unit.")
+
+
+class DeleteShapeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
+
+    id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
+    reason: str | None = Field(
+        None,
+        description="Why the shape is deleted, kept in the audit log.",
+    )
+
+
+class MeasureHandler(Protocol):
+    """Measure the straight-line distance between two points."""
+
+    def __call__(
+        self,
+        ctx: rt.RunContext[Any],
+        /,
+        *,
+        start: Point,
+        end: Point,
+        unit: Literal["px", "mm"],
+    ) -> MeasureResult | _Structured | Awaitable[MeasureResult | _Structured]: ...
+
+
+class DeleteShapeHandler(Protocol):
+    """Delete a shape from the canvas."""
+
+    def __call__(
+        self,
+        ctx: rt.RunContext[Any],
+        /,
+        *,
+        id: str,
+        reason: str | None,
+    ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
+
+
+# What mypy sees. At run time the aliases are made at first use (see the end).
 if TYPE_CHECKING:
     _AnyReturn: TypeAlias = (
         str | BaseModel | dict[str, Any] | rt.ToolResult | rt.ContentBlock | list[rt.ContentBlock]
@@ -35,60 +106,6 @@ if TYPE_CHECKING:
         [rt.RunContext[Any], list[rt.ToolDefinition]],
         list[rt.ToolDefinition] | Awaitable[list[rt.ToolDefinition]],
     ]
-
-    class Point(BaseModel):
-        """A point on the drawing canvas."""
-
-        model_config = ConfigDict(extra="allow", strict=True)
-
-        x: float = Field(description="Distance from the left edge, in pixels.")
-        y: float = Field(description="Distance from the top edge, in pixels.")
-
-    class MeasureParams(BaseModel):
-        model_config = ConfigDict(extra="forbid", strict=True)
-
-        start: Point = Field(description="Where the measurement starts.")
-        end: Point = Field(description="Where the measurement ends.")
-        unit: Literal["px", "mm"] = Field("px", description="Unit of the result.")
-
-    class MeasureResult(BaseModel):
-        model_config = ConfigDict(extra="allow", strict=True)
-
-        distance: float = Field(description="The distance in the requested unit.")
-
-    class DeleteShapeParams(BaseModel):
-        model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
-
-        id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
-        reason: str | None = Field(
-            None,
-            description="Why the shape is deleted, kept in the audit log.",
-        )
-
-    class MeasureHandler(Protocol):
-        """Measure the straight-line distance between two points."""
-
-        def __call__(
-            self,
-            ctx: rt.RunContext[Any],
-            /,
-            *,
-            start: Point,
-            end: Point,
-            unit: Literal["px", "mm"],
-        ) -> MeasureResult | _Structured | Awaitable[MeasureResult | _Structured]: ...
-
-    class DeleteShapeHandler(Protocol):
-        """Delete a shape from the canvas."""
-
-        def __call__(
-            self,
-            ctx: rt.RunContext[Any],
-            /,
-            *,
-            id: str,
-            reason: str | None,
-        ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
 
     def _check_user_code() -> None:
         """mypy checks each reference to user code against the type it must have."""
@@ -265,96 +282,7 @@ def _toolset_everything() -> rt.AbstractToolset[Any]:
 
 
 if not TYPE_CHECKING:
-    def _build_Point() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        class Point(BaseModel):
-            """A point on the drawing canvas."""
-
-            model_config = ConfigDict(extra="allow", strict=True)
-
-            x: float = Field(description="Distance from the left edge, in pixels.")
-            y: float = Field(description="Distance from the top edge, in pixels.")
-
-        return {"Point": Point}
-
-    def _build_MeasureParams() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        _lazy.need("Point")
-
-        class MeasureParams(BaseModel):
-            model_config = ConfigDict(extra="forbid", strict=True)
-
-            start: Point = Field(description="Where the measurement starts.")
-            end: Point = Field(description="Where the measurement ends.")
-            unit: Literal["px", "mm"] = Field("px", description="Unit of the result.")
-
-        return {"MeasureParams": MeasureParams}
-
-    def _build_MeasureResult() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        class MeasureResult(BaseModel):
-            model_config = ConfigDict(extra="allow", strict=True)
-
-            distance: float = Field(description="The distance in the requested unit.")
-
-        return {"MeasureResult": MeasureResult}
-
-    def _build_DeleteShapeParams() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        class DeleteShapeParams(BaseModel):
-            model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
-
-            id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
-            reason: str | None = Field(
-                None,
-                description="Why the shape is deleted, kept in the audit log.",
-            )
-
-        return {"DeleteShapeParams": DeleteShapeParams}
-
-    def _build_MeasureHandler() -> dict[str, Any]:
-        class MeasureHandler(Protocol):
-            """Measure the straight-line distance between two points."""
-
-            def __call__(
-                self,
-                ctx: rt.RunContext[Any],
-                /,
-                *,
-                start: Point,
-                end: Point,
-                unit: Literal["px", "mm"],
-            ) -> MeasureResult | _Structured | Awaitable[MeasureResult | _Structured]: ...
-
-        return {"MeasureHandler": MeasureHandler}
-
-    def _build_DeleteShapeHandler() -> dict[str, Any]:
-        class DeleteShapeHandler(Protocol):
-            """Delete a shape from the canvas."""
-
-            def __call__(
-                self,
-                ctx: rt.RunContext[Any],
-                /,
-                *,
-                id: str,
-                reason: str | None,
-            ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
-
-        return {"DeleteShapeHandler": DeleteShapeHandler}
-
-    _GROUPS = {
-        "DeleteShapeHandler": _build_DeleteShapeHandler,
-        "DeleteShapeParams": _build_DeleteShapeParams,
-        "MeasureHandler": _build_MeasureHandler,
-        "MeasureParams": _build_MeasureParams,
-        "MeasureResult": _build_MeasureResult,
-        "Point": _build_Point,
-    }
+    _GROUPS: dict[str, Any] = {}
     _TOOLSETS = {
         "geometry": _toolset_geometry,
         "safe": _toolset_safe,
@@ -369,7 +297,13 @@ if not TYPE_CHECKING:
         "everything": _toolset_everything,
         "toolset": lambda: _lazy.toolset("everything"),
     }
-    _lazy = rt.LazyModule(globals(), groups=_GROUPS, toolsets=_TOOLSETS)
+    _lazy = rt.LazyModule(
+        globals(),
+        _classes,
+        needs={"MeasureParams": ["Point"]},
+        groups=_GROUPS,
+        toolsets=_TOOLSETS,
+    )
     __getattr__ = _lazy.getattr
     __dir__ = _lazy.dir
 

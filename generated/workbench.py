@@ -4,17 +4,122 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from toolc import runtime as rt
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
+    from typing import Protocol
 
     from pydantic import BaseModel, ConfigDict, Field
+else:
+    # At run time a class statement below only records its body, and the class is made
+    # at first use (see the end): making a pydantic class costs about half a millisecond.
+    _classes = rt.ClassRecorder()
+    BaseModel, ConfigDict, Field, Protocol = _classes.stand_ins(
+        "BaseModel",
+        "ConfigDict",
+        "Field",
+        "Protocol",
+    )
 
-# What mypy sees. At run time these names are built at first use (see __getattr__ at
-# the end): pydantic classes cost about half a millisecond each to create.
+
+class ReadLogParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    lines: Annotated[int, rt.integral()] = Field(
+        50,
+        description="How many lines to return.",
+        ge=1,
+        le=500,
+    )
+    level: Annotated[Severity | None, rt.not_null()] = Field(
+        None,
+        description="Only lines at or above this level.",
+    )
+
+
+class SaveNoteParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(description="The note's text.", max_length=2000)
+
+
+class SaveNoteResult(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    line: Annotated[int, rt.integral()] = Field(
+        description="Line number of the note in notes.jsonl.",
+    )
+
+
+class ListNotesParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    limit: Annotated[int, rt.integral()] = Field(
+        10,
+        description="How many notes to return at most.",
+        ge=1,
+        le=100,
+    )
+
+
+class ListNotesResultNotesItem(BaseModel):
+    """One saved note."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    line: Annotated[int, rt.integral()] = Field(
+        description="Line number of the note in notes.jsonl.",
+    )
+    text: str = Field(description="The note's text.")
+
+
+class ListNotesResult(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    notes: list[ListNotesResultNotesItem] = Field(description="The notes, oldest first.")
+
+
+class ReadLogHandler(Protocol):
+    """Return the newest lines of the server log."""
+
+    def __call__(
+        self,
+        ctx: rt.RunContext[Any],
+        /,
+        *,
+        lines: int,
+        level: Severity | None,
+    ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
+
+
+class SaveNoteHandler(Protocol):
+    """Append a note to workspace/notes.jsonl."""
+
+    def __call__(
+        self,
+        ctx: rt.RunContext[Any],
+        /,
+        *,
+        text: str,
+    ) -> SaveNoteResult | _Structured | Awaitable[SaveNoteResult | _Structured]: ...
+
+
+class ListNotesHandler(Protocol):
+    """Return the most recent notes from workspace/notes.jsonl, newest last."""
+
+    def __call__(
+        self,
+        ctx: rt.RunContext[Any],
+        /,
+        *,
+        limit: int,
+    ) -> ListNotesResult | _Structured | Awaitable[ListNotesResult | _Structured]: ...
+
+
+# What mypy sees. At run time the aliases are made at first use (see the end).
 if TYPE_CHECKING:
     _AnyReturn: TypeAlias = (
         str | BaseModel | dict[str, Any] | rt.ToolResult | rt.ContentBlock | list[rt.ContentBlock]
@@ -26,91 +131,6 @@ if TYPE_CHECKING:
         Literal["debug", "info", "warning", "error"],
         Field(description="How serious a log line is."),
     ]
-
-    class ReadLogParams(BaseModel):
-        model_config = ConfigDict(extra="forbid", strict=True)
-
-        lines: Annotated[int, rt.integral()] = Field(
-            50,
-            description="How many lines to return.",
-            ge=1,
-            le=500,
-        )
-        level: Annotated[Severity | None, rt.not_null()] = Field(
-            None,
-            description="Only lines at or above this level.",
-        )
-
-    class SaveNoteParams(BaseModel):
-        model_config = ConfigDict(extra="forbid", strict=True)
-
-        text: str = Field(description="The note's text.", max_length=2000)
-
-    class SaveNoteResult(BaseModel):
-        model_config = ConfigDict(extra="allow", strict=True)
-
-        line: Annotated[int, rt.integral()] = Field(
-            description="Line number of the note in notes.jsonl.",
-        )
-
-    class ListNotesParams(BaseModel):
-        model_config = ConfigDict(extra="forbid", strict=True)
-
-        limit: Annotated[int, rt.integral()] = Field(
-            10,
-            description="How many notes to return at most.",
-            ge=1,
-            le=100,
-        )
-
-    class ListNotesResultNotesItem(BaseModel):
-        """One saved note."""
-
-        model_config = ConfigDict(extra="allow", strict=True)
-
-        line: Annotated[int, rt.integral()] = Field(
-            description="Line number of the note in notes.jsonl.",
-        )
-        text: str = Field(description="The note's text.")
-
-    class ListNotesResult(BaseModel):
-        model_config = ConfigDict(extra="allow", strict=True)
-
-        notes: list[ListNotesResultNotesItem] = Field(description="The notes, oldest first.")
-
-    class ReadLogHandler(Protocol):
-        """Return the newest lines of the server log."""
-
-        def __call__(
-            self,
-            ctx: rt.RunContext[Any],
-            /,
-            *,
-            lines: int,
-            level: Severity | None,
-        ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
-
-    class SaveNoteHandler(Protocol):
-        """Append a note to workspace/notes.jsonl."""
-
-        def __call__(
-            self,
-            ctx: rt.RunContext[Any],
-            /,
-            *,
-            text: str,
-        ) -> SaveNoteResult | _Structured | Awaitable[SaveNoteResult | _Structured]: ...
-
-    class ListNotesHandler(Protocol):
-        """Return the most recent notes from workspace/notes.jsonl, newest last."""
-
-        def __call__(
-            self,
-            ctx: rt.RunContext[Any],
-            /,
-            *,
-            limit: int,
-        ) -> ListNotesResult | _Structured | Awaitable[ListNotesResult | _Structured]: ...
 
     def _check_user_code() -> None:
         """mypy checks each reference to user code against the type it must have."""
@@ -213,144 +233,7 @@ if not TYPE_CHECKING:
 
         return {"Severity": Severity}
 
-    def _build_ReadLogParams() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        _lazy.need("Severity")
-
-        class ReadLogParams(BaseModel):
-            model_config = ConfigDict(extra="forbid", strict=True)
-
-            lines: Annotated[int, rt.integral()] = Field(
-                50,
-                description="How many lines to return.",
-                ge=1,
-                le=500,
-            )
-            level: Annotated[Severity | None, rt.not_null()] = Field(
-                None,
-                description="Only lines at or above this level.",
-            )
-
-        return {"ReadLogParams": ReadLogParams}
-
-    def _build_SaveNoteParams() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        class SaveNoteParams(BaseModel):
-            model_config = ConfigDict(extra="forbid", strict=True)
-
-            text: str = Field(description="The note's text.", max_length=2000)
-
-        return {"SaveNoteParams": SaveNoteParams}
-
-    def _build_SaveNoteResult() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        class SaveNoteResult(BaseModel):
-            model_config = ConfigDict(extra="allow", strict=True)
-
-            line: Annotated[int, rt.integral()] = Field(
-                description="Line number of the note in notes.jsonl.",
-            )
-
-        return {"SaveNoteResult": SaveNoteResult}
-
-    def _build_ListNotesParams() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        class ListNotesParams(BaseModel):
-            model_config = ConfigDict(extra="forbid", strict=True)
-
-            limit: Annotated[int, rt.integral()] = Field(
-                10,
-                description="How many notes to return at most.",
-                ge=1,
-                le=100,
-            )
-
-        return {"ListNotesParams": ListNotesParams}
-
-    def _build_ListNotesResultNotesItem() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        class ListNotesResultNotesItem(BaseModel):
-            """One saved note."""
-
-            model_config = ConfigDict(extra="allow", strict=True)
-
-            line: Annotated[int, rt.integral()] = Field(
-                description="Line number of the note in notes.jsonl.",
-            )
-            text: str = Field(description="The note's text.")
-
-        return {"ListNotesResultNotesItem": ListNotesResultNotesItem}
-
-    def _build_ListNotesResult() -> dict[str, Any]:
-        from pydantic import BaseModel, ConfigDict, Field
-
-        _lazy.need("ListNotesResultNotesItem")
-
-        class ListNotesResult(BaseModel):
-            model_config = ConfigDict(extra="allow", strict=True)
-
-            notes: list[ListNotesResultNotesItem] = Field(description="The notes, oldest first.")
-
-        return {"ListNotesResult": ListNotesResult}
-
-    def _build_ReadLogHandler() -> dict[str, Any]:
-        class ReadLogHandler(Protocol):
-            """Return the newest lines of the server log."""
-
-            def __call__(
-                self,
-                ctx: rt.RunContext[Any],
-                /,
-                *,
-                lines: int,
-                level: Severity | None,
-            ) -> _AnyReturn | Awaitable[_AnyReturn]: ...
-
-        return {"ReadLogHandler": ReadLogHandler}
-
-    def _build_SaveNoteHandler() -> dict[str, Any]:
-        class SaveNoteHandler(Protocol):
-            """Append a note to workspace/notes.jsonl."""
-
-            def __call__(
-                self,
-                ctx: rt.RunContext[Any],
-                /,
-                *,
-                text: str,
-            ) -> SaveNoteResult | _Structured | Awaitable[SaveNoteResult | _Structured]: ...
-
-        return {"SaveNoteHandler": SaveNoteHandler}
-
-    def _build_ListNotesHandler() -> dict[str, Any]:
-        class ListNotesHandler(Protocol):
-            """Return the most recent notes from workspace/notes.jsonl, newest last."""
-
-            def __call__(
-                self,
-                ctx: rt.RunContext[Any],
-                /,
-                *,
-                limit: int,
-            ) -> ListNotesResult | _Structured | Awaitable[ListNotesResult | _Structured]: ...
-
-        return {"ListNotesHandler": ListNotesHandler}
-
     _GROUPS = {
-        "ListNotesHandler": _build_ListNotesHandler,
-        "ListNotesParams": _build_ListNotesParams,
-        "ListNotesResult": _build_ListNotesResult,
-        "ListNotesResultNotesItem": _build_ListNotesResultNotesItem,
-        "ReadLogHandler": _build_ReadLogHandler,
-        "ReadLogParams": _build_ReadLogParams,
-        "SaveNoteHandler": _build_SaveNoteHandler,
-        "SaveNoteParams": _build_SaveNoteParams,
-        "SaveNoteResult": _build_SaveNoteResult,
         "Severity": _build_Severity,
     }
     _TOOLSETS = {
@@ -358,7 +241,16 @@ if not TYPE_CHECKING:
         "main": _toolset_main,
         "toolset": lambda: _lazy.toolset("main"),
     }
-    _lazy = rt.LazyModule(globals(), groups=_GROUPS, toolsets=_TOOLSETS)
+    _lazy = rt.LazyModule(
+        globals(),
+        _classes,
+        needs={
+            "ReadLogParams": ["Severity"],
+            "ListNotesResult": ["ListNotesResultNotesItem"],
+        },
+        groups=_GROUPS,
+        toolsets=_TOOLSETS,
+    )
     __getattr__ = _lazy.getattr
     __dir__ = _lazy.dir
 

@@ -4,6 +4,7 @@ manifest's record, and every kind of change makes the next build a full one."""
 from __future__ import annotations
 
 import hashlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,29 @@ def test_another_dependency_version_builds_again(project: Config,
     real = pipeline.dependency_versions()
     monkeypatch.setattr(pipeline, "dependency_versions", lambda: {**real, "pydantic": "3.0"})
     assert not build(project, certify=False).up_to_date
+
+
+def test_dependency_versions_are_what_importlib_metadata_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    import toolc.build as pipeline
+
+    def expected(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "absent"
+
+    assert pipeline.dependency_versions() == {n: expected(n) for n in pipeline.DEPENDENCIES}
+    # an earlier entry of sys.path wins, as it does for imports; spelling is normalized
+    (tmp_path / "PyYAML-9.9.dist-info").mkdir()
+    (tmp_path / "pydantic_core-0.1.dist-info").mkdir()
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    versions = pipeline.dependency_versions()
+    assert (versions["PyYAML"], versions["pydantic-core"]) == ("9.9", "0.1")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert pipeline.dependency_versions()["click"] == "absent"
 
 
 def test_a_configuration_change_builds_again(project: Config) -> None:

@@ -16,6 +16,7 @@ import gc
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -385,15 +386,30 @@ def toolc_code_digest() -> str:
 
 
 def dependency_versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    found = {}
-    for name in DEPENDENCIES:
+    """The installed version of each dependency, read from the names of the
+    ``.dist-info`` folders on ``sys.path`` (the first one wins, as for imports):
+    ``importlib.metadata`` says the same but costs about 70 ms a build to import and
+    search, a tenth of a small build."""
+    wanted = {_dist_key(name): name for name in DEPENDENCIES}
+    found: dict[str, str] = {}
+    for entry in sys.path:
         try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            found[name] = "absent"
-    return found
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in names:
+            if not folder.endswith(".dist-info"):
+                continue
+            dist, _, version = folder.removesuffix(".dist-info").partition("-")
+            name = wanted.get(_dist_key(dist))
+            if name is not None and name not in found and version:
+                found[name] = version
+    return {name: found.get(name, "absent") for name in DEPENDENCIES}
+
+
+def _dist_key(name: str) -> str:
+    """A distribution's name as its .dist-info folder may spell it (PEP 503 and 427)."""
+    return name.lower().replace("-", "_").replace(".", "_")
 
 
 def cache_record(config: Config, project: ProjectIR, key: str, *,

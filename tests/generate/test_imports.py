@@ -8,6 +8,7 @@ from toolc.generate.imports import (
     heads,
     import_order,
     pydantic_names,
+    stand_in_names,
     typing_names,
 )
 from toolc.generate.layout import ANY, INT, Call, Lit, Raw, Sub, annotated, union
@@ -30,7 +31,8 @@ def test_only_used_typing_names_are_imported() -> None:
     assert typing_names(plain, uses) == "TYPE_CHECKING, Any"
     literal = [_model("B", Sub("Literal", (Lit("a"),))), AliasDef("C", ANY)]
     uses = Uses({"B": {"Literal", "Field"}, "C": set()}, protocols=True, cast=True)
-    assert typing_names(literal, uses) == "TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast"
+    # Protocol is imported for mypy only: at run time the module's is a recording stand-in
+    assert typing_names(literal, uses) == "TYPE_CHECKING, Any, Literal, TypeAlias, cast"
 
 
 def test_lower_case_aliases_need_no_type_alias_import() -> None:
@@ -41,6 +43,7 @@ def test_checking_imports_come_in_isort_sections() -> None:
     uses = Uses({"A": {"Field"}}, protocols=True, check_aliases=("_Predicate: ...",))
     assert checking_imports([_model("A", Raw("int"))], uses) == [
         "    from collections.abc import Awaitable, Callable",
+        "    from typing import Protocol",
         "",
         "    from pydantic import BaseModel, ConfigDict, Field",
     ]
@@ -51,3 +54,13 @@ def test_pydantic_names_per_block() -> None:
     assert pydantic_names([AliasDef("C", ANY)], {"C": {"Field"}}) == ["Field"]
     assert sorted(["cast", "Any", "TYPE_CHECKING"], key=import_order) == [
         "TYPE_CHECKING", "Any", "cast"]
+
+
+def test_stand_ins_are_what_the_class_statements_use() -> None:
+    alias_only = [AliasDef("C", ANY)]
+    assert stand_in_names(alias_only, Uses({"C": {"Field"}})) == []
+    models = [_model("A", Raw("int")), AliasDef("C", ANY)]
+    uses = Uses({"A": {"Field"}, "C": {"Field"}}, protocols=True)
+    assert stand_in_names(models, uses) == ["BaseModel", "ConfigDict", "Field", "Protocol"]
+    no_fields = [ModelDef("E", None, {"extra": "allow"}, [])]
+    assert stand_in_names(no_fields, Uses({"E": set()})) == ["BaseModel", "ConfigDict"]

@@ -10,9 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
-
 from ..model.errors import describe_value
 from ..model.keywords import ANNOTATIONS, non_json_problem
 from .project import Project
@@ -43,11 +40,14 @@ _IGNORED = frozenset(ANNOTATIONS) | {"format"}
 
 class _Validators:
     def __init__(self) -> None:
-        self.validators: dict[str, Draft202012Validator] = {}
+        self.validators: dict[str, Any] = {}
         self.verdicts: dict[tuple[str, str], str | None] = {}
 
     def rejection(self, schema: dict[str, Any], value: Any) -> str | None:
         """Why ``schema`` rejects ``value`` (``None`` when it accepts it)."""
+        # jsonschema costs about 60 ms to import: only for a project with defaults
+        from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
         try:
             key = json.dumps({k: v for k, v in schema.items() if k not in _IGNORED},
                              sort_keys=True)
@@ -62,7 +62,9 @@ class _Validators:
         return self.verdicts[seen]
 
 
-def _rejection(validator: Draft202012Validator, value: Any) -> str | None:
+def _rejection(validator: Any, value: Any) -> str | None:
+    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+
     try:
         error = best_match(validator.iter_errors(value))
     except Exception:  # noqa: BLE001 - a schema jsonschema cannot follow: nothing to say

@@ -8,9 +8,16 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..ir import ModuleIR, Ref, ToolIR
-from .imports import Uses, checking_imports, heads_of, pydantic_names, typing_names
+from .imports import (
+    Uses,
+    checking_imports,
+    heads_of,
+    pydantic_names,
+    stand_in_names,
+    typing_names,
+)
 from .layout import Call, Lit, Node, Raw, Sub, Union, render
-from .literals import WIDTH, comment_text, docstring, py_str
+from .literals import WIDTH, comment_text, docstring, py_literal, py_str
 from .models import AliasDef, Definition, ModelDef, ModelSet
 from .names import ModuleNames, Scope, snake
 from .schemas import is_model_schema
@@ -169,30 +176,39 @@ class ModuleWriter:
             "extra": extra and f"dict[str, {extra}]", "fields": fields,
             "check": render(d.check, 4, WIDTH - 22) if d.check is not None else ""})
 
-    def _builders(self, texts: dict[str, str],
-                  heads: dict[str, set[str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    def _lazy_tables(self, texts: dict[str, str], heads: dict[str, set[str]]
+                     ) -> tuple[list[str], list[tuple[str, str]], str, str]:
+        """What ``rt.LazyModule`` needs to make the module's names at first use: a builder
+        per type alias (written again there: the typed view of aliases is for mypy only)
+        and its entry in ``_GROUPS``, and for the recorded classes each one's local needs
+        and the cycles among them."""
         builders, groups = [], []
+        needs: dict[str, list[str]] = {}
+        cycles: list[list[str]] = []
         for group in strongly_connected(self.models.defs):
-            func = "_build_" + group[0].name
             members = {d.name for d in group}
-            needs = sorted({n for d in group for n in d.deps} - members)
-            body = "\n\n".join(_indent(texts[d.name], "    ") for d in group)
-            rebuild = [d.name for d in group if isinstance(d, ModelDef)] \
-                if len(group) > 1 else []
+            outside = sorted({n for d in group for n in d.deps} - members)
+            models = [d.name for d in group if isinstance(d, ModelDef)]
+            if len(models) == len(group):  # recorded classes only
+                needs.update((d.name, sorted(d.deps - members)) for d in group
+                             if d.deps - members)
+                if len(group) > 1:
+                    cycles.append(models)
+                continue
+            # An alias in a cycle refers back to itself, and such an alias is written
+            # as a checked Any that refers to nothing (ModelSet.recursive_aliases).
+            assert len(group) == 1, f"an alias in a cycle: {sorted(members)}"
+            alias = group[0]
+            func = "_build_" + alias.name
             builders.append(self._macro("builder", {
                 "func": func, "imports": ", ".join(pydantic_names(group, heads)),
-                "needs": render(Call("_lazy.need", tuple((None, Lit(n)) for n in needs)), 4,
-                                WIDTH - 4) if needs else "", "body": body,
-                "rebuild": rebuild, "result": _result_dict([d.name for d in group])}))
+                "needs": _lazy_call("need", outside),
+                "body": _indent(texts[alias.name], "    "),
+                "result": _result_dict([alias.name])}))
             groups += [(py_str(d.name), func) for d in group]
-        for name, text in self.protocols:
-            func = "_build_" + name
-            body = _indent(text, "    ")
-            builders.append(self._macro("builder", {
-                "func": func, "imports": "", "needs": "", "body": body, "rebuild": [],
-                "result": _result_dict([name])}))
-            groups.append((py_str(name), func))
-        return [_indent(b, "    ") for b in builders], sorted(groups)
+        tables = (py_literal(needs, 8, WIDTH - 15) if needs else "",
+                  py_literal(cycles, 8, WIDTH - 16) if cycles else "")
+        return [_indent(b, "    ") for b in builders], sorted(groups), *tables
 
     def _tool_factories(self) -> tuple[dict[str, str], list[str]]:
         """``_tool_<Stem>()`` for each tool a function toolset lists: name -> function."""
@@ -232,17 +248,18 @@ class ModuleWriter:
         self._tool_models()
         checks, check_aliases = self._checks()
         texts = {d.name: self._definition_text(d) for d in self.models.defs}
-        typed_api = [_indent(texts[d.name], "    ") for d in self.models.defs]
-        typed_api += [_indent(text, "    ") for _, text in self.protocols]
+        classes = [texts[d.name] for d in self.models.defs if isinstance(d, ModelDef)]
+        classes += [text for _, text in self.protocols]
         tool_funcs, tools = self._tool_factories()
         writer = ToolsetWriter(self.module, self.names, tool_funcs, self.project)
         toolsets, declarations, lazy_toolsets = self._toolset_builders(writer)
         check_aliases[:0] = [a for a in (_ANY_RETURN, _STRUCTURED) if a in self.return_aliases]
-        typed_api[:0] = ["    " + alias for alias in check_aliases]
+        typed_aliases = ["    " + alias for alias in check_aliases]
+        typed_aliases += [_indent(texts[d.name], "    ") for d in self.models.defs
+                          if isinstance(d, AliasDef)]
         uses = Uses({d.name: heads_of(d) for d in self.models.defs}, bool(self.protocols),
                     tuple(check_aliases), writer.uses_cast)
-        builders, groups = self._builders(texts, uses.heads)
-        every_head = set().union(*uses.heads.values())
+        builders, groups, needs, cycles = self._lazy_tables(texts, uses.heads)
         others = [view({"name": m, "alias": a, "literal": py_str(m),
                         "import": m if m == a else f"{m} as {a}"})
                   for m, a in sorted(self.names.modules.items())]
@@ -254,13 +271,11 @@ class ModuleWriter:
             if self.module.description else "",
             typing_imports=typing_names(self.models.defs, uses),
             checking_imports=checking_imports(self.models.defs, uses), other_modules=others,
+            stand_ins=_stand_ins(stand_in_names(self.models.defs, uses)),
             user_imports=[f"import {m} as {a}" for m, a in sorted(self.user_modules.items())],
-            typed_api=typed_api, checks=checks, declarations=declarations,
-            uses_json_equal="_json_equal" in every_head,
-            uses_schema_check="_schema_check" in every_head,
-            uses_object_check="_object_check" in every_head,
-            tools=tools, toolsets=toolsets, builders=builders, groups=groups,
-            lazy_toolsets=lazy_toolsets,
+            typed_aliases=typed_aliases, classes=classes, checks=checks,
+            declarations=declarations, tools=tools, toolsets=toolsets, builders=builders,
+            groups=groups, needs=needs, cycles=cycles, lazy_toolsets=lazy_toolsets,
             all_names=[py_str(n) for n in sorted(set(public))],
         )
 
@@ -293,6 +308,22 @@ def _check(target: str, value: str) -> str:
 
 def _result_dict(names: list[str]) -> str:
     return "{" + ", ".join(f"{py_str(n)}: {n}" for n in names) + "}"
+
+
+def _stand_ins(names: list[str]) -> str:
+    """The assignment binding the class statements' names to recording stand-ins."""
+    if not names:
+        return ""
+    target = ", ".join(names) + " = "
+    call = Call("_classes.stand_ins", tuple((None, Lit(n)) for n in names))
+    return target + render(call, 4, WIDTH - 4 - len(target))
+
+
+def _lazy_call(method: str, names: list[str]) -> str:
+    """``_lazy.<method>("A", "B")`` in a builder's body, or nothing without names."""
+    if not names:
+        return ""
+    return render(Call(f"_lazy.{method}", tuple((None, Lit(n)) for n in names)), 4, WIDTH - 4)
 
 
 def strongly_connected(defs: list[Definition]) -> list[list[Definition]]:

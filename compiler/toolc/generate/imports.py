@@ -65,12 +65,11 @@ def pydantic_names(defs: list[Definition], used: dict[str, set[str]]) -> list[st
 
 def typing_names(defs: list[Definition], uses: Uses) -> str:
     """The ``from typing import ...`` list (needed at run time too: pydantic reads the
-    annotations of the models it builds against the module's globals)."""
+    annotations of the models it builds against the module's globals). ``Protocol`` is
+    not among them: at run time the module's ``Protocol`` is a recording stand-in."""
     found = {"TYPE_CHECKING", "Any"}
     every = set().union(*uses.heads.values())
     found |= {n for n in ("Annotated", "Literal") if n in every}
-    if uses.protocols:
-        found.add("Protocol")
     if uses.check_aliases or any(isinstance(d, AliasDef) and d.name[:1].isupper()
                                  for d in defs):
         found.add("TypeAlias")
@@ -90,14 +89,26 @@ def checking_imports(defs: list[Definition], uses: Uses) -> list[str]:
     pydantic = pydantic_names(defs, uses.heads)
     if uses.protocols:
         pydantic = sorted({*pydantic, "BaseModel"}, key=import_order)
-    sections = [[f"from collections.abc import {', '.join(abc)}"] if abc else [],
-                [f"from pydantic import {', '.join(pydantic)}"] if pydantic else []]
+    standard = [f"from collections.abc import {', '.join(abc)}"] if abc else []
+    if uses.protocols:
+        standard.append("from typing import Protocol")
+    sections = [standard, [f"from pydantic import {', '.join(pydantic)}"] if pydantic else []]
     lines: list[str] = []
     for section in filter(None, sections):
         if lines:
             lines.append("")
         lines += [f"    {line}" for line in section]
     return lines
+
+
+def stand_in_names(defs: list[Definition], uses: Uses) -> list[str]:
+    """The names the module's class statements use, bound at run time to the stand-ins
+    of ``rt.ClassRecorder`` (which record a class instead of making it)."""
+    models: list[Definition] = [d for d in defs if isinstance(d, ModelDef)]
+    found = pydantic_names(models, uses.heads)
+    if uses.protocols:
+        found.append("Protocol")
+    return found
 
 
 def import_order(name: str) -> tuple[int, str]:

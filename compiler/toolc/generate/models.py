@@ -13,14 +13,14 @@ when ``additionalProperties: false``, else ``"allow"``, as JSON Schema allows ex
 keys); other objects -> ``dict[str, ...]``; ``anyOf``/``oneOf`` -> unions. What pydantic
 cannot express (``not``, ``uniqueItems``, ``oneOf``'s "exactly one", a recursive type that
 is not an object, ...) is typed loosely and checked against that piece of the published
-schema (``_schema_check``), so that a model accepts exactly what its schema accepts. A
+schema (``rt.schema_check``), so that a model accepts exactly what its schema accepts. A
 property that may be left out but may not be ``null`` is ``X | None = None`` with a
 validator refusing an explicit ``null``.
 
 Arguments arrive as JSON, and JSON's types are not converted into one another: models
 are strict (``"5"`` is not an integer, ``true`` is not ``1``), except that a whole float
 is an integer as JSON Schema says (``rt.integral``), and a ``Literal`` of numbers tells
-``true`` from ``1`` (``_json_equal``).
+``true`` from ``1`` (``rt.json_equal``).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ class ModelSet:
             model.fields.append(self._field(raw, prop, typed, raw in required, fields, model))
         part = unchecked_part(schema, model=True)
         if part:
-            model.check = Call("_object_check", ((None, self._schema_text(part)),))
+            model.check = Call("rt.object_check", ((None, self._schema_text(part)),))
         model.deps = self._current - {name}
         if self._pattern:
             # JSON Schema regexes need Python's engine (lookarounds, backreferences),
@@ -197,7 +197,7 @@ class ModelSet:
 
     def _schema_text(self, part: JSON) -> Node:
         """A piece of the published schema as compact JSON text, with the ``$defs`` it
-        refers to, to be checked as it is (``_schema_check`` in the module)."""
+        refers to, to be checked as it is (``rt.schema_check``)."""
         if isinstance(part, dict):
             defs = referenced_defs(part, self._defs)
             part = _unannotated(part)
@@ -207,7 +207,7 @@ class ModelSet:
 
     def _checked(self, node: Node, part: JSON) -> Node:
         """``node`` whose values are also checked against ``part`` of the schema."""
-        return Sub("Annotated", (node, Call("_schema_check", ((None, self._schema_text(part)),))),
+        return Sub("Annotated", (node, Call("rt.schema_check", ((None, self._schema_text(part)),))),
                    constraint=True)
 
     # -- fields -------------------------------------------------------------------------
@@ -393,7 +393,7 @@ def _json_equal(node: Node) -> Node:
     """A ``Literal`` of numbers or booleans, compared as JSON compares them: Python (and so
     pydantic's ``Literal``) takes ``True`` for ``1`` and ``0`` for ``False``, JSON does not."""
     if isinstance(node, Sub) and node.head == "Literal":
-        return validated(node, "_json_equal")
+        return validated(node, "rt.json_equal")
     if isinstance(node, Union):
         return Union(tuple(_json_equal(item) for item in node.items))
     return node

@@ -1,8 +1,9 @@
 """toolc.runtime: the library generated toolset modules import.
 
 `from toolc import runtime as rt`. The contract is in `toolc.runtime.abstract`.
-`LazyModule`, `not_null` and `integral` are used by generated modules: their support
-code, written once here rather than in every module.
+`ClassRecorder`, `LazyModule` and the validators (`integral`, `json_equal`, `not_null`,
+`object_check`, `schema_check`) are used by generated modules: their support code,
+written once here rather than in every module.
 Importing this package is cheap: the mcp SDK, anyio and jsonschema are imported only
 when a toolset needs them; the MCP kinds and `to_mcp_server` load on first access.
 """
@@ -27,9 +28,16 @@ from toolc.runtime.deferred import (
 from toolc.runtime.external import ExternalTool, ExternalToolset
 from toolc.runtime.filtered import FilteredToolset
 from toolc.runtime.function import FunctionToolset
-from toolc.runtime.generated_support import LazyModule, integral, not_null
+from toolc.runtime.generated_support import (
+    LazyModule,
+    integral,
+    json_equal,
+    not_null,
+    schema_check,
+)
 from toolc.runtime.prefixed import PrefixedToolset
 from toolc.runtime.prepared import PreparedToolset
+from toolc.runtime.recorded import ClassRecorder, object_check
 from toolc.runtime.renamed import RenamedToolset
 from toolc.runtime.results import (
     AudioContent,
@@ -77,6 +85,7 @@ __all__ = [
     "Approved",
     "AudioContent",
     "CallNext",
+    "ClassRecorder",
     "CombinedToolset",
     "ContentBlock",
     "DeferredCallError",
@@ -111,7 +120,10 @@ __all__ = [
     "ToolsetError",
     "WrapperToolset",
     "integral",
+    "json_equal",
     "lazy_wrapper",
     "not_null",
+    "object_check",
+    "schema_check",
     "to_mcp_server",
 ]
