@@ -400,3 +400,19 @@ def test_code_that_cannot_be_staged_is_a_located_error(tmp_path: Path) -> None:
     process.certify(project, files, bag)
     assert [(c, line, m.split(": ", 1)[1][:44]) for c, line, m in shown(bag.sorted())] == [
         ("TC503", 1, "the generated code could not be written to a")] * 2
+
+
+def test_a_build_that_fails_certification_writes_nothing(
+    tmp_path: Path, forked_only: list[int]
+) -> None:
+    """Its files were being staged by another process meanwhile: that is undone."""
+    config = make_project(tmp_path, {"alpha": prepared("alpha", "blanking:blank"),
+                                     "beta": spec("beta")}, {"blanking": BLANK})
+    result = build(config, certify=True, use_cache=False)
+    assert [d.code for d in result.compiled.bag.sorted()] == ["TC502"]
+    assert not config.output.exists() and not result.wrote
+    (config.root / "specs" / "alpha.toolc.yaml").unlink()
+    result = build(config, certify=True, use_cache=False)
+    assert result.wrote and not result.compiled.bag.items
+    assert sorted(p.name for p in config.output.iterdir()) == [
+        ".toolc-manifest.json", "__init__.py", "beta.py", "schemas"]

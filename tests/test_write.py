@@ -129,3 +129,44 @@ def test_plan_finishes_an_interrupted_commit_first(tmp_path: Path,
     monkeypatch.setattr(write.os, "replace", real)
     assert not plan(tmp_path, NEW).changes
     assert snapshot(tmp_path) == NEW
+
+
+def staging_folders(root: Path) -> list[Path]:
+    return sorted(root.glob(".toolc-staging-*"))
+
+
+@pytest.mark.parametrize("meanwhile", [False, True])
+def test_staged_files_reach_the_output_only_at_commit(tmp_path: Path, meanwhile: bool) -> None:
+    write_tree(tmp_path, OLD)
+    staged = write.stage_tree(tmp_path, NEW, meanwhile=meanwhile)
+    assert (staged.writer is not None) is (meanwhile and hasattr(os, "fork"))
+    assert snapshot(tmp_path) == OLD and not (tmp_path / JOURNAL).exists()
+    assert staged.commit().written == ("a.py", "schemas/m/t2.json")
+    assert snapshot(tmp_path) == NEW and set(read_manifest(tmp_path)) == set(NEW)
+    assert staging_folders(tmp_path) == []
+
+
+def test_discarded_staging_leaves_the_output_as_it_was(tmp_path: Path) -> None:
+    write_tree(tmp_path, OLD)
+    staged = write.stage_tree(tmp_path, NEW, meanwhile=True)
+    staged.discard()
+    assert snapshot(tmp_path) == OLD and set(read_manifest(tmp_path)) == set(OLD)
+    assert staging_folders(tmp_path) == [] and staged.writer is None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the writer is a forked process")
+def test_a_failed_writer_is_made_up_for_at_commit(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    parent = os.getpid()
+    real = write._write_bytes
+
+    def fail_in_the_writer(path: Path, data: bytes) -> None:
+        real(path, data)
+        if os.getpid() != parent:
+            raise OSError("disk full")  # after writing one file: a partial staging
+
+    monkeypatch.setattr(write, "_write_bytes", fail_in_the_writer)
+    staged = write.stage_tree(tmp_path, NEW, meanwhile=True)
+    assert staged.writer is not None
+    staged.commit()
+    assert snapshot(tmp_path) == NEW and staging_folders(tmp_path) == []

@@ -28,7 +28,7 @@ from .diagnostics import DiagnosticBag, Span, SpecError
 from .ir import ModuleIR, ProjectIR, ToolsetIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
-from .write import JOURNAL, Plan, plan, read_manifest_data, write_tree
+from .write import JOURNAL, Plan, plan, read_manifest_data, stage_tree
 
 if TYPE_CHECKING:
     from .certifier import Certifier
@@ -230,27 +230,42 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         result.files = render_outputs(project)
     finally:
         module_sink.reset(token)
-    result.diff = _diff_or_report(config, result)
-    if certify and not compiled.bag.has_errors:
-        if progress:
-            progress("certifying through an MCP client")
-        from .certify import certify_build
-
-        with collector_for_user_code():
-            if certifier is not None:
-                certifier.certify(project, result.files, compiled.bag)
-            else:  # no process could be forked: in this one
-                certify_build(config, project, result.files, compiled.bag)
-    if compiled.bag.has_errors:
-        return result
-    result.plan = plan(config.output, result.files)
-    if not check:
+    # The files are written beside the output by another process while the build diffs
+    # and certifies, and put in place only if it succeeds (toolc.write.stage_tree).
+    staged = None if check else stage_tree(config.output, result.files, meanwhile=True)
+    try:
+        result.diff = _diff_or_report(config, result)
+        if certify and not compiled.bag.has_errors:
+            if progress:
+                progress("certifying through an MCP client")
+            _certify(config, project, result, certifier)
+        if compiled.bag.has_errors:
+            return result
+        if staged is None:
+            result.plan = plan(config.output, result.files)
+            return result
+        result.plan = staged.plan
         forget_build(config)  # the record must never describe an output being replaced
-        write_tree(config.output, result.files)
+        staged.commit()
+        staged = None
         result.wrote = result.plan.changes
         if key is not None and not compiled.bag.items:  # a build with warnings says them again
             remember_build(config, cache_record(config, project, key, certified=certify))
-    return result
+        return result
+    finally:
+        if staged is not None:
+            staged.discard()
+
+
+def _certify(config: Config, project: ProjectIR, result: BuildResult,
+             certifier: Certifier | None) -> None:
+    from .certify import certify_build
+
+    with collector_for_user_code():
+        if certifier is not None:
+            certifier.certify(project, result.files, result.compiled.bag)
+        else:  # no process could be forked: in this one
+            certify_build(config, project, result.files, result.compiled.bag)
 
 
 @contextlib.contextmanager
