@@ -211,9 +211,9 @@ def test_the_collector_is_paused_during_a_build_and_restored_after(
     seen: list[bool] = []
     generate = pipeline.render_outputs
 
-    def watching(ir: object) -> dict[str, str]:
+    def watching(ir: object, staged: object = None) -> dict[str, str]:
         seen.append(gc.isenabled())
-        return generate(ir)  # type: ignore[arg-type]
+        return generate(ir, staged)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "render_outputs", watching)
     assert gc.isenabled()

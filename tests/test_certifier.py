@@ -23,7 +23,7 @@ from typing import Any
 import mcp  # noqa: F401 - imported once here, so that forked processes start with it
 import pytest
 from toolc import certifier, certify
-from toolc.build import build, compile_specs, generate_streamed, render_outputs
+from toolc.build import build, compile_specs, render_outputs
 from toolc.certifier import Certifier, can_fork
 from toolc.config import Config
 from toolc.diagnostics import Diagnostic, DiagnosticBag
@@ -308,7 +308,7 @@ def test_no_fork_while_other_threads_run() -> None:
         thread.join()
 
 
-def test_streamed_generation_gives_what_generate_project_gives(tmp_path: Path) -> None:
+def test_a_sink_gets_each_generated_file_as_it_is_made(tmp_path: Path) -> None:
     config = make_project(tmp_path, {"alpha": spec("alpha"), "beta": wrapped("beta", "w")})
     project = compile_specs(config).project
     assert project is not None
@@ -317,7 +317,7 @@ def test_streamed_generation_gives_what_generate_project_gives(tmp_path: Path) -
     def sink(rel: str, text: str, module: ModuleIR | None) -> None:
         handed.append((rel, module.name if module else None))
 
-    files = generate_streamed(project, sink)
+    files = generate_project(project, sink)
     assert files == generate_project(project) and list(files) == list(generate_project(project))
     assert handed == [("__init__.py", None), ("alpha.py", "alpha"), ("beta.py", "beta")]
     assert render_outputs(project).keys() > files.keys()
@@ -395,7 +395,7 @@ def test_code_that_cannot_be_staged_is_a_located_error(tmp_path: Path) -> None:
     process = Certifier.start(config.python_path)
     assert process is not None
     (process.stage.package_dir / "beta.py").mkdir()  # where the module's file must go
-    files = generate_streamed(project, process.module_generated)
+    files = generate_project(project, process.module_generated)
     bag = DiagnosticBag()
     process.certify(project, files, bag)
     assert [(c, line, m.split(": ", 1)[1][:44]) for c, line, m in shown(bag.sorted())] == [

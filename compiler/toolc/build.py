@@ -25,13 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Span, SpecError
-from .ir import ModuleIR, ProjectIR, ToolsetIR
+from .ir import ProjectIR, ToolsetIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
-from .write import JOURNAL, Plan, plan, read_manifest_data, stage_tree
+from .staging import StagedTree
+from .write import JOURNAL, Plan, plan, read_manifest_data
 
 if TYPE_CHECKING:
     from .certifier import Certifier
+    from .generate import ModuleSink
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -107,38 +109,26 @@ def _text_for_display(path: Path) -> str:
         return ""
 
 
-def render_outputs(project: ProjectIR) -> dict[str, str]:
+def render_outputs(project: ProjectIR, staged: StagedTree | None = None) -> dict[str, str]:
     """Every file the build owns in the output folder: modules and golden schemas.
 
     While a ``module_sink`` is set, each generated code file is also handed to it as soon
     as it is made (the certifying process serves one module while the next is generated).
+    ``staged``: the files are staged for writing as they are made, each batch by another
+    process while this one goes on (the golden files first: they are many).
     """
     from .generate import generate_project
 
-    sink = module_sink.get()
-    files = generate_project(project) if sink is None else generate_streamed(project, sink)
-    files.update(publish_project(project))
-    return files
+    golden = publish_project(project)
+    if staged is not None:
+        staged.add(golden, meanwhile=True)
+    modules = generate_project(project, module_sink.get())
+    if staged is not None:
+        staged.add(modules, meanwhile=True)
+    return {**modules, **golden}
 
 
-# Receives (file, text, spec module or None) for each generated code file as it is made.
-ModuleSink = Callable[[str, str, "ModuleIR | None"], None]
 module_sink: ContextVar[ModuleSink | None] = ContextVar("toolc_module_sink", default=None)
-
-
-def generate_streamed(project: ProjectIR, sink: ModuleSink) -> dict[str, str]:
-    """What ``generate_project`` gives, each file handed to ``sink`` as it is made: the
-    package's ``__init__`` first (importing a module imports it), then the modules."""
-    from .generate import INIT_FILE, generate_module, init_text
-
-    init = init_text()
-    sink(INIT_FILE, init, None)
-    files = {}
-    for name, module in sorted(project.modules.items()):
-        files[f"{name}.py"] = text = generate_module(module, project)
-        sink(f"{name}.py", text, module)
-    files[INIT_FILE] = init
-    return files
 
 
 @dataclass(slots=True)
@@ -225,15 +215,15 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         return result
     if progress:
         progress("generating")
-    token = module_sink.set(certifier.module_generated if certifier is not None else None)
+    # The files are staged beside the output as they are made, by other processes while
+    # the build generates, diffs and certifies, and put in place only if it succeeds.
+    staged = None if check else StagedTree(config.output)
     try:
-        result.files = render_outputs(project)
-    finally:
-        module_sink.reset(token)
-    # The files are written beside the output by another process while the build diffs
-    # and certifies, and put in place only if it succeeds (toolc.write.stage_tree).
-    staged = None if check else stage_tree(config.output, result.files, meanwhile=True)
-    try:
+        token = module_sink.set(certifier.module_generated if certifier is not None else None)
+        try:
+            result.files = render_outputs(project, staged)
+        finally:
+            module_sink.reset(token)
         result.diff = _diff_or_report(config, result)
         if certify and not compiled.bag.has_errors:
             if progress:
@@ -244,17 +234,15 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         if staged is None:
             result.plan = plan(config.output, result.files)
             return result
-        result.plan = staged.plan
         forget_build(config)  # the record must never describe an output being replaced
-        staged.commit()
-        staged = None
+        result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
         if key is not None and not compiled.bag.items:  # a build with warnings says them again
             remember_build(config, cache_record(config, project, key, certified=certify))
         return result
     finally:
         if staged is not None:
-            staged.discard()
+            staged.discard()  # nothing happens after a commit
 
 
 def _certify(config: Config, project: ProjectIR, result: BuildResult,

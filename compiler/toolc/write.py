@@ -6,7 +6,8 @@ journal naming every planned rename and removal is written and fsynced, then the
 renames run with SIGINT/SIGTERM held back. If the process dies during that short
 phase anyway (a kill -9, a power cut), the next toolc command finds the journal and
 finishes it: the output is then exactly the new build. Before the journal exists,
-nothing in the output has changed.
+nothing in the output has changed. (A build stages its files while it goes on:
+``toolc.staging``; ``write_tree`` does it all at once.)
 
 Only files toolc wrote are ever removed: the manifest ``.toolc-manifest.json`` lists
 them with their hashes, so a file the user put in ``generated/`` is left alone.
@@ -21,10 +22,9 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,14 +71,16 @@ def plan(out: Path, files: Mapping[str, str]) -> Plan:
     written: list[str] = []
     unchanged: list[str] = []
     for rel, text in sorted(files.items()):
-        target = out / rel
-        try:
-            same = target.read_bytes() == text.encode("utf-8")
-        except OSError:
-            same = False
-        (unchanged if same else written).append(rel)
+        (unchanged if same_on_disk(out / rel, text.encode("utf-8")) else written).append(rel)
     removed = sorted(rel for rel in owned if rel not in files and (out / rel).exists())
     return Plan(tuple(written), tuple(removed), tuple(unchanged))
+
+
+def same_on_disk(target: Path, data: bytes) -> bool:
+    try:
+        return target.read_bytes() == data
+    except OSError:
+        return False
 
 
 def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Plan:
@@ -86,126 +88,9 @@ def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | N
 
     ``extra`` is written too but not counted as a change (the manifest's own data).
     """
-    return stage_tree(out, files, extra).commit()
+    from .staging import stage_tree
 
-
-@dataclass(slots=True)
-class StagedTree:
-    """A build's files written beside the output, not yet in it (see ``stage_tree``)."""
-
-    out: Path
-    plan: Plan
-    staging: Path | None = None      # None: the output already is what was asked for
-    moves: list[list[str]] = field(default_factory=list)   # [staged name, relative path]
-    contents: list[bytes] = field(default_factory=list)
-    writer: int | None = None        # the forked process still writing the staged files
-    made_out: bool = False           # the output folder was made for this
-
-    def commit(self) -> Plan:
-        """Put the staged files in place atomically (the journal, then the renames)."""
-        if self.staging is None:
-            return self.plan
-        staging = self.staging
-        try:
-            if not self._writer_done():
-                _stage_files(staging, self.moves, self.contents)  # it failed: here, then
-            journal = {"staging": staging.name, "moves": self.moves,
-                       "remove": list(self.plan.removed)}
-            _write_synced(staging / "journal", self.out / JOURNAL, json.dumps(journal))
-        except BaseException:
-            self.discard()  # nothing committed yet: as before
-            raise
-        # From here the journal is the truth: if this is cut short, recover() finishes
-        # it, so the staged files must stay until the renames are done.
-        with _signals_held():
-            _apply(self.out, journal)
-        shutil.rmtree(staging, ignore_errors=True)
-        self.staging = None
-        return self.plan
-
-    def discard(self) -> None:
-        """Drop the staged files: the output stays as it was."""
-        if self.writer is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.writer, signal.SIGKILL)
-            self._writer_done()
-        if self.staging is not None:
-            shutil.rmtree(self.staging, ignore_errors=True)
-            self.staging = None
-        if self.made_out:
-            with contextlib.suppress(OSError):
-                self.out.rmdir()  # only if still empty
-
-    def _writer_done(self) -> bool:
-        """Wait for the writing process; whether it wrote and synced everything."""
-        if self.writer is None:
-            return True
-        pid, self.writer = self.writer, None
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:
-            return False
-        if os.waitstatus_to_exitcode(status) == 0:
-            return True
-        for name, _ in self.moves:  # start again from nothing
-            (self.staging or self.out).joinpath(name).unlink(missing_ok=True)
-        return False
-
-
-def stage_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | None = None,
-               *, meanwhile: bool = False) -> StagedTree:
-    """Write what ``files`` changes in ``out`` to a staging folder beside it (same file
-    system, so the renames of ``StagedTree.commit`` are atomic), synced.
-
-    ``meanwhile``: a forked process writes them while this one goes on (creating a
-    thousand files can take half a second, most of it waiting for the file system);
-    ``commit`` waits for it. Without fork, or with other threads running, as without.
-    """
-    result = plan(out, files)
-    manifest = {"version": 1, "files": {rel: digest(files[rel]) for rel in sorted(files)}}
-    if extra:
-        manifest.update(extra)
-    manifest_text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    if not result.changes and _read(out / MANIFEST) == manifest_text:
-        return StagedTree(out, result)
-    made_out = not out.is_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    staged = StagedTree(out, result, Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out)),
-                        made_out=made_out)
-    for i, rel in enumerate((*result.written, MANIFEST)):
-        staged.moves.append([str(i), rel])
-        staged.contents.append((manifest_text if rel == MANIFEST else files[rel]).encode())
-    if meanwhile and hasattr(os, "fork") and threading.active_count() == 1:
-        staged.writer = _fork_writer(staged)
-    if staged.writer is None:
-        try:
-            _stage_files(staged.staging, staged.moves, staged.contents)  # type: ignore[arg-type]
-        except BaseException:
-            staged.discard()
-            raise
-    return staged
-
-
-def _fork_writer(staged: StagedTree) -> int | None:
-    try:
-        pid = os.fork()
-    except OSError:
-        return None
-    if pid == 0:  # the writer: write, sync, leave without running any of the parent's code
-        status = 1
-        try:
-            assert staged.staging is not None
-            _stage_files(staged.staging, staged.moves, staged.contents)
-            status = 0
-        finally:
-            os._exit(status)
-    return pid
-
-
-def _stage_files(staging: Path, moves: list[list[str]], contents: list[bytes]) -> None:
-    for (name, _), data in zip(moves, contents, strict=True):
-        _write_bytes(staging / name, data)
-    _sync_staged(staging, [name for name, _ in moves])
+    return stage_tree(out, files).commit(files, extra)
 
 
 def recover(out: Path) -> bool:
@@ -216,13 +101,13 @@ def recover(out: Path) -> bool:
     except (OSError, ValueError):
         _sweep_staging(out)
         return False
-    with _signals_held():
-        _apply(out, journal)
+    with signals_held():
+        apply_journal(out, journal)
     _sweep_staging(out)
     return True
 
 
-def _apply(out: Path, journal: Mapping[str, Any]) -> None:
+def apply_journal(out: Path, journal: Mapping[str, Any]) -> None:
     staging = out / str(journal["staging"])
     for name, rel in journal["moves"]:
         source, target = staging / name, out / rel
@@ -252,7 +137,7 @@ def _sweep_staging(out: Path) -> None:
             shutil.rmtree(leftover, ignore_errors=True)
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
+def write_new_file(path: Path, data: bytes) -> None:
     """A new file holding ``data`` (bytes: no newline translation on any platform)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
@@ -263,7 +148,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def _sync_staged(staging: Path, names: list[str]) -> None:
+def sync_files(staging: Path, names: list[str]) -> None:
     """Make the staged files durable before the journal names them.
 
     One fsync per file costs about 0.15 s for a thousand files; Linux's syncfs flushes
@@ -295,7 +180,7 @@ def _syncfs(folder: Path) -> bool:
         os.close(fd)
 
 
-def _write_synced(tmp: Path, path: Path, text: str) -> None:
+def write_synced(tmp: Path, path: Path, text: str) -> None:
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
         f.flush()
@@ -313,7 +198,7 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _read(path: Path) -> str | None:
+def read_text(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
     except OSError:
@@ -321,7 +206,7 @@ def _read(path: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Hold SIGINT and SIGTERM until the renames are done (main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield

@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..ir import ModuleIR, ProjectIR
@@ -47,9 +47,12 @@ from .names import module_names
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["INIT_FILE", "generate_module", "generate_project", "init_text"]
+__all__ = ["INIT_FILE", "ModuleSink", "generate_module", "generate_project", "init_text"]
 
 INIT_FILE = "__init__.py"
+
+# Receives (file, text, spec module or None) for each generated code file as it is made.
+ModuleSink = Callable[[str, str, "ModuleIR | None"], None]
 
 
 @functools.cache
@@ -78,12 +81,23 @@ def generate_module(module: ModuleIR, project: ProjectIR) -> str:
     return ModuleWriter(module, names, others, environment()).text()
 
 
-def generate_project(project: ProjectIR) -> dict[str, str]:
-    """Every generated code file, as path relative to the output folder -> text."""
+def generate_project(project: ProjectIR, sink: ModuleSink | None = None) -> dict[str, str]:
+    """Every generated code file, as path relative to the output folder -> text.
+
+    ``sink`` is handed each file as soon as it is made, with its spec module (None for
+    the package's ``__init__``, which comes first: importing a module imports it), so
+    that certification can serve one module while the next is generated.
+    """
+    init = init_text()
+    if sink is not None:
+        sink(INIT_FILE, init, None)
+    files = {}
     with _no_cyclic_gc():
-        files = {f"{name}.py": generate_module(module, project)
-                 for name, module in sorted(project.modules.items())}
-    files[INIT_FILE] = init_text()
+        for name, module in sorted(project.modules.items()):
+            files[f"{name}.py"] = text = generate_module(module, project)
+            if sink is not None:
+                sink(f"{name}.py", text, module)
+    files[INIT_FILE] = init
     return files
 
 
