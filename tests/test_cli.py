@@ -168,6 +168,20 @@ def test_console_script_as_a_real_subprocess(project: Path) -> None:
     assert version.returncode == 0 and "toolc" in version.stdout
 
 
+def test_the_program_flushes_everything_before_its_quick_exit(project: Path) -> None:
+    """``toolc`` ends without tearing down the interpreter (cli.run): what it printed to
+    a pipe must still arrive whole, with the exit code of the command."""
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    schema = subprocess.run([sys.executable, "-m", "toolc", "schema"], cwd=project,
+                            capture_output=True, text=True, env=env, timeout=60, check=False)
+    committed = (Path(__file__).parents[1] / "docs" / "spec.schema.json").read_text()
+    assert schema.returncode == 0 and schema.stdout == committed
+    usage = subprocess.run([sys.executable, "-m", "toolc", "build", "--no-such-option"],
+                           cwd=project, capture_output=True, text=True, env=env, timeout=60,
+                           check=False)
+    assert usage.returncode == 2 and "No such option" in usage.stderr
+
+
 def test_progress_on_a_terminal_only(project: Path) -> None:
     """A real pseudo-terminal on stderr shows progress; a pipe stays quiet."""
     import pty

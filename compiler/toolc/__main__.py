@@ -1,5 +1,5 @@
 """``python -m toolc``: the same as the ``toolc`` command."""
 
-from toolc.cli import main
+from toolc.cli import run
 
-main()
+run()

@@ -139,3 +139,24 @@ def import_(stdio: str | None, http: str | None, saved: str | None, config_file:
     sys.exit(run_import(stdio=stdio, http=http, saved=saved, config_file=config_file,
                         module=module, out_path=out_path, env=env, headers=headers, cwd=cwd,
                         force=force, timeout_s=timeout_s))
+
+
+def run() -> None:
+    """The ``toolc`` program: the commands above, then an exit that skips tearing down
+    the interpreter. A build leaves millions of objects (specs, IR, generated text)
+    whose one-by-one deallocation at exit took 60-90 ms of a 1.5 s build; everything
+    that must happen has happened by then (files committed, processes stopped), so the
+    streams are flushed and the process ends, as mypy's does."""
+    try:
+        main()
+        code = 0
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            code = code or 1
+    os._exit(code)

@@ -53,3 +53,16 @@ def test_synthetic_projects_have_the_shape_issue_6_describes(tmp_path: Path) -> 
     assert list(params) == ["count", "name", "mode", "ratio", "target"]
     assert all(p["description"] for p in params.values())
     assert params["target"]["type"] == "object" and params["count"]["maximum"] == 100
+
+
+def test_timeline_notes_every_process_of_a_build(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "timeline.py"), "--tools", "20", "--workdir",
+         str(tmp_path / "w")], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for line in ("build    compile_specs", "certify  import the mcp SDK",
+                 "certify  serve 1 modules", "writer   write a batch of staged files",
+                 "build    commit (manifest, journal, renames)", "build    done (exit 0)"):
+        assert line in done.stderr, done.stderr

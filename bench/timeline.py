@@ -1,0 +1,137 @@
+"""When each stage of one `toolc build` runs, and in which process: where the time goes.
+
+Not a figure: a diagnostic for the two whole-build figures (codegen, full build). A
+certifying build runs in three kinds of process (docs/architecture.md): the build, the
+certifying process (the SDK's import, then each module served) and the writers of the
+staged files; a profiler sees only the first. This runs `toolc build` in this process
+with a few of toolc's functions wrapped to note their start and end (in any process:
+the forked ones inherit the wrappers), then prints every note in milliseconds since
+the build began. Not counted: the interpreter's start and the CLI's imports (about
+0.15 s); the first run also pays the imports toolc makes lazily (front end, generator).
+
+    bench/.venv/bin/python bench/timeline.py [--tools 1000] [--no-certify] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from harness import workdir
+from synth import write_project
+
+T0 = time.perf_counter()
+
+
+def note(who: str, what: str, start: float, end: float | None = None) -> None:
+    end_text = f"{1000 * (end - T0):7.0f}" if end is not None else ""
+    print(f"{who:8s} {what:34s} {1000 * (start - T0):7.0f} {end_text}", file=sys.stderr,
+          flush=True)
+
+
+def wrap(owner: Any, name: str, who: str, label: str | None = None) -> None:
+    """Note the start and end of ``owner.name`` (a function or method, sync or async)."""
+    real: Callable[..., Any] = getattr(owner, name)
+    label = label or name
+    if _is_async(real):
+        @functools.wraps(real)
+        async def async_noted(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await real(*args, **kwargs)
+            finally:
+                note(who, label, start, time.perf_counter())
+
+        setattr(owner, name, async_noted)
+        return
+
+    @functools.wraps(real)
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            note(who, label, start, time.perf_counter())
+
+    setattr(owner, name, noted)
+
+
+def _is_async(func: Callable[..., Any]) -> bool:
+    import inspect
+
+    return inspect.iscoroutinefunction(func)
+
+
+def instrument() -> None:
+    import toolc.certifier_child as child
+    from toolc import build, certifier, staging
+
+    for name in ("input_key", "compile_specs", "render_outputs", "_diff_or_report"):
+        wrap(build, name, "build")
+    wrap(certifier.Certifier, "certify", "build", "certify (hand over, wait, compare)")
+    wrap(staging.StagedTree, "commit", "build", "commit (manifest, journal, renames)")
+    wrap(child, "_import_sdk", "certify", "import the mcp SDK")
+    _summarize_modules(child.Session)
+    wrap(staging, "_write_batch", "writer", "write a batch of staged files")
+
+
+def _summarize_modules(session: Any) -> None:
+    """One line for all the modules the certifying process served: the first start,
+    the last end, and how long it was busy with them."""
+    spans: list[tuple[float, float]] = []
+    serve_one, serve_all = session.certify, session.serve
+
+    async def certify(self: Any, name: str) -> None:
+        start = time.perf_counter()
+        try:
+            await serve_one(self, name)
+        finally:
+            spans.append((start, time.perf_counter()))
+
+    async def serve(self: Any) -> None:
+        try:
+            await serve_all(self)
+        finally:
+            if spans:
+                busy = sum(end - start for start, end in spans)
+                note("certify", f"serve {len(spans)} modules, busy {1000 * busy:.0f}",
+                     spans[0][0], spans[-1][1])
+
+    session.certify, session.serve = certify, serve
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tools", type=int, default=1000)
+    p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--no-certify", action="store_true")
+    p.add_argument("--workdir", type=Path, help="keep the synthetic project here")
+    args = p.parse_args(argv)
+    instrument()
+    from toolc.actions import run_build
+
+    with workdir(args.workdir) as root:
+        project = write_project(root / "timeline", args.tools)
+        os.chdir(project.root)
+        for run in range(args.runs):
+            shutil.rmtree(project.output, ignore_errors=True)
+            shutil.rmtree(project.root / ".toolc-cache", ignore_errors=True)
+            print(f"-- run {run + 1}: toolc build{' --no-certify' * args.no_certify}, "
+                  f"{args.tools} tools (ms since start: begin end)", file=sys.stderr)
+            global T0
+            T0 = time.perf_counter()
+            with open(os.devnull, "w") as quiet:
+                code = run_build(check=False, write=True, certify=not args.no_certify,
+                                 fmt="text", strict=False, out=quiet)
+            note("build", f"done (exit {code})", time.perf_counter())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
