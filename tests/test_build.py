@@ -201,6 +201,19 @@ def test_without_the_cache_every_stage_runs(project: Config) -> None:
     assert not result.up_to_date and result.compiled.project is not None
 
 
+def test_what_a_build_made_is_not_left_for_the_next_collection_to_scan(
+    project: Config,
+) -> None:
+    import gc
+
+    gc.collect()
+    result = build(project, certify=False, use_cache=False)
+    assert result.ok and gc.get_freeze_count() == 0
+    # moved to the oldest generation at once, not scanned by a young pass to get there
+    assert gc.is_tracked(result.compiled.project)
+    assert any(o is result.compiled.project for o in gc.get_objects(generation=2))
+
+
 def test_the_collector_is_paused_during_a_build_and_restored_after(
     project: Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:

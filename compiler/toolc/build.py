@@ -263,12 +263,21 @@ def collector_paused() -> Iterator[None]:
     A build makes millions of objects that all live until it ends and frees almost none;
     each pass of the collector rescans everything made so far, so its cost grows with
     the project: loading the specs of 10,000 tools took 3.5 s with it, 2.0 s without.
+
+    Afterwards they would all still be in the youngest generation, so the collector's
+    first pass once enabled scanned them all (1.2 s, then 0.3 s for the next generation,
+    after a build of 10,000 tools, while its changes were being printed). Freezing and
+    unfreezing moves them to the oldest generation at once, without a scan; only when
+    nothing was frozen before, so that a caller's own frozen objects stay frozen.
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if gc.get_freeze_count() == 0:
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()
 
