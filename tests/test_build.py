@@ -224,9 +224,9 @@ def test_the_collector_is_paused_during_a_build_and_restored_after(
     seen: list[bool] = []
     generate = pipeline.render_outputs
 
-    def watching(ir: object, staged: object = None) -> dict[str, str]:
+    def watching(ir: object, *args: object) -> dict[str, str]:
         seen.append(gc.isenabled())
-        return generate(ir, staged)  # type: ignore[arg-type]
+        return generate(ir, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "render_outputs", watching)
     assert gc.isenabled()

@@ -18,7 +18,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -109,26 +108,24 @@ def _text_for_display(path: Path) -> str:
         return ""
 
 
-def render_outputs(project: ProjectIR, staged: StagedTree | None = None) -> dict[str, str]:
+def render_outputs(project: ProjectIR, staged: StagedTree | None = None,
+                   sink: ModuleSink | None = None) -> dict[str, str]:
     """Every file the build owns in the output folder: modules and golden schemas.
 
-    While a ``module_sink`` is set, each generated code file is also handed to it as soon
-    as it is made (the certifying process serves one module while the next is generated).
-    ``staged``: the files are staged for writing as they are made, each batch by another
-    process while this one goes on (the golden files first: they are many).
+    ``sink`` is handed each generated code file as soon as it is made (the certifying
+    process serves one module while the next is generated). ``staged``: the files are
+    staged for writing as they are made, each batch by another process while this one
+    goes on (the golden files first: they are many).
     """
     from .generate import generate_project
 
     golden = publish_project(project)
     if staged is not None:
         staged.add(golden, meanwhile=True)
-    modules = generate_project(project, module_sink.get())
+    modules = generate_project(project, sink)
     if staged is not None:
         staged.add(modules, meanwhile=True)
     return {**modules, **golden}
-
-
-module_sink: ContextVar[ModuleSink | None] = ContextVar("toolc_module_sink", default=None)
 
 
 @dataclass(slots=True)
@@ -219,11 +216,8 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
     # the build generates, diffs and certifies, and put in place only if it succeeds.
     staged = None if check else StagedTree(config.output)
     try:
-        token = module_sink.set(certifier.module_generated if certifier is not None else None)
-        try:
-            result.files = render_outputs(project, staged)
-        finally:
-            module_sink.reset(token)
+        sink = certifier.module_generated if certifier is not None else None
+        result.files = render_outputs(project, staged, sink)
         result.diff = _diff_or_report(config, result)
         if certify and not compiled.bag.has_errors:
             if progress:
