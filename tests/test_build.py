@@ -1,5 +1,5 @@
-"""The build pipeline's no-op cache: a build with nothing changed is answered from the
-manifest's record, and every kind of change makes the next build a full one."""
+"""The build pipeline and its no-op cache (toolc.cache): a build with nothing changed is
+answered from its record, and every kind of change makes the next build a full one."""
 
 from __future__ import annotations
 
@@ -100,11 +100,11 @@ def test_another_toolc_version_builds_again(project: Config,
 
 def test_another_dependency_version_builds_again(project: Config,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolc.build as pipeline
+    from toolc import cache
 
     build(project, certify=False)
-    real = pipeline.dependency_versions()
-    monkeypatch.setattr(pipeline, "dependency_versions", lambda: {**real, "pydantic": "3.0"})
+    real = cache.dependency_versions()
+    monkeypatch.setattr(cache, "dependency_versions", lambda: {**real, "pydantic": "3.0"})
     assert not build(project, certify=False).up_to_date
 
 
@@ -112,7 +112,7 @@ def test_dependency_versions_are_what_importlib_metadata_says(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib.metadata import PackageNotFoundError, version
 
-    import toolc.build as pipeline
+    from toolc import cache
 
     def expected(name: str) -> str:
         try:
@@ -120,15 +120,15 @@ def test_dependency_versions_are_what_importlib_metadata_says(
         except PackageNotFoundError:
             return "absent"
 
-    assert pipeline.dependency_versions() == {n: expected(n) for n in pipeline.DEPENDENCIES}
+    assert cache.dependency_versions() == {n: expected(n) for n in cache.DEPENDENCIES}
     # an earlier entry of sys.path wins, as it does for imports; spelling is normalized
     (tmp_path / "PyYAML-9.9.dist-info").mkdir()
     (tmp_path / "pydantic_core-0.1.dist-info").mkdir()
     monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
-    versions = pipeline.dependency_versions()
+    versions = cache.dependency_versions()
     assert (versions["PyYAML"], versions["pydantic-core"]) == ("9.9", "0.1")
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
-    assert pipeline.dependency_versions()["click"] == "absent"
+    assert cache.dependency_versions()["click"] == "absent"
 
 
 def test_a_configuration_change_builds_again(project: Config) -> None:
@@ -243,7 +243,8 @@ def test_the_collector_is_paused_during_a_build_and_restored_after(
 def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached(
     project: Config,
 ) -> None:
-    from toolc.build import certified_code, compile_specs
+    from toolc.build import compile_specs
+    from toolc.cache import certified_code
 
     spec = project.root / "specs" / "notes.toolc.yaml"
     edit(spec, "export: main", "  files: {kind: mcp, stdio: {command: no-such-server}}\n"

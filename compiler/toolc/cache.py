@@ -1,0 +1,213 @@
+"""The no-op rebuild cache: a build whose inputs have not changed does nothing.
+
+A clean build records, in .toolc-cache/build.json beside pyproject.toml (not in the
+committed output: the record changes with toolc's code and the machine's dependency
+versions, and a committed file must not churn for that), a hash of everything its output
+depends on: the spec files (paths and bytes), the [tool.toolc] configuration, toolc's
+version and the hash of its own code (an editable install changes without a new
+version), and the versions of its dependencies. When the next build finds the same
+hash, and every file the manifest lists is still on disk with its recorded hash (so a
+generated file edited by hand is rebuilt), it is up to date: analysis, generation and
+certification are skipped. Certification imports user code (predicates, prepare
+functions, wrappers): a certified record also holds the hashes of the files of those
+modules found on the python-path, and a project whose certification depends on what
+cannot be hashed (an unpinned MCP server, a module elsewhere) is never certified from
+the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .ir import ProjectIR, ToolsetIR
+from .write import JOURNAL, Plan, read_manifest_data
+
+CACHE_FORMAT = 1
+CACHE_FILE = Path(".toolc-cache") / "build.json"
+
+
+def remember_build(config: Config, record: dict[str, Any]) -> None:
+    path = config.root / CACHE_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next build its shortcut
+
+
+def forget_build(config: Config) -> None:
+    with contextlib.suppress(OSError):
+        (config.root / CACHE_FILE).unlink()
+
+
+def _remembered(config: Config) -> dict[str, Any]:
+    try:
+        data = json.loads((config.root / CACHE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "Jinja2", "click", "mcp",
+                "mcp-types")
+
+
+def input_key(config: Config, specs: Sequence[Path]) -> str | None:
+    """The hash of every input of a build of ``specs``; None if a spec cannot be read."""
+    from . import __version__
+
+    record = {
+        "format": CACHE_FORMAT,
+        "toolc": [__version__, toolc_code_digest()],
+        "dependencies": dependency_versions(),
+        "config": {
+            "specs": [config.relative(p) for p in config.specs],
+            "output": config.relative(config.output),
+            "python_path": [config.relative(p) for p in config.python_path],
+            "severities": {code: str(sev) for code, sev in sorted(config.severities.items())},
+            "diff": config.diff,
+        },
+    }
+    h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())
+    for path in specs:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        h.update(config.relative(path).encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+@functools.cache
+def toolc_code_digest() -> str:
+    """The hash of toolc's own code and templates."""
+    package = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".jinja") and "__pycache__" not in path.parts:
+            h.update(path.relative_to(package).as_posix().encode() + b"\0")
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def dependency_versions() -> dict[str, str]:
+    """The installed version of each dependency, read from the names of the
+    ``.dist-info`` folders on ``sys.path`` (the first one wins, as for imports):
+    ``importlib.metadata`` says the same but costs about 70 ms a build to import and
+    search, a tenth of a small build."""
+    wanted = {_dist_key(name): name for name in DEPENDENCIES}
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in names:
+            if not folder.endswith(".dist-info"):
+                continue
+            dist, _, version = folder.removesuffix(".dist-info").partition("-")
+            name = wanted.get(_dist_key(dist))
+            if name is not None and name not in found and version:
+                found[name] = version
+    return {name: found.get(name, "absent") for name in DEPENDENCIES}
+
+
+def _dist_key(name: str) -> str:
+    """A distribution's name as its .dist-info folder may spell it (PEP 503 and 427)."""
+    return name.lower().replace("-", "_").replace(".", "_")
+
+
+def cache_record(config: Config, project: ProjectIR, key: str, *,
+                 certified: bool) -> dict[str, Any]:
+    """What a clean build records in the manifest for the next one to compare."""
+    code = certified_code(config, project) if certified else None
+    return {"key": key, "certified": certified and code is not None, "code": code}
+
+
+def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
+    """Hashes of the files certification imports user code from; None if not all known."""
+    modules: set[str] = set()
+    for toolset in _certified_toolsets(project):
+        if toolset.kind == "mcp" and toolset.pinned is None:
+            return None  # certification would list a live server
+        for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
+            if ref is not None:
+                modules.add(ref.module)
+    files: dict[str, str] = {}
+    for name in sorted(modules):
+        parts = name.split(".")
+        # The module and the packages it is in (their __init__ runs too); what these
+        # import in turn is not followed.
+        for depth in range(1, len(parts) + 1):
+            path = _module_file(config, ".".join(parts[:depth]))
+            if path is None:
+                return None
+            files[config.relative(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return files
+
+
+def _certified_toolsets(project: ProjectIR) -> Iterator[ToolsetIR]:
+    """Every toolset certification serves: each module's export and what it is made of."""
+    seen: set[tuple[str, str]] = set()
+    todo = [(module.name, module.export) for module in project.modules.values()]
+    while todo:
+        where = todo.pop()
+        module = project.modules.get(where[0])
+        toolset = module.toolsets.get(where[1]) if module is not None else None
+        if where in seen or toolset is None:
+            continue
+        seen.add(where)
+        yield toolset
+        refs = [toolset.inner] if toolset.inner else []
+        refs += [*toolset.members, *(qualified for _, qualified in toolset.servers)]
+        for ref in refs:
+            owner, _, name = ref.rpartition(".")
+            todo.append((owner or where[0], name))
+
+
+def _module_file(config: Config, module: str) -> Path | None:
+    rel = Path(*module.split("."))
+    for root in config.python_path:
+        for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
+    """The plan of an up-to-date output (every file unchanged), or None on a miss."""
+    out = config.output
+    if (out / JOURNAL).exists():
+        return None  # an interrupted write: let the full build finish it
+    record = _remembered(config)
+    files = read_manifest_data(out).get("files")
+    if not isinstance(record, dict) or record.get("key") != key or not isinstance(files, dict):
+        return None
+    if certify and not (record.get("certified") is True
+                        and _hashes_match(config.root, record.get("code"))):
+        return None
+    if not _hashes_match(out, files):
+        return None
+    return Plan(written=(), removed=(), unchanged=tuple(sorted(files)))
+
+
+def _hashes_match(root: Path, hashes: object) -> bool:
+    if not isinstance(hashes, dict):
+        return False
+    for rel, expected in hashes.items():
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            return False
+        if hashlib.sha256(data).hexdigest() != expected:
+            return False
+    return True
