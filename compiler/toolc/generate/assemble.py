@@ -202,7 +202,7 @@ class ModuleWriter:
             func = "_build_" + alias.name
             builders.append(self._macro("builder", {
                 "func": func, "imports": ", ".join(pydantic_names(group, heads)),
-                "needs": _lazy_call("need", outside),
+                "needs": _need_call(outside),
                 "body": _indent(texts[alias.name], "    "),
                 "result": _result_dict([alias.name])}))
             groups += [(py_str(d.name), func) for d in group]
@@ -319,11 +319,11 @@ def _stand_ins(names: list[str]) -> str:
     return target + render(call, 4, WIDTH - 4 - len(target))
 
 
-def _lazy_call(method: str, names: list[str]) -> str:
-    """``_lazy.<method>("A", "B")`` in a builder's body, or nothing without names."""
+def _need_call(names: list[str]) -> str:
+    """``_lazy.need("A", "B")`` in a builder's body, or nothing without names."""
     if not names:
         return ""
-    return render(Call(f"_lazy.{method}", tuple((None, Lit(n)) for n in names)), 4, WIDTH - 4)
+    return render(Call("_lazy.need", tuple((None, Lit(n)) for n in names)), 4, WIDTH - 4)
 
 
 def strongly_connected(defs: list[Definition]) -> list[list[Definition]]:

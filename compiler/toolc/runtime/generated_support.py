@@ -108,8 +108,8 @@ class LazyModule:
     module its annotations use (made first), ``cycles`` lists the models that refer to
     one another (made together). ``groups`` maps each type alias to its builder, a
     function returning a dict name -> value; ``toolsets`` maps each toolset attribute
-    to its builder. The module uses
-    ``__getattr__ = lazy.getattr`` and ``__dir__ = lazy.dir``.
+    to its builder. The module uses ``__getattr__ = lazy.getattr`` and
+    ``__dir__ = lazy.dir``.
     """
 
     __slots__ = ("_building", "_cycles", "_groups", "_namespace", "_needs", "_recipes",
