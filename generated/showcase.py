@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 
 from toolc import runtime as rt
 
@@ -35,14 +35,18 @@ else:
 class Point(BaseModel):
     """A point on the drawing canvas."""
 
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow")
 
-    x: float = Field(description="Distance from the left edge, in pixels.")
-    y: float = Field(description="Distance from the top edge, in pixels.")
+    x: Annotated[float, rt.exact_number()] = Field(
+        description="Distance from the left edge, in pixels.",
+    )
+    y: Annotated[float, rt.exact_number()] = Field(
+        description="Distance from the top edge, in pixels.",
+    )
 
 
 class MeasureParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="ignore")
 
     start: Point = Field(description="Where the measurement starts.")
     end: Point = Field(description="Where the measurement ends.")
@@ -50,15 +54,17 @@ class MeasureParams(BaseModel):
 
 
 class MeasureResult(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow")
 
-    distance: float = Field(description="The distance in the requested unit.")
+    distance: Annotated[float, rt.exact_number()] = Field(
+        description="The distance in the requested unit.",
+    )
 
 
 class DeleteShapeParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
+    model_config = ConfigDict(extra="ignore")
 
-    id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
+    id: str = Field(description="The shape's identifier.")
     reason: str | None = Field(
         None,
         description="Why the shape is deleted, kept in the audit log.",
@@ -157,7 +163,6 @@ def _tool_Measure() -> rt.Tool:
             '"description":"The distance in the requested unit."}},'
             '"required":["distance"]}'
         ),
-        returns_model=lambda: _lazy.model("MeasureResult"),
         annotations={"readOnlyHint": True, "idempotentHint": True},
     )
 

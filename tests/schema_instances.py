@@ -101,7 +101,7 @@ def _by_type(kind: Any, schema: dict[str, Any], defs: dict[str, Any], depth: int
     if kind == "string":
         if "pattern" in schema:
             low, high = schema.get("minLength", 0), schema.get("maxLength", 50)
-            return st.from_regex(schema["pattern"]).filter(lambda s: low <= len(s) <= high)
+            return _ecma_regex(schema["pattern"]).filter(lambda s: low <= len(s) <= high)
         return st.text(min_size=schema.get("minLength", 0),
                        max_size=schema.get("maxLength", 12))
     if kind in ("integer", "number"):
@@ -154,7 +154,7 @@ def _objects(schema: dict[str, Any], defs: dict[str, Any], depth: int
     required = set(schema.get("required", []))
     extra = schema.get("additionalProperties", True)
     names = schema.get("propertyNames", {})
-    keys = (st.from_regex(str(names["pattern"])) if isinstance(names, dict) and "pattern" in names
+    keys = (_ecma_regex(str(names["pattern"])) if isinstance(names, dict) and "pattern" in names
             else st.text(min_size=1, max_size=4)).filter(lambda k: k not in props)
     if isinstance(extra, dict) and not props:
         return st.dictionaries(keys, json_values(extra, defs, depth + 1),
@@ -166,7 +166,7 @@ def _objects(schema: dict[str, Any], defs: dict[str, Any], depth: int
                   if k not in required and depth < 3 and not _impossible(v)})
     others: list[Values] = []
     for pattern, sub in (schema.get("patternProperties") or {}).items():
-        others.append(st.dictionaries(st.from_regex(str(pattern)).filter(lambda k: k not in props),
+        others.append(st.dictionaries(_ecma_regex(str(pattern)).filter(lambda k: k not in props),
                                       json_values(sub, defs, depth + 1), max_size=2))
     if extra is not False and "maxProperties" not in schema:
         # an open object: undeclared keys with values its additionalProperties allows
@@ -176,3 +176,9 @@ def _objects(schema: dict[str, Any], defs: dict[str, Any], depth: int
         return fixed
     return st.builds(lambda a, *b: {k: v for d in (*b, a) for k, v in d.items()}, fixed,
                      *others)
+
+
+def _ecma_regex(pattern: str) -> st.SearchStrategy[str]:
+    """Strings matching ``pattern`` as JSON Schema reads it (ECMA-262): hypothesis reads
+    it as Python does, where ``$`` also matches before a final newline."""
+    return st.from_regex(pattern).filter(lambda s: not s.endswith("\n"))

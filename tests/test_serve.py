@@ -91,7 +91,7 @@ async def exercise(target: Any) -> None:
         assert (result.is_error, result.content[0].text) == (False, "hello")
         bad = await client.call_tool("echo", {"text": "x" * 30})
         assert bad.is_error and "text" in bad.content[0].text
-        assert "at most 20 characters" in bad.content[0].text
+        assert "is longer than 20 characters" in bad.content[0].text
         boom = await client.call_tool("boom", {})
         assert boom.is_error and "the desk is on fire" in boom.content[0].text
         again = await client.call_tool("echo", {"text": "still here"})

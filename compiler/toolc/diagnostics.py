@@ -88,7 +88,7 @@ def _rules(*rows: tuple[str, str, Severity, str]) -> dict[str, Rule]:
     return {code: Rule(code, name, sev, purpose) for code, name, sev, purpose in rows}
 
 
-E, W = Severity.ERROR, Severity.WARNING
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # The catalogue. Codes are stable: never renumber, only add. Families:
 # TC0xx input and YAML, TC1xx structure, TC2xx schemas, TC3xx names and references,
@@ -116,6 +116,7 @@ RULES: dict[str, Rule] = _rules(
     ("TC207", "required-unknown", E, "A `required` list names a property that is not there."),
     ("TC208", "type-alias-cycle", E, "Named types that are only aliases of each other, with no structure."),
     ("TC209", "returns-not-object", E, "`returns` must be an object schema: MCP's outputSchema is one."),
+    ("TC220", "typed-widely", I, "A schema no Python type can say: its handler parameter is typed wider."),
     ("TC301", "bad-name", E, "A name outside the MCP tool-name rule `^[A-Za-z0-9._-]{1,128}$`."),
     ("TC302", "unportable-name", W, "A name outside `^[A-Za-z0-9_-]{1,64}$`, refused by some providers."),
     ("TC303", "bad-reference", E, "A handler, predicate, prepare or wrapper that is not `module.path:attr`."),

@@ -151,7 +151,7 @@ def test_workbench_tools_validate_then_run(importable: Load) -> None:
         "3 lines at any level")
     bad = _call(workbench.toolset, "wb_readLog", {"lines": 0, "level": "loud"})
     assert bad.is_error
-    assert "lines: Input should be greater than or equal to 1" in _text(bad)
-    assert "level: Input should be 'debug', 'info', 'warning' or 'error'" in _text(bad)
+    assert "- lines: 0 is less than the minimum of 1" in _text(bad)
+    assert "- level: \"loud\" is not one of \"debug\", \"info\", \"warning\", \"error\"" in _text(bad)
     saved = _approved(workbench.toolset, "wb_saveNote", {"text": "hello"})
     assert saved.structured_content == {"line": 5}

@@ -70,7 +70,7 @@ def toolset() -> rt.AbstractToolset[Any]:
                 annotations={"readOnlyHint": True, "idempotentHint": True},
                 meta={"com.example/null": None, "nested": {"keep": None, "list": [1, None]}},
             ),
-            make_tool("saveNote", save, output_schema=SAVED_SCHEMA, returns_model=Saved),
+            make_tool("saveNote", save, output_schema=SAVED_SCHEMA),
             make_tool("boom", boom),
             make_tool("media", media),
             make_tool("whoami", whoami),
@@ -143,8 +143,8 @@ async def test_bad_args_and_failures_are_error_results_and_serving_goes_on(mode:
         assert bad.is_error
         assert bad.content[0].text == (
             "Invalid arguments:\n"
-            "- text: String should have at most 20 characters\n"
-            "- times: Input should be greater than or equal to 1"
+            '- text: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" is longer than 20 characters\n'
+            "- times: 0 is less than the minimum of 1"
         )
         failed = await client.call_tool("boom", {"text": "now"})
         assert failed.is_error and failed.content[0].text == "boom failed: RuntimeError: kaput now"

@@ -47,8 +47,9 @@ def _positional(value: Any, indent: int = ARG_INDENT) -> str:
     return render(Lit(value), indent, WIDTH - indent - 1)
 
 
-def tool_args(tool: ToolIR, params_model: str, returns_model: str | None) -> list[str]:
-    """The arguments of ``rt.Tool(...)`` for one tool, each already written out."""
+def tool_args(tool: ToolIR, params_model: str) -> list[str]:
+    """The arguments of ``rt.Tool(...)`` for one tool, each already written out. (The
+    returns model only types the handler: results are validated by the output schema.)"""
     assert tool.handler is not None
     args = [_positional(tool.name), _positional(tool.description),
             f"params_model=lambda: _lazy.model({py_str(params_model)})",
@@ -56,8 +57,6 @@ def tool_args(tool: ToolIR, params_model: str, returns_model: str | None) -> lis
             _kwarg("input_schema", json_text(tool.input_schema))]
     if tool.output_schema is not None:
         args.append(_kwarg("output_schema", json_text(tool.output_schema)))
-    if returns_model is not None:
-        args.append(f"returns_model=lambda: {returns_model}")
     args += _descriptive(tool)
     if tool.requires_approval:
         args.append("requires_approval=True")
