@@ -25,6 +25,7 @@ def test_reads_every_key(tmp_path: Path) -> None:
 specs = ["a", "b/c.toolc.yaml"]
 output = "out"
 python-path = ["src"]
+format = "assert"
 [tool.toolc.severity]
 TC201 = "warning"
 unportable-name = "off"
@@ -36,6 +37,7 @@ severity = {FORMAT_ADDED = "info"}
     assert config.specs == (root.resolve() / "a", root.resolve() / "b/c.toolc.yaml")
     assert config.output == root.resolve() / "out"
     assert config.python_path == (root.resolve() / "src",)
+    assert config.format == "assert"
     assert config.severities == {"TC201": Severity.WARNING, "TC302": Severity.OFF}
     assert config.diff == {"severity": {"FORMAT_ADDED": "info"}}
 
@@ -49,6 +51,7 @@ severity = {FORMAT_ADDED = "info"}
         ('[tool.toolc.severity]\nmissing-descripton = "off"', "did you mean 'missing-description'", 5),
         ('[tool.toolc.severity]\nTC201 = "loud"', "must be \"off\", \"warning\" or \"error\"", 5),
         ('[tool.toolc]\nspecs = "s', "not valid TOML", 1),
+        ('[tool.toolc]\nformat = "strict"', 'format must be "annotate" or "assert"', 5),
     ],
 )
 def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,

@@ -5,6 +5,7 @@
 specs = "specs"              # a folder searched for *.toolc.yaml, or a list of folders/files
 output = "generated"         # generated modules and golden schemas
 python-path = ["examples"]   # put on sys.path for `toolc serve` (handlers live there)
+format = "annotate"          # `format` keywords: "annotate" (JSON Schema's default) or "assert"
 
 [tool.toolc.severity]        # per rule, by code or name: "off" | "warning" | "error"
 TC201 = "warning"
@@ -28,7 +29,8 @@ from typing import Any
 
 from .diagnostics import RULES, Severity, Span, fail
 
-_KNOWN = ("specs", "output", "python-path", "severity", "diff")
+_KNOWN = ("specs", "output", "python-path", "format", "severity", "diff")
+FORMAT_MODES = ("annotate", "assert")
 _NAMES = {rule.name: code for code, rule in RULES.items()}
 
 
@@ -40,6 +42,7 @@ class Config:
     python_path: tuple[Path, ...] = ()
     severities: dict[str, Severity] = field(default_factory=dict)
     diff: dict[str, Any] = field(default_factory=dict)
+    format: str = "annotate"                    # `format` keywords: annotate or assert
     source: Path | None = None                  # the pyproject.toml read, if any
 
     def relative(self, path: Path) -> str:
@@ -96,6 +99,9 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
     diff = table.get("diff", {})
     if not isinstance(diff, dict):
         fail("TC901", "[tool.toolc.diff] must be a table", where("diff"))
+    formats = table.get("format", "annotate")
+    if formats not in FORMAT_MODES:
+        fail("TC901", '[tool.toolc] format must be "annotate" or "assert"', where("format"))
     return Config(
         root=root,
         specs=tuple(root / s for s in specs_list),
@@ -103,6 +109,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         python_path=tuple(root / p for p in pypath),
         severities=_severities(table.get("severity", {}), where),
         diff=diff,
+        format=formats,
         source=source,
     )
 

@@ -29,8 +29,10 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
     return parsed
 
 
-def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag) -> ProjectIR | None:
-    """Check every file and resolve the project; ``None`` when any error was reported."""
+def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, *,
+            formats: str = "annotate") -> ProjectIR | None:
+    """Check every file and resolve the project; ``None`` when any error was reported.
+    ``formats`` is the project's default `format` mode."""
     # The front end allocates many small objects and frees none of them before it ends:
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
@@ -39,7 +41,7 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag) -> ProjectIR | None
         project = run_checks(parse_files(files, bag), bag)
         if bag.has_errors:
             return None
-        return resolve(project)
+        return resolve(project, formats=formats)
     finally:
         if collecting:
             gc.enable()

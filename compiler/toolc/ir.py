@@ -49,6 +49,7 @@ class ToolIR:
     handler: Ref | None = None
     requires_approval: bool = False
     additional_params: bool = False
+    formats: bool = False            # calls assert `format` keywords (`format: assert`)
     external: bool = False           # defined by an `external` toolset: raw schema, no handler
     # Pinned from an MCP server (an `mcp` toolset's `tools`): the toolset that pins it, and
     # the server's other tool fields, published at the top level as given. A pinned tool

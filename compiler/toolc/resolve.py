@@ -35,14 +35,19 @@ from .model.writeout import raw_description_spans, to_json
 IMPLICIT_EXPORT = "toolset"
 
 
-def resolve(project: Project) -> ProjectIR:
-    """The IR of every module (the first of each name; duplicates are errors already)."""
-    resolver = _Resolver(project)
+def resolve(project: Project, *, formats: str = "annotate") -> ProjectIR:
+    """The IR of every module (the first of each name; duplicates are errors already).
+    ``formats`` is the project's `format` mode (``[tool.toolc] format``)."""
+    resolver = _Resolver(project, formats)
     named = sorted(project.by_name.items())
     tools = {name: resolver.tools(parsed) for name, parsed in named}
     resolver.all_tools = tools
     modules = {name: resolver.module(parsed, tools[name]) for name, parsed in named}
     return ProjectIR(modules)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _ref(text: str | None) -> Ref | None:
@@ -53,8 +58,9 @@ def _ref(text: str | None) -> Ref | None:
 
 
 class _Resolver:
-    def __init__(self, project: Project):
+    def __init__(self, project: Project, formats: str = "annotate"):
         self.project = project
+        self.formats = formats
         self.roots: dict[tuple[int, str, str], SchemaRoot] = {
             (id(r.module), r.kind, r.owner): r for r in project.roots}
         self.all_tools: dict[str, dict[str, ToolIR]] = {}
@@ -101,6 +107,7 @@ class _Resolver:
             output_schema=output, annotations=_plain(node.get("annotations")),
             meta=_plain(node.get("meta")), handler=_ref(spec.handler),
             requires_approval=spec.requires_approval, additional_params=spec.additional_params,
+            formats=(spec.format or _str(parsed.raw.get("format")) or self.formats) == "assert",
             params_spec=_params_spec(node.get("params"), input_schema),
             returns_spec=_plain(node.get("returns")), description_spans=spans,
         )

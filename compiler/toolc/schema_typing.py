@@ -8,7 +8,8 @@ The rules here make it a superset, always:
 
 - an explicit ``type`` decides the type (``string`` -> ``str``, ``object`` with
   ``properties`` -> a model, ...), whatever else narrows the values: bounds, ``not``,
-  ``if``/``then``/``else``, ``allOf`` ... only take values away;
+  ``if``/``then``/``else``, ``allOf`` ... only take values away (though some of them,
+  ``if``/``then`` or ``dependentSchemas``, give properties a shape the type cannot say);
 - ``properties``, ``additionalProperties`` and ``items`` type what they apply to, except
   where another keyword changes what they apply to (``patternProperties`` takes keys
   from ``additionalProperties``, ``prefixItems`` takes the first items from ``items``);
@@ -36,11 +37,11 @@ NARROWING = frozenset({
     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
     "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
     "contains", "minContains", "maxContains", "required", "minProperties",
-    "maxProperties", "propertyNames", "dependentRequired",
+    "maxProperties", "propertyNames", "dependentRequired", "not",
 })
 # Keywords that shape values (add properties, reorder items, refer elsewhere) in a way
 # no Python type says: the type stays what ``type`` says, and the build tells the author.
-SHAPING = ("not", "if", "then", "else", "allOf", "anyOf", "oneOf", "dependentSchemas",
+SHAPING = ("if", "then", "else", "allOf", "anyOf", "oneOf", "dependentSchemas",
            "unevaluatedProperties", "unevaluatedItems", "patternProperties", "prefixItems",
            "$ref", "$dynamicRef")
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
@@ -90,7 +91,8 @@ def widening(schema: dict[str, Any], own_keys: frozenset[str] = frozenset()) -> 
         constrained = [k for k in keys if k not in ANNOTATING and k not in SHAPING
                        and k not in ("enum", "const")]
         if constrained:
-            return (f"no `type`: {_names(constrained)} only apply to some kinds of value, "
+            verb = "applies" if len(constrained) == 1 else "apply"
+            return (f"no `type`: {_names(constrained)} only {verb} to some kinds of value, "
                     "so the handler may receive any JSON value")
     if shaping:
         return f"{_names(shaping)} cannot be said by a Python type"

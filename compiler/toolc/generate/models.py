@@ -22,6 +22,7 @@ is an integer (``rt.integral``), a number stays the int or float it came as
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -322,7 +323,6 @@ class ModelSet:
 
 
 def _widened_note(schema: dict[str, JSON]) -> list[str]:
-    """A comment for the reader where the type is wider than the schema."""
+    """A comment for the reader where the type is wider than the schema (TC220)."""
     reason = widening(schema)
-    return [f"typed widely: {reason}; the published schema is validated first"] \
-        if reason else []
+    return textwrap.wrap(f"typed widely (TC220): {reason}", 84) if reason else []

@@ -60,6 +60,8 @@ def tool_args(tool: ToolIR, params_model: str) -> list[str]:
     args += _descriptive(tool)
     if tool.requires_approval:
         args.append("requires_approval=True")
+    if tool.formats:
+        args.append("formats=True")
     return args
 
 

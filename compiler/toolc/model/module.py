@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from .base import Expect, SpecModel, ToolcSchema
-from .tools import ToolSpec
+from .tools import FormatMode, ToolSpec
 from .toolsets import AnyToolset
 
 
@@ -42,6 +42,11 @@ class ModuleSpec(SpecModel):
     ] = Field(default_factory=dict)
     export: Annotated[
         str | None, Field(description="The toolset the module exports; by default all its tools."),
+    ] = None
+    format: Annotated[
+        FormatMode | None,
+        Field(description="`assert` checks `format` keywords in calls of every tool of the "
+                          "module; `annotate` only publishes them. Default: `[tool.toolc]`'s."),
     ] = None
 
 

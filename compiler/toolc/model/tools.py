@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 
 from .base import Expect, JsonValue, RawSchema, SpecModel, ToolcSchema
+
+# How `format` keywords are enforced: JSON Schema 2020-12 makes them annotations.
+FormatMode = Literal["annotate", "assert"]
 
 
 class Annotations(SpecModel):
@@ -49,6 +52,11 @@ class ToolSpec(SpecModel):
         Expect("a mapping, published as the tool's `_meta`"),
     ] = None
     additional_params: bool = False
+    format: Annotated[
+        FormatMode | None,
+        Field(description="`assert` checks `format` keywords in calls; `annotate` (JSON "
+                          "Schema's default) only publishes them. Default: the module's."),
+    ] = None
 
 
 class ExternalToolSpec(SpecModel):
