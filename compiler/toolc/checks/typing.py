@@ -28,10 +28,13 @@ def check_python_type(walk: Walk, node: YMap, key_span: Span,
     """TC220 (info): the schema has no faithful Python type."""
     if not walk.toolc or walk.root.kind not in _TYPED_ROOTS or not node:
         return
+    top = walk.root.kind == "type" and node is walk.root.node
+    if trail is None and not top:
+        return  # a branch or items schema: said once, at the property that holds it
     reason = widening(node, _toolc_keys(node))
     if reason is None:
         return
-    what = f"parameter '{'.'.join(trail)}'" if trail else "this schema"
+    what = f"parameter '{'.'.join(trail)}'" if trail else f"type '{walk.root.owner}'"
     walk.project.report(
         "TC220", f"the Python type of {what} is wider than its schema: {reason}", key_span,
         severity=Severity.INFO,
