@@ -139,6 +139,8 @@ def _numbers(kind: str, schema: dict[str, Any]) -> Values:
     values = values | values.map(float)
     if kind == "number" and "multipleOf" not in schema:
         values = st.floats(low, high, allow_nan=False) | values
+    if kind == "integer":  # a fine multipleOf (1e-8) makes fractions: not integers
+        values = values.filter(lambda v: float(v).is_integer())
     return values.filter(lambda v: _within(v, schema))
 
 
