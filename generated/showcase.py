@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from toolc import runtime as rt
 
@@ -37,12 +37,8 @@ class Point(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    x: Annotated[float, rt.exact_number()] = Field(
-        description="Distance from the left edge, in pixels.",
-    )
-    y: Annotated[float, rt.exact_number()] = Field(
-        description="Distance from the top edge, in pixels.",
-    )
+    x: int | float = Field(description="Distance from the left edge, in pixels.")
+    y: int | float = Field(description="Distance from the top edge, in pixels.")
 
 
 class MeasureParams(BaseModel):
@@ -56,9 +52,7 @@ class MeasureParams(BaseModel):
 class MeasureResult(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    distance: Annotated[float, rt.exact_number()] = Field(
-        description="The distance in the requested unit.",
-    )
+    distance: int | float = Field(description="The distance in the requested unit.")
 
 
 class DeleteShapeParams(BaseModel):

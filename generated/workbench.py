@@ -28,10 +28,7 @@ else:
 class ReadLogParams(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    lines: Annotated[int, rt.integral()] = Field(
-        50,
-        description="How many lines to return.",
-    )
+    lines: int = Field(50, description="How many lines to return.")
     level: Severity | None = Field(None, description="Only lines at or above this level.")
 
 
@@ -44,18 +41,13 @@ class SaveNoteParams(BaseModel):
 class SaveNoteResult(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    line: Annotated[int, rt.integral()] = Field(
-        description="Line number of the note in notes.jsonl.",
-    )
+    line: int = Field(description="Line number of the note in notes.jsonl.")
 
 
 class ListNotesParams(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    limit: Annotated[int, rt.integral()] = Field(
-        10,
-        description="How many notes to return at most.",
-    )
+    limit: int = Field(10, description="How many notes to return at most.")
 
 
 class ListNotesResultNotesItem(BaseModel):
@@ -63,9 +55,7 @@ class ListNotesResultNotesItem(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    line: Annotated[int, rt.integral()] = Field(
-        description="Line number of the note in notes.jsonl.",
-    )
+    line: int = Field(description="Line number of the note in notes.jsonl.")
     text: str = Field(description="The note's text.")
 
 

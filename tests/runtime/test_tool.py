@@ -387,3 +387,28 @@ async def test_requires_approval_validates_first_then_pauses() -> None:
     result = await tool.call(denied, {"text": "hello"})
     assert result.is_error and result.text_content == "The call to 'saveNote' was not run: not now"
     assert ran == ["hello", "edited"]
+
+
+async def test_json_numbers_arrive_as_json_says(ctx: rt.RunContext[None]) -> None:
+    """What generated models do: an integer may come as a whole float (1e300 too), and a
+    number stays the int or float it came as (10**400 has no float)."""
+    class Numbers(BaseModel):
+        count: int = 0
+        ratio: int | float = 0
+
+    seen: list[dict[str, Any]] = []
+
+    async def handler(ctx: Any, **params: Any) -> str:
+        seen.append(params)
+        return "ok"
+
+    schema = {"type": "object", "properties": {"count": {"type": "integer"},
+                                               "ratio": {"type": "number"}}}
+    tool = make_tool("n", handler, params_model=Numbers, input_schema=schema)
+    for args in ({"count": 5.0, "ratio": 3}, {"count": 1e300, "ratio": 10**400},
+                 {"ratio": 0.5}):
+        assert (await tool.call(ctx, args)).text_content == "ok", args
+    assert seen == [{"count": 5, "ratio": 3}, {"count": int(1e300), "ratio": 10**400},
+                    {"count": 0, "ratio": 0.5}]
+    assert [type(s["count"]) for s in seen] == [int, int, int]
+    assert type(seen[0]["ratio"]) is int

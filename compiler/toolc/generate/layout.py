@@ -120,8 +120,9 @@ FLOAT = Raw("float")
 
 def union(*items: Node) -> Node:
     """A union as typing tools like it written: nested unions flattened, no repeats,
-    ``Any`` absorbing everything, one ``Literal`` for all literal members, ``float``
-    standing for ``int | float`` (JSON Schema's integers are numbers), ``None`` last."""
+    ``Any`` absorbing everything, one ``Literal`` for all literal members, ``None``
+    last. (``int | float`` stays as it is: a model converting ``float`` alone would
+    turn 3 into 3.0 and fail on 10**400, which JSON numbers allow.)"""
     out: list[Node] = []
     for item in items:
         for part in item.items if isinstance(item, Union) else (item,):
@@ -133,8 +134,6 @@ def union(*items: Node) -> Node:
     if len(literals) > 1:
         merged = literal(*(arg for lit in literals for arg in lit.args))
         out = [merged if p is literals[0] else p for p in out if p not in literals[1:]]
-    if FLOAT in out and INT in out:
-        out.remove(INT)
     if NONE in out:
         out.remove(NONE)
         out.append(NONE)
@@ -156,13 +155,17 @@ def literal(*values: Node) -> Node:
 
 
 def plain(node: Node) -> Node:
-    """The type a handler sees: validation-only ``Annotated`` wrappers removed."""
+    """The type a handler sees: validation-only ``Annotated`` wrappers removed, and
+    ``int | float`` written ``float``, as typing reads it (an int is a float there)."""
     if isinstance(node, Sub):
         if node.constraint:
             return plain(node.args[0])
         return Sub(node.head, tuple(plain(a) for a in node.args))
     if isinstance(node, Union):
-        return union(*(plain(i) for i in node.items))
+        items = [plain(i) for i in node.items]
+        if FLOAT in items and INT in items:
+            items.remove(INT)
+        return union(*items)
     return node
 
 

@@ -16,8 +16,8 @@ The mapping: string/integer/number/boolean/null -> ``str``/``int``/``float``/``b
 ``None``; ``enum``/``const`` -> ``Literal``; arrays -> ``list[...]``; objects with
 properties -> nested models; other objects -> ``dict[str, ...]``; ``anyOf``/``oneOf`` ->
 unions; what no type says -> ``Any``. Models read JSON as JSON Schema does: a whole float
-is an integer (``rt.integral``), a number stays the int or float it came as
-(``rt.exact_number``), and undeclared properties are kept where the schema allows them.
+is an integer, a number stays the int or float it came as (``int | float``), and
+undeclared properties are kept where the schema allows them.
 """
 
 from __future__ import annotations
@@ -44,12 +44,12 @@ from .layout import (
     Node,
     Raw,
     Sub,
+    Union,
     annotated,
     field_call,
     literal,
     plain,
     union,
-    validated,
 )
 from .names import JSON_TYPES, ModuleNames, Scope, camel, field_name
 from .schemas import KEEPS_NAMED_TYPE, child, holds_object, recursive_aliases, text_of
@@ -57,10 +57,14 @@ from .schemas import KEEPS_NAMED_TYPE, child, holds_object, recursive_aliases, t
 # What a Field carries to readers of the model (the schema's words, not its rules).
 ANNOTATING = ("title", "description", "examples")
 # The Python type of each JSON type a value of it arrives as.
+# (No validator of our own: a Python call per value is most of a conversion's cost. A
+# whole float arrives as an int through pydantic's own lax int; one beyond its range,
+# 1e300, is converted before a second try, see `rt.Tool`. A number is the int or float
+# it came as: 10**400 has no float.)
 _SCALAR_NODES: dict[str, Node] = {
     "string": Raw("str"),
-    "integer": validated(INT, "rt.integral"),
-    "number": validated(Raw("float"), "rt.exact_number"),
+    "integer": INT,
+    "number": Union((INT, Raw("float"))),
     "boolean": Raw("bool"),
 }
 # Which literal values belong to which JSON type (a bool is no integer in JSON).

@@ -1,8 +1,8 @@
 """toolc.runtime: the library generated toolset modules import.
 
 `from toolc import runtime as rt`. The contract is in `toolc.runtime.abstract`.
-`ClassRecorder`, `LazyModule` and the converters (`integral`, `exact_number`) are used
-by generated modules: their support code, written once here rather than in every module.
+`ClassRecorder` and `LazyModule` are used by generated modules: their support code,
+written once here rather than in every module.
 Importing this package is cheap: the mcp SDK, anyio and jsonschema are imported only
 when a toolset needs them; the MCP kinds and `to_mcp_server` load on first access.
 """
@@ -27,7 +27,7 @@ from toolc.runtime.deferred import (
 from toolc.runtime.external import ExternalTool, ExternalToolset
 from toolc.runtime.filtered import FilteredToolset
 from toolc.runtime.function import FunctionToolset
-from toolc.runtime.generated_support import LazyModule, exact_number, integral
+from toolc.runtime.generated_support import LazyModule
 from toolc.runtime.prefixed import PrefixedToolset
 from toolc.runtime.prepared import PreparedToolset
 from toolc.runtime.recorded import ClassRecorder
@@ -115,8 +115,6 @@ __all__ = [
     "Validator",
     "ValidatorBroken",
     "WrapperToolset",
-    "exact_number",
-    "integral",
     "lazy_wrapper",
     "to_mcp_server",
 ]

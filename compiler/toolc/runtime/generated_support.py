@@ -1,14 +1,9 @@
 """Support code used by generated modules (and by nothing else).
 
-Every generated module needs the same few helpers: pydantic validators that make its
-models convert JSON exactly as JSON Schema reads it (the published schema itself is
-validated before, by ``toolc.runtime.validation``), and the PEP 562 machinery that makes its
-models, Protocols and toolsets at first use (with ``toolc.runtime.recorded``). They live
-here, written once, rather than being copied into every module of every user's
-``generated/`` folder.
-
-Importing this module is cheap: pydantic is imported only when a validator is made,
-which happens when a generated module makes a model, at its first use.
+Every generated module needs the same PEP 562 machinery, which makes its models,
+Protocols and toolsets at first use (with ``toolc.runtime.recorded``). It lives here,
+written once, rather than being copied into every module of every user's ``generated/``
+folder. Importing this module is cheap: it imports no pydantic.
 """
 
 from __future__ import annotations
@@ -21,32 +16,6 @@ if TYPE_CHECKING:
 
     from toolc.runtime.abstract import AbstractToolset
     from toolc.runtime.recorded import ClassRecorder
-
-
-def integral() -> Any:
-    """A validator taking a whole float (5.0, 1e300) as an int: JSON Schema's integers
-    include it, and pydantic's int refuses 1e300 (and, strict, every float)."""
-    from pydantic import BeforeValidator
-
-    return BeforeValidator(_whole_to_int)
-
-
-def _whole_to_int(value: object) -> object:
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-def exact_number() -> Any:
-    """A validator keeping a JSON number as it came: an int stays an int (10**400 has no
-    float), a float a float; the validator of record has checked it is a number."""
-    from pydantic import PlainValidator
-
-    return PlainValidator(_number)
-
-
-def _number(value: object) -> object:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return value
-    raise ValueError("not a number")
 
 
 Builder = Callable[[], Any]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from toolc.runtime.abstract import ToolDefinition
 from toolc.runtime.context import RunContext
@@ -151,6 +151,17 @@ def _model(source: ModelSource | None) -> type[BaseModel] | None:
     if source is None or isinstance(source, type):
         return source
     return source()
+
+
+def whole_floats_to_int(value: Any) -> Any:
+    """``value`` with every whole float beyond 64 bits made an int, at any depth."""
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 2.0**63:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole_floats_to_int(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_floats_to_int(v) for v in value]
+    return value
 
 
 def invalid(what: str, problems: list[str]) -> ToolResult:
@@ -300,7 +311,12 @@ class Tool:
         model = self._params
         if model is None:
             return args
-        params = model.model_validate(args)
+        try:
+            params = model.model_validate(args)
+        except ValidationError:
+            # pydantic's int takes 5.0 but not a whole float beyond 64 bits (1e300), which
+            # JSON Schema counts as an integer too: once more, with those made ints.
+            params = model.model_validate(whole_floats_to_int(args))
         kwargs = params.__dict__
         if params.__pydantic_extra__:
             kwargs = {**kwargs, **params.__pydantic_extra__}

@@ -72,7 +72,7 @@ class Validator:
 
     def problems(self, instance: Any) -> list[str]:
         """What is wrong with ``instance``, one line per problem (empty: valid)."""
-        compiled = self.compiled()
+        compiled = self._compiled or self.compiled()
         try:
             if compiled.is_valid(instance):
                 return []
