@@ -9,11 +9,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any
+from typing import Any
 
 import pytest
 import toolc.runtime as rt
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel
 from toolc.runtime import generated_support
 
 
