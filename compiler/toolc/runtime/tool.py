@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from toolc.runtime.abstract import ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError, approval_gate
+from toolc.runtime.failures import failure_result
 from toolc.runtime.results import ToolResult, to_tool_result, validation_summary
 
 ModelSource = type[BaseModel] | Callable[[], type[BaseModel]]
@@ -279,8 +280,7 @@ class Tool:
         except DeferredCallError:
             raise
         except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
-            log_failure(exc, "tool %s failed", self.name)
-            return ToolResult.error(f"{self.name} failed: {type(exc).__name__}: {exc}")
+            return failure_result(self.name, exc)  # a ToolError's message; others masked
         return to_tool_result(value, self.name, self._returns)
 
     def __repr__(self) -> str:
