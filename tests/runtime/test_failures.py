@@ -85,3 +85,19 @@ def test_tool_error_is_public() -> None:
     assert rt.ToolError.__module__ == "toolc.runtime.failures"
     assert issubclass(rt.ToolError, Exception)
     assert failure_result("t", rt.ToolError("as written")).text_content == "as written"
+
+
+def flaky_predicate(ctx: rt.RunContext[Any]) -> bool:
+    raise LookupError(SECRET)
+
+
+async def test_a_call_whose_toolset_cannot_start_is_masked_alike(
+        ctx: rt.RunContext[None]) -> None:
+    gated = rt.FilteredToolset(rt.FunctionToolset([make_tool("echo")]), flaky_predicate,
+                               id="admin")
+    async with Client(rt.to_mcp_server(gated)) as client:
+        served = await client.call_tool("echo", {"text": "x"})
+    assert served.is_error and served.content[0].text == "internal error in tool echo (ref 1)"
+    in_process = await gated.call_tool(ctx, "echo", {"text": "x"})
+    assert in_process.text_content.startswith("echo cannot run: ")
+    assert SECRET in in_process.text_content

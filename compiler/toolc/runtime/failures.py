@@ -77,5 +77,14 @@ def failure_result(tool_name: str, exc: BaseException) -> ToolResult:
     return _described(tool_name, exc)
 
 
+def cannot_run(tool_name: str, exc: Exception) -> ToolResult:
+    """A call its toolset could not start: a predicate, a prepare function, a wrapper's
+    import or a connection failed. Its text may quote user code, so it is masked alike."""
+    policy = _policy.get()
+    if policy is not None and not policy.expose:
+        return ToolResult.error(policy.masked(f"in tool {tool_name}", exc))
+    return ToolResult.error(f"{tool_name} cannot run: {exc}")
+
+
 def _described(tool_name: str, exc: BaseException) -> ToolResult:
     return ToolResult.error(f"{tool_name} failed: {type(exc).__name__}: {exc}")
