@@ -94,6 +94,12 @@ def test_a_half_sent_body_is_closed(served: Served) -> None:
     assert "its request body took too long" in served.stderr()
 
 
+def test_an_unfinished_header_block_over_16_kib_is_refused(served: Served) -> None:
+    with connect(served) as sock:
+        sock.sendall(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 20_000)
+        assert closed_by_server(sock).startswith(b"HTTP/1.1 400 ")  # before the deadline
+
+
 def test_a_body_over_the_limit_is_refused(served: Served) -> None:
     big = {**INITIALIZE, "params": {**INITIALIZE["params"], "pad": "x" * 3000}}  # type: ignore[dict-item]
     answer = post(served.port, big)
