@@ -80,8 +80,8 @@ class TimedH11Protocol(H11Protocol):
 
     def _timed_out(self, phase: str) -> None:
         self._phase, self._deadline = None, None
-        if self.transport.is_closing():
-            return
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:
+            return  # closed already, or handed over (a WebSocket upgrade)
         client = f"{self.client[0]}:{self.client[1]}" if self.client else "a client"
         log.warning("closed the connection of %s: its request %s took too long", client, phase)
         if phase == "headers" and self.conn.trailing_data[0]:

@@ -24,13 +24,17 @@ async def refusing(ctx: rt.RunContext[Any], text: str, times: int) -> str:
     raise rt.ToolError(f"No note called {text!r}; try listNotes first.")
 
 
+async def erring(ctx: rt.RunContext[Any], text: str, times: int) -> rt.ToolResult:
+    return rt.ToolResult.error(f"{text} is read-only here.")
+
+
 def sync_leaky(ctx: rt.RunContext[Any], text: str, times: int) -> str:
     raise KeyError(SECRET)  # run in a worker thread: the policy must still apply
 
 
 def served() -> rt.AbstractToolset[Any]:
     return rt.FunctionToolset([make_tool("leaky", leaky), make_tool("refusing", refusing),
-                               make_tool("syncLeaky", sync_leaky)])
+                               make_tool("syncLeaky", sync_leaky), make_tool("erring", erring)])
 
 
 async def test_a_served_exception_is_masked_and_its_traceback_logged_under_the_ref(
@@ -48,11 +52,13 @@ async def test_a_served_exception_is_masked_and_its_traceback_logged_under_the_r
     assert "internal error in tool syncLeaky (ref 2)" in logged
 
 
-async def test_a_tool_error_reaches_the_client_as_written() -> None:
+async def test_a_tool_error_and_an_error_result_reach_the_client_as_written() -> None:
     async with Client(rt.to_mcp_server(served())) as client:
         result = await client.call_tool("refusing", {"text": "todo"})
+        returned = await client.call_tool("erring", {"text": "notes"})
     assert result.is_error
     assert result.content[0].text == "No note called 'todo'; try listNotes first."
+    assert (returned.is_error, returned.content[0].text) == (True, "notes is read-only here.")
 
 
 async def test_expose_errors_sends_the_type_and_message() -> None:
