@@ -34,7 +34,7 @@ from toolc.serve_http import BindRefused, HttpOptions, check_bind, host_policy
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     project = make_project(tmp_path_factory.mktemp("desk"))
-    with http_server(project, "--allow-host", "tools.internal",
+    with http_server(project, "--allow-host", "tools.internal", "--allow-host", "edge:*",
                      "--allow-origin", "https://app.example") as server:
         yield server
 
@@ -50,7 +50,8 @@ async def echo_through(url: str, headers: dict[str, str] | None = None) -> str:
 
 @pytest.mark.parametrize("host", [
     "evil.example", "evil.example:{port}", "127.0.0.1.evil.example:{port}",
-    "localhost.evil.example", "127.0.0.1:1", "[::2]:{port}", "", "[::1", "a:b:c"])
+    "localhost.evil.example", "127.0.0.1:1", "[::2]:{port}", "", "[::1", "a:b:c",
+    "tools.internal:1", "edge.evil"])
 def test_a_foreign_host_is_refused_before_any_session(served: Served, host: str) -> None:
     answer = post(served.port, INITIALIZE, host=host.format(port=served.port))
     assert answer.status == 421 and "mcp-session-id" not in answer.headers
@@ -65,7 +66,8 @@ def test_a_foreign_origin_is_refused(served: Served, origin: str) -> None:
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "LocalHost",
-                                  "[::1]:{port}", "tools.internal", "tools.internal:{port}"])
+                                  "[::1]:{port}", "tools.internal", "tools.internal:{port}",
+                                  "edge", "edge:1234"])
 def test_the_bind_address_names_and_allowed_hosts_are_served(served: Served, host: str) -> None:
     answer = post(served.port, INITIALIZE, host=host.format(port=served.port))
     assert answer.status == 200 and answer.headers["mcp-session-id"]

@@ -128,9 +128,7 @@ def normal_origin(value: str) -> str:
 
 def _names_for(bind: str) -> list[str]:
     """The host names a bind address answers to by default."""
-    if is_loopback(bind):
-        return [*LOOPBACK_NAMES, _as_host_name(bind)]
-    if _is_unspecified(bind):  # 0.0.0.0 / ::: loopback clients reach it too
+    if is_loopback(bind) or _is_unspecified(bind):  # 0.0.0.0 and :: are reached on loopback too
         return [*LOOPBACK_NAMES, _as_host_name(bind)]
     return [_as_host_name(bind)]
 
@@ -236,7 +234,7 @@ def build_app(server: Any, options: HttpOptions) -> Any:
     # in front); given the same exact lists, it agrees with the guard.
     settings = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=sorted(policy.hosts | {f"{n}:*" for n in policy.any_port}),
+        allowed_hosts=sorted(policy.hosts | policy.any_port | {f"{n}:*" for n in policy.any_port}),
         allowed_origins=sorted(policy.origins))
     manager = EvictingSessionManager(
         app=server, security_settings=settings, max_sessions=options.max_sessions,
