@@ -18,6 +18,7 @@ from .build import BuildResult, build, compile_specs, discover, in_ci
 from .config import Config, load_config
 from .diagnostics import DiagnosticBag, SpecError
 from .report.diagnostics import render
+from .serve_http import HttpOptions
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -226,16 +227,29 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
 
 
-def run_serve(target: str, *, toolset_name: str | None, transport: str, host: str, port: int,
-              pinned: bool = False, err: TextIO | None = None) -> int:
+def run_serve(target: str, *, toolset_name: str | None, transport: str,
+              http: HttpOptions | None = None, pinned: bool = False,
+              expose_errors: bool = False, err: TextIO | None = None) -> int:
+    """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``."""
     err = err or sys.stderr
     from .serve import serve
+    from .serve_http import BindRefused, check_bind, host_policy
 
+    http = http or HttpOptions()
+    if transport == "http":
+        try:
+            warning = check_bind(http)
+            host_policy(http)  # a malformed --allow-host/--allow-origin is a usage error
+        except BindRefused as exc:
+            err.write(f"error: {exc}\n")
+            return EXIT_USAGE
+        if warning:
+            err.write(f"warning: {warning}\n")
     config = _config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS
-    return serve(config, target, toolset_name=toolset_name, transport=transport, host=host,
-                 port=port, pinned=pinned, err=err)
+    return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,
+                 pinned=pinned, expose_errors=expose_errors, err=err)
 
 
 def run_import(*, stdio: str | None, http: str | None, saved: str | None,

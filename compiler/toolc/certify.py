@@ -279,6 +279,7 @@ async def list_over_mcp(toolset: Any) -> list[dict[str, Any]]:
     from .importer.listing import list_raw
     from .runtime.server import to_mcp_server
 
-    server = to_mcp_server(toolset, name="toolc-certify")
+    # The build's own client: its diagnostics need the real failure, not a masked ref.
+    server = to_mcp_server(toolset, name="toolc-certify", expose_errors=True)
     async with Client(server) as client:
         return await list_raw(client)

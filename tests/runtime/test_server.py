@@ -147,7 +147,8 @@ async def test_bad_args_and_failures_are_error_results_and_serving_goes_on(mode:
             "- times: 0 is less than the minimum of 1"
         )
         failed = await client.call_tool("boom", {"text": "now"})
-        assert failed.is_error and failed.content[0].text == "boom failed: RuntimeError: kaput now"
+        # the exception's text stays on the server (toolc.runtime.failures)
+        assert failed.is_error and failed.content[0].text == "internal error in tool boom (ref 1)"
         unknown = await client.call_tool("nope", {})
         assert unknown.is_error and unknown.content[0].text == "Unknown tool 'nope'."
         external = await client.call_tool("openFile", {})
@@ -290,6 +291,9 @@ async def test_a_listing_failure_is_an_mcp_error_and_serving_goes_on(mode: str) 
         ]
     )
     async with Client(rt.to_mcp_server(ts), mode=mode) as client:
+        with pytest.raises(MCPError, match=r"^internal error listing the tools \(ref 1\)$"):
+            await client.list_tools()
+    async with Client(rt.to_mcp_server(ts, expose_errors=True), mode=mode) as client:
         with pytest.raises(MCPError, match="the predicate .*flaky of admin failed: LookupError"):
             await client.list_tools()
         failing["now"] = False

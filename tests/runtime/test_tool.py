@@ -292,7 +292,7 @@ async def test_lazy_handler_that_does_not_import_is_an_error_result(
     result = await tool.call(ctx, {"text": "x"})
     assert result.is_error
     assert result.text_content.startswith(
-        "shout is not available: cannot import broken_handlers:shout: ModuleNotFoundError"
+        "shout cannot run: cannot import broken_handlers:shout: ModuleNotFoundError"
     )
 
 

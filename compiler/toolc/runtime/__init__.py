@@ -25,6 +25,7 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.external import ExternalTool, ExternalToolset
+from toolc.runtime.failures import ToolError
 from toolc.runtime.filtered import FilteredToolset
 from toolc.runtime.function import FunctionToolset
 from toolc.runtime.generated_support import LazyModule
@@ -110,6 +111,7 @@ __all__ = [
     "TextContent",
     "Tool",
     "ToolDefinition",
+    "ToolError",
     "ToolResult",
     "ToolsetError",
     "Validator",

@@ -34,6 +34,7 @@ import anyio
 
 from toolc.runtime.abstract import PUBLISHED_KEYS, AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
+from toolc.runtime.failures import cannot_run
 from toolc.runtime.mcp_connection import (
     REQUEST_TIMEOUT,
     Connection,
@@ -188,7 +189,7 @@ class MCPToolset(AbstractToolset[Any]):
         try:
             conn = await self.connection()
         except MCPServerError as exc:
-            return ToolResult.error(f"{name} cannot run: {exc}")
+            return cannot_run(name, exc)
         try:
             with anyio.fail_after(self.call_timeout_s):
                 result = await conn.client.call_tool(

@@ -6,7 +6,9 @@
   dropped or changed, so the wire equals the definitions.
 - tools/call runs the toolset (validation included: the low-level server validates
   nothing) and sends its result: error results, structured content, content blocks.
-  A toolset failure becomes an error result; the server keeps serving.
+  A toolset failure becomes an error result; the server keeps serving. A `ToolError`'s
+  message is sent as written; any other exception as "internal error in tool X (ref N)"
+  (its traceback logged under that ref) unless `expose_errors=True`.
 - Approval-required calls ask the user through MCP elicitation, a form with one boolean
   field `confirm`: before 2026-07-28 as an `elicitation/create` request in the middle of
   the call, from 2026-07-28 as an `InputRequiredResult` the client answers by calling
@@ -52,6 +54,7 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.failures import FailurePolicy, failure_result, reporting_failures
 from toolc.runtime.results import ToolResult
 
 logger = logging.getLogger("toolc.runtime")
@@ -107,9 +110,15 @@ def to_mcp_server(
     name: str = "toolc",
     deps: Any = None,
     instructions: str | None = None,
+    expose_errors: bool = False,
 ) -> Server[Any]:
-    """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext."""
-    bridge = _Bridge(toolset, deps, instructions)
+    """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext.
+
+    An unexpected exception of a tool reaches the client as "internal error in tool X
+    (ref N)", its traceback logged under that ref; `expose_errors=True` sends its type
+    and message instead (see `toolc.runtime.failures`).
+    """
+    bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors))
     server = _ToolsetServer(
         name,
         instructions=instructions,
@@ -125,8 +134,10 @@ def to_mcp_server(
 class _Bridge:
     """The handlers of one server: toolset calls, approvals, list-changed tracking."""
 
-    def __init__(self, toolset: AbstractToolset[Any], deps: Any, instructions: str | None) -> None:
+    def __init__(self, toolset: AbstractToolset[Any], deps: Any, instructions: str | None,
+                 failures: FailurePolicy) -> None:
         self.toolset = toolset
+        self.failures = failures
         self.deps = deps
         self.instructions = instructions
         self.bus = InMemorySubscriptionBus()
@@ -172,8 +183,10 @@ class _Bridge:
     ) -> dict[str, Any]:
         try:
             tools = await self.published(self.run_context())
-        except ToolsetError as exc:
-            raise MCPError(types.INTERNAL_ERROR, str(exc)) from exc
+        except ToolsetError as exc:  # may quote a predicate's exception: masked like a tool's
+            shown = str(exc) if self.failures.expose else self.failures.masked(
+                "listing the tools", exc)
+            raise MCPError(types.INTERNAL_ERROR, shown) from exc
         self.listed = tools
         box = _published_box.get()
         if box is not None:
@@ -209,9 +222,11 @@ class _Bridge:
         name, args = params.name, params.arguments or {}
         run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None)
         try:
-            result = await self._call(run_ctx, name, args)
+            with reporting_failures(self.failures):
+                result = await self._call(run_ctx, name, args)
         except ApprovalRequiredError as paused:
-            outcome = await self._approve(ctx, params, run_ctx, paused)
+            with reporting_failures(self.failures):
+                outcome = await self._approve(ctx, params, run_ctx, paused)
             if isinstance(outcome, types.InputRequiredResult):
                 return outcome
             result = outcome
@@ -230,9 +245,8 @@ class _Bridge:
             )
         except DeferredCallError as exc:
             return ToolResult.error(f"{name} cannot run here: {exc}")
-        except Exception as exc:
-            logger.warning("tool call %s failed", name, exc_info=True)
-            return ToolResult.error(f"{name} failed: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001  # a ToolError as written, others masked
+            return failure_result(name, exc)
 
     async def _approve(
         self,

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from toolc.runtime.abstract import ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError, approval_gate
+from toolc.runtime.failures import cannot_run, failure_result
 from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.validation import Validator, ValidatorBroken
 
@@ -287,7 +288,7 @@ class Tool:
                 self._load()
             except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
                 log_failure(exc, "tool %s cannot load", self.name)
-                return ToolResult.error(f"{self.name} is not available: {exc}")
+                return cannot_run(self.name, exc)  # masked behind a server, like a failure
         if self.requires_approval:
             gate = approval_gate(ctx, self.name, args)
             if isinstance(gate, ToolResult):
@@ -333,8 +334,7 @@ class Tool:
         except DeferredCallError:
             raise
         except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
-            log_failure(exc, "tool %s failed", self.name)
-            return ToolResult.error(f"{self.name} failed: {type(exc).__name__}: {exc}")
+            return failure_result(self.name, exc)  # a ToolError's message; others masked
         return to_tool_result(value, self.name, self._output)
 
     def __repr__(self) -> str:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
+from toolc.runtime.failures import cannot_run
 from toolc.runtime.results import ToolResult
 from toolc.runtime.tool import LazyRef, LazyRefError
 
@@ -132,7 +133,7 @@ class LazyWrapperToolset(DelegatingToolset[Any]):
         try:
             wrapper = self.wrapper()
         except ToolsetError as exc:
-            return ToolResult.error(f"{name} cannot run: {exc}")
+            return cannot_run(name, exc)
         return await wrapper.call_tool(ctx, name, args, self.inner.call_tool)
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
