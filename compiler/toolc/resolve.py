@@ -220,7 +220,8 @@ class _Resolver:
                     "pinned": tuple(pinned.values()) if pinned is not None else None}
         if isinstance(ts, MCPManagerToolset):
             return {"servers": tuple((s, self._qualified(parsed, r))
-                                     for s, r in ts.servers.items())}
+                                     for s, r in ts.servers.items()),
+                    "conflicts": ts.conflicts}
         assert isinstance(ts, ApprovalRequiredToolset)
         return {}
 

@@ -266,12 +266,16 @@ class Instructed(rt.DelegatingToolset[Any]):
 
 
 @ERAS
-async def test_instructions_come_from_the_toolset_unless_given(mode: str) -> None:
+async def test_given_instructions_come_first_then_the_toolsets(mode: str) -> None:
+    """A module's description never hides the upstream servers' instructions (issue 16)."""
     ts = Instructed(rt.FunctionToolset([make_tool("echo")]))
     async with Client(rt.to_mcp_server(ts), mode=mode) as client:
         assert client.instructions == "Use the notes tools."
         assert Instructed.entered >= 1  # the lifespan entered the toolset
     async with Client(rt.to_mcp_server(ts, instructions="Given."), mode=mode) as client:
+        assert client.instructions == "Given.\n\nUse the notes tools."
+    plain = rt.FunctionToolset([make_tool("echo")])
+    async with Client(rt.to_mcp_server(plain, instructions="Given."), mode=mode) as client:
         assert client.instructions == "Given."
 
 

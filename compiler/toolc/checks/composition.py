@@ -153,11 +153,8 @@ class Composer:
         spans = items.item_spans if isinstance(items, YList) else [node.span] * len(ts.toolsets)
         parts = [self._follow(parsed, ref, span) for ref, span in zip(ts.toolsets, spans,
                                                                        strict=True)]
-        complete = all(p.complete for p in parts)
         if ts.conflicts == "last_wins":
-            flat = [e for p in parts for e in p.entries]
-            last = {e.name: i for i, e in enumerate(flat)}
-            return Composition([e for i, e in enumerate(flat) if last[e.name] == i], complete)
+            return _last_wins(parts)
         return self._union(name, list(ts.toolsets), parts, list(spans), "member")
 
     def _manager(self, parsed: ParsedModule, name: str, ts: MCPManagerToolset) -> Composition:
@@ -167,6 +164,8 @@ class Composer:
         spans = [servers.value_spans[s] if isinstance(servers, YMap) else node.span
                  for s in ts.servers]
         parts = [self._follow(parsed, ref, span) for ref, span in zip(refs, spans, strict=True)]
+        if ts.conflicts == "last_wins":
+            return _last_wins(parts)
         return self._union(name, list(ts.servers), parts, spans, "server")
 
     def _union(self, name: str, refs: list[str], parts: list[Composition], spans: list[Span],
@@ -188,8 +187,8 @@ class Composer:
                     note = ("give `conflicts: last_wins` to let the later member win, "
                             "or rename or prefix one of them")
                 else:
-                    note = ("an `mcp_manager` refuses a tool name two servers give; "
-                            "combine prefixed `mcp` sets instead")
+                    note = ("give `conflicts: last_wins` to let the later server win, "
+                            "or combine prefixed `mcp` sets instead")
                 self.project.report(
                     "TC402", f"{what} '{refs[i]}' of toolset '{name}' publishes "
                     f"{_listed(clashing)}, already published by {what} '{refs[j]}'",
@@ -217,3 +216,11 @@ def _listed(names: list[str], limit: int = 5) -> str:
     shown = ", ".join(f"'{n}'" for n in names[:limit])
     more = len(names) - limit
     return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _last_wins(parts: list[Composition]) -> Composition:
+    """Members merged in order, a later member's tool replacing an earlier one's."""
+    flat = [e for p in parts for e in p.entries]
+    last = {e.name: i for i, e in enumerate(flat)}
+    return Composition([e for i, e in enumerate(flat) if last[e.name] == i],
+                       all(p.complete for p in parts))

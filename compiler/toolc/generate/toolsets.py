@@ -168,8 +168,9 @@ class ToolsetWriter:
     def _mcp_manager(self, ts: ToolsetIR) -> str:
         pairs = [f"{py_str(server)}: {self.ref(q, mcp=True)}" for server, q in ts.servers]
         body = "".join(f"            {p},\n" for p in pairs)
+        extra = [] if ts.conflicts == "error" else [f"conflicts={py_str(ts.conflicts)}"]
         return _call("rt.MCPManager", ["{\n" + body + "        }" if pairs else "{}",
-                                       self._id(ts)])
+                                       *extra, self._id(ts)])
 
 
 def _server(cls: str, spec: dict[str, Any], first: str) -> str:

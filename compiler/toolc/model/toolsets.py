@@ -130,6 +130,7 @@ class MCPManagerToolset(SpecModel):
 
     kind: Literal["mcp_manager"]
     servers: Annotated[dict[str, str], Expect("a mapping of server names to `mcp` toolsets")]
+    conflicts: Literal["error", "last_wins"] = "error"
 
 
 ToolsetSpec = (

@@ -21,8 +21,10 @@
   published to `subscriptions/listen` streams (the only way that version allows) from
   2026-07-28. A handshake-era notification goes to the connection whose call changed the
   list (other connections see the new list at their next tools/list).
-- The toolset is entered (MCP connections opened) in the server's lifespan. Its
-  instructions are the server's unless `instructions=` is given.
+- The toolset is entered (MCP connections opened) in the server's lifespan. The
+  server's instructions are `instructions=` (a module's description, under `toolc
+  serve`) followed by the toolset's own (the upstream MCP servers' instructions), joined
+  by a blank line: neither hides the other.
 """
 
 from __future__ import annotations
@@ -98,9 +100,9 @@ class _ToolsetServer(Server[Any]):
 
     def set_instructions(self, text: str) -> None:
         """Instructions known only once the toolset is entered (options made earlier too)."""
-        self.instructions = text
+        before, self.instructions = self.instructions, text
         for options in self._issued:
-            if options.instructions is None:
+            if options.instructions in (None, before):
                 options.instructions = text
 
 
@@ -153,9 +155,10 @@ class _Bridge:
     @asynccontextmanager
     async def lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
         async with self.toolset:
-            if self.instructions is None and isinstance(server, _ToolsetServer):
-                text = await self._toolset_instructions()
-                if text:
+            if isinstance(server, _ToolsetServer):
+                upstream = await self._toolset_instructions()
+                text = "\n\n".join(t for t in (self.instructions, upstream) if t)
+                if text and text != self.instructions:
                     server.set_instructions(text)
             yield {}
 
