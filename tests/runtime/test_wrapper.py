@@ -4,7 +4,7 @@ import dataclasses
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import toolc.runtime as rt
@@ -56,7 +56,7 @@ async def test_outer_sets_call_wrappers_like_any_toolset(ctx: rt.RunContext[None
 class Returning(rt.WrapperToolset):
     """Answers with whatever value the arguments name, as a handler may."""
 
-    VALUES: dict[str, Any] = {
+    VALUES: ClassVar[dict[str, Any]] = {
         "text": "plain text",
         "dict": {"answer": 42},
         "block": rt.ImageContent("AAAA", "image/png"),
@@ -158,7 +158,7 @@ async def test_lazy_wrapper_that_does_not_import_names_the_reference(
 
 TYPED_WRAPPERS = """
 from __future__ import annotations
-from typing import Any
+from typing import Any, ClassVar
 import toolc.runtime as rt
 
 class Audit(rt.WrapperToolset):
