@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from toolc import staging, write
+from toolc.confine import OutputError
 from toolc.staging import StagedTree, stage_tree
 from toolc.write import JOURNAL, read_manifest, write_tree
 
@@ -100,7 +101,7 @@ def test_a_failed_commit_leaves_the_output_as_it_was(tmp_path: Path,
         raise OSError("disk full")
 
     monkeypatch.setattr(staging, "write_synced", no_room)  # the journal cannot be written
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match="disk full"):
         staged.commit(NEW)
     assert snapshot(tmp_path) == OLD and staging_folders(tmp_path) == []
     no_process_left()

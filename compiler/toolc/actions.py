@@ -88,7 +88,8 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
         return EXIT_ERRORS
     checking = check or (in_ci() and not write)
     reporter = _progress(err) if progress else None
-    result = build(config, check=checking, certify=certify, progress=reporter)
+    result = build(config, check=checking, certify=certify, progress=reporter,
+                   waiting=lambda message: err.write(f"toolc: {message}\n"))
     if reporter:
         err.write("\r\x1b[K")
     if fmt == "json":
