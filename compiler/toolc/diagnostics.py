@@ -139,7 +139,10 @@ RULES: dict[str, Rule] = _rules(
     ("TC501", "certify-mismatch", E, "What a real MCP client lists differs from the spec."),
     ("TC502", "description-lost", E, "A description in the spec does not reach the wire."),
     ("TC503", "build-failed", E, "Generated code could not be loaded or served."),
+    ("TC505", "unsafe-output-path", E, "A path toolc would write, move or delete (a manifest or journal entry, a link on the way) that is not a plain file of the output folder."),
+    ("TC506", "output-write-failed", E, "Writing the output failed (disk full, file too large, read-only, no permission); the old output is kept."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
+    ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
 del E, W
 
