@@ -1,0 +1,80 @@
+"""Builds that fail well: one writing build at a time, and a real write limit met by the
+`toolc` command as one line naming the file, the old output kept and no journal left."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from toolc.buildlock import build_lock
+
+SPEC = """\
+toolc: 1
+module: notes
+tools:
+  addNote:
+    description: Add a note.
+    handler: notes_app:add
+    params:
+      text: {type: string, description: The note.}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
+    return tmp_path
+
+
+def toolc(root: Path, *args: str, **popen: object) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    return subprocess.Popen([sys.executable, "-m", "toolc", *args], cwd=root, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            **popen)  # type: ignore[call-overload]
+
+
+def output(root: Path) -> dict[str, bytes]:
+    generated = root / "generated"
+    return {p.relative_to(generated).as_posix(): p.read_bytes()
+            for p in sorted(generated.rglob("*")) if p.is_file()}
+
+
+def test_a_second_build_says_another_is_running_and_waits_for_it(project: Path) -> None:
+    with build_lock(project):
+        second = toolc(project, "build", "--write", "--no-certify")
+        assert second.stderr is not None
+        line = second.stderr.readline()  # said before it waits: no timing involved
+        assert line == (f"toolc: another toolc build of this project is running (process "
+                        f"{os.getpid()}); waiting for it to finish\n")
+        assert second.poll() is None and not (project / "generated").exists()
+    out, err = second.communicate(timeout=300)
+    assert second.returncode == 0, err
+    assert "wrote 3, removed 0" in out and "Traceback" not in err
+
+
+def test_a_file_size_limit_is_one_error_naming_the_file(project: Path) -> None:
+    first = toolc(project, "build", "--write", "--no-certify")
+    assert first.communicate(timeout=300) and first.returncode == 0
+    before = output(project)
+    spec = project / "specs" / "notes.toolc.yaml"
+    spec.write_text(SPEC.replace("Add a note.", "Add a note. " + "Really. " * 300))
+
+    def limited() -> None:  # `ulimit -f`: a write past 4 KiB fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    limited_build = toolc(project, "build", "--write", "--no-certify", preexec_fn=limited)
+    out, err = limited_build.communicate(timeout=300)
+    assert limited_build.returncode == 1 and "Traceback" not in out + err
+    [line] = [ln for ln in out.splitlines() if "error[" in ln]
+    assert "error[TC506]: cannot write: File too large (EFBIG)" in line
+    assert line.startswith(("generated/notes.py:1:1:", "generated/schemas/notes/addNote.json"))
+    assert output(project) == before
+    assert not list((project / "generated").glob(".toolc-*staging*"))
+    again = toolc(project, "build", "--write", "--no-certify")  # no journal to wedge it
+    assert again.communicate(timeout=300) and again.returncode == 0
