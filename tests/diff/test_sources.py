@@ -39,11 +39,12 @@ def test_folder_loads_every_json_at_any_depth_by_folder_and_name(tmp_path: Path)
     write_tool(tmp_path, "b/c/d/two.json", tool("second"))
     write_tool(tmp_path, "top.json", tool("third"))
     write_tool(tmp_path, ".cache/skip.json", tool("hidden"))
+    write_tool(tmp_path, "a/.dot.json", tool(".dot"))  # a file is read whatever its name
     (tmp_path / "notes.txt").write_text("not a tool")
     tools = load_folder(tmp_path)
-    assert sorted(tools) == ["a/first", "b/c/d/second", "third"]
+    assert sorted(tools) == ["a/.dot", "a/first", "b/c/d/second", "third"]
     assert tools.paths == {"a/first": "a/one.json", "b/c/d/second": "b/c/d/two.json",
-                           "third": "top.json"}
+                           "third": "top.json", "a/.dot": "a/.dot.json"}
     assert tools.texts["a/first"] == golden_text(tool("first"))
     assert tools["a/first"]["name"] == "first"  # the published tool itself is unchanged
 
