@@ -237,3 +237,20 @@ def test_validate_diff_and_check_write_nothing(project: Path) -> None:
 ])
 def test_entry_problem(rel: object, fine: bool) -> None:
     assert (entry_problem(rel) is None) == fine
+
+
+def test_golden_files_are_not_read_through_a_link_out_of_the_output(project: Path) -> None:
+    outside = project.parent / "outside" / "schemas" / "notes"
+    outside.mkdir(parents=True)
+    (outside / "addNote.json").write_text('{"name": "addNote", "description": "leaked"}\n')
+    schemas = project / "generated" / "schemas"
+    for path in sorted(schemas.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    schemas.rmdir()
+    schemas.symlink_to(project.parent / "outside" / "schemas")
+    before = tree(project.parent / "outside")
+    code, out, _ = build(check=True)
+    assert code == 1 and "error[TC503]: cannot read the golden files" in out
+    assert "leaked" not in out
+    assert build(check=False)[0] == 1
+    assert tree(project.parent / "outside") == before

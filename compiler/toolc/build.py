@@ -159,9 +159,12 @@ def schema_changes(config: Config, old: Any, new: Any) -> SchemaDiff:
 
 
 def golden_on_disk(config: Config) -> Any:
-    from .diff import ToolSet, load_folder
+    from .diff import DiffInputError, ToolSet, load_folder
 
     root = config.output / SCHEMAS_DIR
+    if root.is_symlink():  # the output is checked out from the pull request
+        raise DiffInputError(f"{config.relative(root)}: a link; the golden files are read "
+                             "only from the output folder itself")
     return load_folder(root) if root.is_dir() else ToolSet()
 
 

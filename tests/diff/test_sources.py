@@ -205,3 +205,12 @@ def test_a_set_from_texts_not_written_yet(tmp_path: Path) -> None:
     assert built == load_folder(_written(tmp_path, files))  # keyed like the files on disk
     with pytest.raises(DiffInputError, match=r"^build:m/c\.json: no \"name\" field"):
         ToolSet.from_texts({"m/c.json": "{}"}, label="build:")
+
+
+def test_a_golden_file_linked_out_of_its_folder_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write_tool(outside, "secret.json", tool("secret"))
+    write_tool(tmp_path / "schemas", "m/fine.json", tool("fine"))
+    (tmp_path / "schemas" / "m" / "leak.json").symlink_to(outside / "secret.json")
+    with pytest.raises(DiffInputError, match="outside"):
+        load_folder(tmp_path / "schemas")

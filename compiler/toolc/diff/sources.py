@@ -94,10 +94,14 @@ def load_folder(path: str | Path) -> ToolSet:
     if not root.is_dir():
         raise DiffInputError(f"{root}: not a folder")
     tools = ToolSet()
+    real_root = root.resolve()
     for file in sorted(root.rglob("*.json")):
         relative = PurePosixPath(file.relative_to(root).as_posix())
         if not file.is_file() or not _visible(relative):
             continue
+        if not file.resolve().is_relative_to(real_root):  # a link out of the folder
+            raise DiffInputError(f"{file}: a link to {file.resolve()}, outside {root}; "
+                                 "golden files are read only from inside their folder")
         try:
             text = file.read_text(encoding="utf-8")
         except UnicodeDecodeError:
