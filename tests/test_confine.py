@@ -254,3 +254,18 @@ def test_golden_files_are_not_read_through_a_link_out_of_the_output(project: Pat
     assert "leaked" not in out
     assert build(check=False)[0] == 1
     assert tree(project.parent / "outside") == before
+
+
+def test_a_generated_file_replaced_by_a_link_is_replaced_not_written_through(
+        project: Path) -> None:
+    module = project / "generated" / "notes.py"
+    copy = project.parent / "outside" / "notes.py"
+    copy.write_bytes(module.read_bytes())
+    module.unlink()
+    module.symlink_to(copy)
+    before = tree(project.parent / "outside")
+    code, out, _ = build(check=True)
+    assert code == 1 and "would write generated/notes.py" in out  # even with the same text
+    assert build(check=False)[0] == 0
+    assert not module.is_symlink() and module.read_bytes() == copy.read_bytes()
+    assert tree(project.parent / "outside") == before

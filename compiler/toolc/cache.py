@@ -33,7 +33,7 @@ from typing import Any
 
 from .buildlock import CACHE_DIR, cache_folder
 from .config import Config
-from .confine import OutputError
+from .confine import OutputError, is_plain_file
 from .ir import ProjectIR, ToolsetIR
 from .write import JOURNAL, MANIFEST, Plan, read_manifest
 
@@ -223,15 +223,18 @@ def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
     if certify and not (record.get("certified") is True
                         and _hashes_match(config.root, record.get("code"))):
         return None
-    if not _hashes_match(out, files):
+    if not _hashes_match(out, files, plain=True):
         return None
     return Plan(written=(), removed=(), unchanged=tuple(sorted(files)))
 
 
-def _hashes_match(root: Path, hashes: object) -> bool:
+def _hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
+    """Every file has its hash; ``plain``: and is a plain file (a link is rebuilt)."""
     if not isinstance(hashes, dict):
         return False
     for rel, expected in hashes.items():
+        if plain and not is_plain_file(root / rel):
+            return False
         try:
             data = (root / rel).read_bytes()
         except OSError:

@@ -121,6 +121,9 @@ def plan(out: Path, files: Mapping[str, str]) -> Plan:
 
 
 def same_on_disk(target: Path, data: bytes) -> bool:
+    """``target`` is a plain file holding ``data`` (a link is replaced, whatever it holds)."""
+    if not is_plain_file(target):
+        return False
     try:
         return target.read_bytes() == data
     except OSError:
