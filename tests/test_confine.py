@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,27 @@ def test_a_generated_file_replaced_by_a_link_is_replaced_not_written_through(
     assert build(check=False)[0] == 0
     assert not module.is_symlink() and module.read_bytes() == copy.read_bytes()
     assert tree(project.parent / "outside") == before
+
+
+def test_a_certifying_check_leaves_no_bytecode_beside_the_users_code(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "handlers").mkdir()
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["handlers"]\n')
+    (tmp_path / "specs" / "notes.toolc.yaml").write_text(
+        SPEC + "toolsets:\n  app: {kind: function, tools: [addNote]}\n"
+        "  main: {kind: wrapper, inner: app, wrapper: notes_wrap:Pass}\nexport: main\n")
+    (tmp_path / "handlers" / "notes_wrap.py").write_text(
+        "from toolc import runtime as rt\n\n\nclass Pass(rt.WrapperToolset):\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as without PYTHONDONTWRITEBYTECODE
+    assert run_build(check=False, write=True, certify=False, fmt="text", strict=False,
+                     out=io.StringIO(), err=io.StringIO()) == 0
+    before = tree(tmp_path)
+    out = io.StringIO()
+    code = run_build(check=True, write=False, certify=True, fmt="text", strict=False,
+                     out=out, err=io.StringIO())
+    assert code == 0, out.getvalue()
+    assert tree(tmp_path) == before
