@@ -86,12 +86,20 @@ def plant_old_journal(root: Path) -> None:
     }))
 
 
-def journal_with(root: Path, moves: list[object], remove: list[object]) -> None:
+def journal_with(root: Path, moves: list[object], remove: list[object],
+                 owned: list[str] | None = None) -> None:
+    """A journal of this format with a staged file "0", and a staged manifest "9" that
+    owns ``owned`` (default: every path moved to)."""
     staging = root / "generated" / ".toolc-staging-evil"
     staging.mkdir(exist_ok=True)
     (staging / "0").write_text("overwritten\n")
+    if owned is None:
+        owned = [m[1] for m in moves if isinstance(m, list) and isinstance(m[1], str)]
+    manifest = {"version": 1, "files": dict.fromkeys(owned, "0" * 64)}
+    (staging / "9").write_text(json.dumps(manifest))
     (root / "generated" / JOURNAL).write_text(json.dumps(
-        {"version": 2, "staging": ".toolc-staging-evil", "moves": moves, "remove": remove}))
+        {"version": 2, "staging": ".toolc-staging-evil",
+         "moves": [*moves, ["9", MANIFEST]], "remove": remove}))
 
 
 def test_a_planted_journal_is_not_replayed_by_a_checking_build(project: Path) -> None:
@@ -146,6 +154,16 @@ def test_a_journal_moving_through_a_linked_folder_is_refused(project: Path) -> N
     assert code == 1 and "generated/schemas/elsewhere:1:1: error[TC505]" in out
     assert "symbolic link" in out
     assert tree(project.parent / "outside") == before
+
+
+def test_a_journal_cannot_put_a_file_over_one_its_manifest_does_not_own(
+        project: Path) -> None:
+    mine = project / "generated" / "mine.txt"
+    mine.write_text("the user's own file\n")
+    journal_with(project, [["0", "mine.txt"]], [], owned=["notes.py"])
+    code, out, _ = build(check=False)
+    assert code == 1 and "does not own" in out and ".toolc-journal.json" in out
+    assert mine.read_text() == "the user's own file\n"
 
 
 @pytest.mark.parametrize("entry", ["../../outside/victim.txt", "/abs/victim.txt",

@@ -78,7 +78,7 @@ def read_manifest_data(out: Path) -> dict[str, Any]:
         raise refused(path, "refused: the manifest is not a plain file (a link?)")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -184,7 +184,39 @@ def read_journal(out: Path) -> dict[str, Any] | None:
         if not (isinstance(entry, list) and len(entry) == 2 and is_hash(entry[1])):
             raise _bad_journal(path, f"the removal {str(entry)[:100]!r} is not [path, hash]")
         check_entry(out, entry[0], path)
+    _check_moves_owned(out, data, path)
     return data
+
+
+def _check_moves_owned(out: Path, journal: Mapping[str, Any], path: Path) -> None:
+    """Every rename still to do puts in place a file that the staged manifest (the last
+    rename) owns: a journal cannot put a file of its own over one of the user's."""
+    staging = out / str(journal["staging"])
+    pending = [rel for name, rel in journal["moves"] if is_plain_file(staging / name)]
+    if not pending:
+        return
+    manifests = [name for name, rel in journal["moves"] if rel == MANIFEST]
+    files = _staged_manifest_files(staging / manifests[-1]) if manifests else None
+    if files is None:
+        raise _bad_journal(path, "files remain to be put in place, but no manifest that "
+                           "owns them")
+    for rel in files:
+        check_entry(out, rel, path)
+    for rel in pending:
+        if rel != MANIFEST and rel not in files:
+            raise _bad_journal(path, f"it would put {rel[:200]!r} in place, a file its "
+                               "manifest does not own")
+
+
+def _staged_manifest_files(staged: Path) -> dict[str, Any] | None:
+    if not is_plain_file(staged):
+        return None
+    try:
+        data = json.loads(staged.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    files = data.get("files") if isinstance(data, dict) else None
+    return files if isinstance(files, dict) else None
 
 
 def _bad_journal(path: Path, why: str) -> Exception:
