@@ -266,3 +266,18 @@ def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached
     compiled = compile_specs(project)
     assert compiled.project is not None
     assert certified_code(project, compiled.project) is None  # a live server: never cached
+
+
+def test_a_300_character_module_name_is_refused_at_its_line_and_wedges_nothing(
+        project: Config) -> None:
+    assert build(project, certify=False).ok
+    spec = project.root / "specs" / "notes.toolc.yaml"
+    good = spec.read_text()
+    spec.write_text(good.replace("module: notes", "module: n" + "x" * 299))
+    before = {p: p.read_bytes() for p in project.output.rglob("*") if p.is_file()}
+    result = build(project, certify=False)
+    assert [(d.code, d.span.line if d.span else 0) for d in result.compiled.bag] == [
+        ("TC316", 2)]
+    assert {p: p.read_bytes() for p in project.output.rglob("*") if p.is_file()} == before
+    spec.write_text(good.replace("Add a note.", "Add one note."))
+    assert build(project, certify=False).wrote  # no journal left to stop the next build
