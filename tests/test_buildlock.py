@@ -78,3 +78,13 @@ def test_a_file_size_limit_is_one_error_naming_the_file(project: Path) -> None:
     assert not list((project / "generated").glob(".toolc-*staging*"))
     again = toolc(project, "build", "--write", "--no-certify")  # no journal to wedge it
     assert again.communicate(timeout=300) and again.returncode == 0
+
+
+def test_two_builds_started_together_both_end_well(project: Path) -> None:
+    builds = [toolc(project, "build", "--write", "--no-certify") for _ in range(2)]
+    results = [b.communicate(timeout=300) for b in builds]
+    assert [b.returncode for b in builds] == [0, 0], results
+    assert all("Traceback" not in err for _, err in results)
+    assert not (project / "generated" / ".toolc-journal.json").exists()
+    assert sorted(output(project)) == [".toolc-manifest.json", "__init__.py", "notes.py",
+                                       "schemas/notes/addNote.json"]
