@@ -207,7 +207,7 @@ def test_a_linked_folder_in_the_output_is_not_written_through(project: Path) -> 
     for check in (True, False):
         code, out, _ = build(check=check)
         assert code == 1
-        assert "generated/schemas/notes:1:1: error[TC505]" in out and "symbolic link" in out
+        assert out.startswith("generated/schemas/notes:1:1: error[TC505]: is a symbolic link")
     assert tree(project.parent / "outside") == before
     assert not list((project / "generated").glob(".toolc-*staging*"))
     assert not (project / "generated" / JOURNAL).exists()

@@ -268,8 +268,13 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
 
 
 def report_output_error(config: Config, result: BuildResult, exc: OutputError) -> None:
-    """A refused path or a failed write: one line naming the file (no source to quote)."""
-    result.compiled.bag.report(exc.code, exc.message, Span(config.relative(exc.path), 1, 1))
+    """A refused path or a failed write: one line naming the file (no source to quote).
+    The path is shown as it is inside the project: a link is named, not followed."""
+    try:
+        shown = exc.path.relative_to(config.root).as_posix()
+    except ValueError:
+        shown = config.relative(exc.path)
+    result.compiled.bag.report(exc.code, exc.message, Span(shown, 1, 1))
 
 
 def _journal_left(config: Config, result: BuildResult) -> None:
