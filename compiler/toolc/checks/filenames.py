@@ -36,8 +36,8 @@ def windows_reserved(file_name: str) -> bool:
 
 def shadowed(module: str) -> str | None:
     """What a module of this name would shadow, or None."""
-    if module in _PACKAGE_FILES:
-        return f"the output package's own `{module}.py`"
+    if module.casefold() in _PACKAGE_FILES:  # `__INIT__.py` is `__init__.py` on Windows
+        return f"the output package's own `{module.casefold()}.py`"
     if module in _IMPORTED:
         return f"`{module}`, which generated code imports"
     if module in sys.stdlib_module_names:
