@@ -67,7 +67,7 @@ def is_hash(value: object) -> bool:
     return isinstance(value, str) and _HASH.match(value) is not None
 
 
-def check_entry(out: Path, rel: object, listed_in: Path) -> str:
+def check_entry(rel: object, listed_in: Path) -> str:
     """``rel`` as listed in ``listed_in`` (manifest or journal), or refuse that file."""
     problem = entry_problem(rel)
     if problem is not None:
@@ -130,8 +130,3 @@ def owned_unchanged(out: Path, rel: str, recorded: str) -> bool:
         return hashlib.sha256(target.read_bytes()).hexdigest() == recorded
     except OSError:
         return False
-
-
-def inside(path: Path, root: Path) -> bool:
-    """``path`` resolves (links followed) to ``root`` or below it."""
-    return path.resolve().is_relative_to(root.resolve())

@@ -91,7 +91,7 @@ def read_manifest(out: Path) -> dict[str, str]:
         raise refused(path, 'refused: its "files" is not an object of path -> hash')
     owned: dict[str, str] = {}
     for rel, recorded in files.items():
-        check_entry(out, rel, path)
+        check_entry(rel, path)
         if not is_hash(recorded):
             raise refused(path, f"refused: the hash recorded for {rel!r} is not a SHA-256 "
                           "hex digest")
@@ -179,11 +179,11 @@ def read_journal(out: Path) -> dict[str, Any] | None:
                 and _STAGED_NAME.match(move[0])):
             raise _bad_journal(path, f"the move {str(move)[:100]!r} is not [staged name, path]")
         if move[1] != MANIFEST:
-            check_entry(out, move[1], path)
+            check_entry(move[1], path)
     for entry in remove:
         if not (isinstance(entry, list) and len(entry) == 2 and is_hash(entry[1])):
             raise _bad_journal(path, f"the removal {str(entry)[:100]!r} is not [path, hash]")
-        check_entry(out, entry[0], path)
+        check_entry(entry[0], path)
     _check_moves_owned(out, data, path)
     return data
 
@@ -201,7 +201,7 @@ def _check_moves_owned(out: Path, journal: Mapping[str, Any], path: Path) -> Non
         raise _bad_journal(path, "files remain to be put in place, but no manifest that "
                            "owns them")
     for rel in files:
-        check_entry(out, rel, path)
+        check_entry(rel, path)
     for rel in pending:
         if rel != MANIFEST and rel not in files:
             raise _bad_journal(path, f"it would put {rel[:200]!r} in place, a file its "
