@@ -88,3 +88,28 @@ def test_two_builds_started_together_both_end_well(project: Path) -> None:
     assert not (project / "generated" / ".toolc-journal.json").exists()
     assert sorted(output(project)) == [".toolc-manifest.json", "__init__.py", "notes.py",
                                        "schemas/notes/addNote.json"]
+
+
+def test_a_process_forked_during_a_build_does_not_keep_the_lock(project: Path) -> None:
+    import fcntl
+
+    child_end, release_child = os.pipe()
+    child_started, started = os.pipe()
+    with build_lock(project):
+        pid = os.fork()
+        if pid == 0:  # a certifier or writer: alive after the build ends
+            os.write(started, b"x")  # the fork's own hooks have run by now
+            os.read(child_end, 1)
+            os._exit(0)
+        os.read(child_started, 1)
+    try:
+        fd = os.open(project / ".toolc-cache" / "build.lock", os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free although the child lives
+        finally:
+            os.close(fd)
+    finally:
+        os.write(release_child, b"x")
+        os.waitpid(pid, 0)
+        for end in (release_child, child_end, child_started, started):
+            os.close(end)

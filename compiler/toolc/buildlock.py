@@ -23,6 +23,20 @@ from .confine import refused, write_failed
 
 CACHE_DIR = ".toolc-cache"
 LOCK_FILE = "build.lock"
+_held: list[int] = []  # the lock's descriptor while a build holds it
+
+
+def _close_in_child() -> None:
+    """A forked certifier or writer must not keep the lock after the build ends: closing
+    its copy of the descriptor (never LOCK_UN, which would release the build's) does."""
+    for fd in _held:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_in_child)
 
 
 def cache_folder(root: Path, *, create: bool) -> Path | None:
@@ -72,8 +86,11 @@ def build_lock(root: Path, waiting: Callable[[str], None] | None = None) -> Iter
             fcntl.flock(fd, fcntl.LOCK_EX)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        _held.append(fd)
         yield
     finally:
+        if fd in _held:
+            _held.remove(fd)
         os.close(fd)  # releases the lock
 
 
