@@ -156,6 +156,20 @@ def test_a_journal_moving_through_a_linked_folder_is_refused(project: Path) -> N
     assert tree(project.parent / "outside") == before
 
 
+def test_a_journal_whose_staging_folder_is_a_link_is_refused(project: Path) -> None:
+    outside = project.parent / "outside"
+    (outside / "0").write_text("from outside\n")
+    (outside / "9").write_text(json.dumps({"version": 1, "files": {"notes.py": "0" * 64}}))
+    (project / "generated" / ".toolc-staging-evil").symlink_to(outside)
+    (project / "generated" / JOURNAL).write_text(json.dumps(
+        {"version": 2, "staging": ".toolc-staging-evil",
+         "moves": [["0", "notes.py"], ["9", MANIFEST]], "remove": []}))
+    before = tree(outside)
+    code, out, _ = build(check=False)
+    assert code == 1 and "staging folder is a link" in out
+    assert tree(outside) == before
+
+
 def test_a_journal_cannot_put_a_file_over_one_its_manifest_does_not_own(
         project: Path) -> None:
     mine = project / "generated" / "mine.txt"

@@ -172,6 +172,8 @@ def read_journal(out: Path) -> dict[str, Any] | None:
     staging, moves, remove = data.get("staging"), data.get("moves"), data.get("remove")
     if not isinstance(staging, str) or not _STAGING_NAME.match(staging):
         raise _bad_journal(path, "its staging folder is not one toolc makes")
+    if os.path.islink(out / staging):
+        raise _bad_journal(path, "its staging folder is a link")
     if not isinstance(moves, list) or not isinstance(remove, list):
         raise _bad_journal(path, '"moves" and "remove" must be lists')
     for move in moves:
