@@ -133,3 +133,28 @@ def test_bad_inputs_are_clear_errors(repo: Path) -> None:
     edit(repo, "toolc: 1", "toolc: 3")
     code, _, err = diff()
     assert code == 1 and "TC104" in err
+
+
+HIDDEN = """\
+  .hidden:
+    description: A tool whose golden file's name starts with a dot.
+    handler: notes_app:hidden
+    params:
+      secret: {type: string, description: What the tool needs.}
+      other: {type: string, description: Something else., required: false}
+"""
+
+
+def test_a_tool_published_with_a_leading_dot_is_compared_like_any_other(repo: Path) -> None:
+    (repo / "specs" / "notes.toolc.yaml").write_text(SPEC + HIDDEN)
+    assert build() == 0 and (repo / "generated" / "schemas" / "notes" / ".hidden.json").exists()
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "hidden")
+    edit(repo, "      secret: {type: string, description: What the tool needs.}\n", "")
+    for against in (None, "HEAD"):
+        code, out, err = diff(against=against)
+        assert code == 1 and "PROPERTY_REMOVED" in out and "notes/.hidden" in out, err
+    out = io.StringIO()
+    code = run_build(check=True, write=False, certify=False, fmt="text", strict=False,
+                     out=out, err=io.StringIO())
+    assert code == 1 and "PROPERTY_REMOVED" in out.getvalue()

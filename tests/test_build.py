@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 import toolc
-from toolc.build import build
+from toolc.build import build, discover
+from toolc.cache import input_key, remember_build
 from toolc.config import Config, load_config
 
 SPEC = """\
@@ -155,13 +156,18 @@ def test_a_deleted_generated_file_is_rewritten(project: Config) -> None:
     assert (project.output / "schemas/notes/addNote.json").is_file()
 
 
-def test_check_on_a_hit_says_up_to_date_and_writes_nothing(project: Config) -> None:
+def test_check_writes_nothing_and_never_answers_from_a_planted_record(
+        project: Config) -> None:
     build(project, certify=False)
-    before = {p: p.stat().st_mtime_ns for p in project.output.rglob("*")}
+    edit(project.root / "specs" / "notes.toolc.yaml", "Add a note.", "Add one note.")
+    # A record saying the edited specs were built, as a pull request could commit it.
+    remember_build(project, {"key": input_key(project, discover(project)),
+                             "certified": True, "code": {}})
+    before = {p: p.stat().st_mtime_ns for p in project.root.rglob("*")}
     result = build(project, certify=False, check=True)
-    assert result.up_to_date and result.checked and result.plan is not None
-    assert not result.plan.changes and result.plan.unchanged
-    assert {p: p.stat().st_mtime_ns for p in project.output.rglob("*")} == before
+    assert not result.up_to_date and result.checked and result.plan is not None
+    assert "schemas/notes/addNote.json" in result.plan.written
+    assert {p: p.stat().st_mtime_ns for p in project.root.rglob("*")} == before
 
 
 def test_check_after_a_spec_edit_sees_the_change(project: Config) -> None:
@@ -260,3 +266,18 @@ def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached
     compiled = compile_specs(project)
     assert compiled.project is not None
     assert certified_code(project, compiled.project) is None  # a live server: never cached
+
+
+def test_a_300_character_module_name_is_refused_at_its_line_and_wedges_nothing(
+        project: Config) -> None:
+    assert build(project, certify=False).ok
+    spec = project.root / "specs" / "notes.toolc.yaml"
+    good = spec.read_text()
+    spec.write_text(good.replace("module: notes", "module: n" + "x" * 299))
+    before = {p: p.read_bytes() for p in project.output.rglob("*") if p.is_file()}
+    result = build(project, certify=False)
+    assert [(d.code, d.span.line if d.span else 0) for d in result.compiled.bag] == [
+        ("TC316", 2)]
+    assert {p: p.read_bytes() for p in project.output.rglob("*") if p.is_file()} == before
+    spec.write_text(good.replace("Add a note.", "Add one note."))
+    assert build(project, certify=False).wrote  # no journal left to stop the next build

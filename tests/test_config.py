@@ -62,3 +62,33 @@ def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,
     assert d.code == "TC901"
     assert message in d.message
     assert d.span is not None and d.span.line == line
+
+
+@pytest.mark.parametrize(
+    ("table", "line"),
+    [
+        ('[tool.toolc]\noutput = "../elsewhere"', 5),
+        ('[tool.toolc]\noutput = "/tmp"', 5),
+        ('[tool.toolc]\noutput = "."', 5),
+        ('[tool.toolc]\noutput = "gen"\nspecs = ["specs", "../../etc"]', 6),
+        ('[tool.toolc]\noutput = "linked"', 5),  # a link in the project to outside it
+    ],
+)
+def test_specs_and_output_must_lie_inside_the_project(tmp_path: Path, table: str,
+                                                      line: int) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (tmp_path / "outside").mkdir()
+    (root / "linked").symlink_to(tmp_path / "outside")
+    with pytest.raises(SpecError) as exc:
+        load_config(project(root, table))
+    [d] = exc.value.diagnostics
+    assert d.code == "TC902" and d.span is not None and d.span.line == line
+    assert "project" in d.message
+
+
+def test_a_link_that_stays_inside_the_project_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "build" / "gen").mkdir(parents=True)
+    (tmp_path / "generated").symlink_to(tmp_path / "build" / "gen")
+    config = load_config(project(tmp_path, '[tool.toolc]\noutput = "generated"'))
+    assert config.output == tmp_path.resolve() / "generated"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -89,7 +89,8 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
         return EXIT_ERRORS
     checking = check or (in_ci() and not write)
     reporter = _progress(err) if progress else None
-    result = build(config, check=checking, certify=certify, progress=reporter)
+    result = build(config, check=checking, certify=certify, progress=reporter,
+                   waiting=_notice(err))
     if reporter:
         err.write("\r\x1b[K")
     if fmt == "json":
@@ -156,6 +157,14 @@ def _build_exit(result: BuildResult, config: Config, checking: bool, strict: boo
         out.write(f"wrote {len(p.written)}, removed {len(p.removed)}, "
                   f"unchanged {len(p.unchanged)} file(s) in {out_dir}/\n")
     return _exit_code(result.compiled.bag, strict)
+
+
+def _notice(err: TextIO) -> Callable[[str], None]:
+    """A line on stderr (another build holds the lock), flushed: it is said before waiting."""
+    def say(message: str) -> None:
+        err.write(f"toolc: {message}\n")
+        err.flush()
+    return say
 
 
 def _progress(err: TextIO):  # type: ignore[no-untyped-def]

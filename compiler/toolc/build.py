@@ -18,14 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .buildlock import build_lock
 from .cache import cache_record, cached_plan, forget_build, input_key, remember_build
 from .config import Config
+from .confine import OutputError
 from .diagnostics import DiagnosticBag, Span, SpecError
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
 from .staging import StagedTree
-from .write import Plan, plan
+from .write import JOURNAL, Plan, plan
 
 if TYPE_CHECKING:
     from .certifier import Certifier
@@ -157,9 +159,12 @@ def schema_changes(config: Config, old: Any, new: Any) -> SchemaDiff:
 
 
 def golden_on_disk(config: Config) -> Any:
-    from .diff import ToolSet, load_folder
+    from .diff import DiffInputError, ToolSet, load_folder
 
     root = config.output / SCHEMAS_DIR
+    if root.is_symlink():  # the output is checked out from the pull request
+        raise DiffInputError(f"{config.relative(root)}: a link; the golden files are read "
+                             "only from the output folder itself")
     return load_folder(root) if root.is_dir() else ToolSet()
 
 
@@ -170,22 +175,42 @@ def build(
     certify: bool = True,
     progress: Progress | None = None,
     use_cache: bool = True,
+    waiting: Progress | None = None,
 ) -> BuildResult:
     """Run the whole pipeline. ``check`` writes nothing and only says what would change.
 
     When nothing the output depends on changed since the last clean build wrote it (see
-    :func:`input_key`), the result says so (``up_to_date``) without analysing,
-    generating or certifying; ``use_cache=False`` always runs every stage.
+    :func:`input_key`), a writing build says so (``up_to_date``) without analysing,
+    generating or certifying; ``use_cache=False`` always runs every stage. A checking
+    build always runs them: it is the gate, and the record could come from the checkout.
+
+    A writing build holds the project's build lock (``toolc.buildlock``); ``waiting`` is
+    told when it has to wait for another build.
     """
+    if check:
+        with collector_paused():
+            return _run_stages(config, None, check=True, certify=certify, progress=progress)
+    try:
+        with build_lock(config.root, waiting):
+            return _writing_build(config, certify=certify, progress=progress,
+                                  use_cache=use_cache)
+    except OutputError as exc:  # the lock could not be taken
+        result = BuildResult(Compiled(DiagnosticBag(severities=dict(config.severities))))
+        report_output_error(config, result, exc)
+        return result
+
+
+def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
+                   use_cache: bool) -> BuildResult:
     specs = discover(config)
     key = input_key(config, specs) if use_cache else None
     if key is not None:
         cached = cached_plan(config, key, certify=certify)
         if cached is not None:
             compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
-            return BuildResult(compiled, plan=cached, checked=check, up_to_date=True)
+            return BuildResult(compiled, plan=cached, up_to_date=True)
     with collector_paused():
-        return _run_stages(config, key, check=check, certify=certify, progress=progress)
+        return _run_stages(config, key, check=False, certify=certify, progress=progress)
 
 
 def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
@@ -211,8 +236,9 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         progress("generating")
     # The files are staged beside the output as they are made, by other processes while
     # the build generates, diffs and certifies, and put in place only if it succeeds.
-    staged = None if check else StagedTree(config.output)
+    staged = None
     try:
+        staged = None if check else StagedTree(config.output)
         sink = certifier.module_generated if certifier is not None else None
         result.files = render_outputs(project, staged, sink)
         result.diff = _diff_or_report(config, result)
@@ -223,6 +249,7 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         if compiled.bag.has_errors:
             return result
         if staged is None:
+            _journal_left(config, result)
             result.plan = plan(config.output, result.files)
             return result
         forget_build(config)  # the record must never describe an output being replaced
@@ -231,9 +258,33 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         if key is not None and not compiled.bag.items:  # a build with warnings says them again
             remember_build(config, cache_record(config, project, key, certified=certify))
         return result
+    except OutputError as exc:
+        report_output_error(config, result, exc)
+        result.plan = None
+        return result
     finally:
         if staged is not None:
             staged.discard()  # nothing happens after a commit
+
+
+def report_output_error(config: Config, result: BuildResult, exc: OutputError) -> None:
+    """A refused path or a failed write: one line naming the file (no source to quote).
+    The path is shown as it is inside the project: a link is named, not followed."""
+    try:
+        shown = exc.path.relative_to(config.root).as_posix()
+    except ValueError:
+        shown = config.relative(exc.path)
+    result.compiled.bag.report(exc.code, exc.message, Span(shown, 1, 1))
+
+
+def _journal_left(config: Config, result: BuildResult) -> None:
+    """A checking build finishes no interrupted write, but says that one is there."""
+    journal = config.output / JOURNAL
+    if os.path.lexists(journal):
+        result.compiled.bag.report(
+            "TC505", "an interrupted write's journal is in the output: a checking build "
+                     "replays nothing (`toolc build --write` finishes it, or refuses it)",
+            Span(config.relative(journal), 1, 1))
 
 
 def _certify(config: Config, project: ProjectIR, result: BuildResult,

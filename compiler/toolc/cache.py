@@ -13,6 +13,10 @@ functions, wrappers): a certified record also holds the hashes of the files of t
 modules found on the python-path, and a project whose certification depends on what
 cannot be hashed (an unpinned MCP server, a module elsewhere) is never certified from
 the cache.
+
+The record is only ever a shortcut for the author's own writing builds: a checking build
+(CI, where ``.toolc-cache/`` could come from the pull request) never answers from it,
+and nothing is written through a link there (``toolc.buildlock.cache_folder``).
 """
 
 from __future__ import annotations
@@ -27,33 +31,52 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .buildlock import CACHE_DIR, cache_folder
 from .config import Config
+from .confine import OutputError, is_plain_file
 from .ir import ProjectIR, ToolsetIR
-from .write import JOURNAL, Plan, read_manifest_data
+from .write import JOURNAL, MANIFEST, Plan, read_manifest
 
 CACHE_FORMAT = 1
-CACHE_FILE = Path(".toolc-cache") / "build.json"
+CACHE_FILE = Path(CACHE_DIR) / "build.json"
+
+
+def _folder(config: Config, *, create: bool = False) -> Path | None:
+    try:
+        return cache_folder(config.root, create=create)
+    except OutputError:
+        return None  # a link or a file there: no cache, rather than one elsewhere
 
 
 def remember_build(config: Config, record: dict[str, Any]) -> None:
-    path = config.root / CACHE_FILE
+    folder = _folder(config, create=True)
+    if folder is None:
+        return
+    path, tmp = folder / CACHE_FILE.name, folder / "build.tmp"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+        tmp.unlink(missing_ok=True)  # a link put there is removed, never written through
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(record, sort_keys=True))
         os.replace(tmp, path)
     except OSError:
         pass  # a cache that cannot be written only costs the next build its shortcut
 
 
 def forget_build(config: Config) -> None:
-    with contextlib.suppress(OSError):
-        (config.root / CACHE_FILE).unlink()
+    folder = _folder(config)
+    if folder is not None:
+        with contextlib.suppress(OSError):
+            (folder / CACHE_FILE.name).unlink()
 
 
 def _remembered(config: Config) -> dict[str, Any]:
+    folder = _folder(config)
+    if folder is None:
+        return {}
     try:
-        data = json.loads((config.root / CACHE_FILE).read_text(encoding="utf-8"))
+        data = json.loads((folder / CACHE_FILE.name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -186,24 +209,32 @@ def _module_file(config: Config, module: str) -> Path | None:
 def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
     """The plan of an up-to-date output (every file unchanged), or None on a miss."""
     out = config.output
-    if (out / JOURNAL).exists():
+    if os.path.lexists(out / JOURNAL):
         return None  # an interrupted write: let the full build finish it
     record = _remembered(config)
-    files = read_manifest_data(out).get("files")
-    if not isinstance(record, dict) or record.get("key") != key or not isinstance(files, dict):
+    if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    if not os.path.isfile(out / MANIFEST):
+        return None
+    try:
+        files = read_manifest(out)  # every entry checked: a refusal is the full build's
+    except OutputError:
         return None
     if certify and not (record.get("certified") is True
                         and _hashes_match(config.root, record.get("code"))):
         return None
-    if not _hashes_match(out, files):
+    if not _hashes_match(out, files, plain=True):
         return None
     return Plan(written=(), removed=(), unchanged=tuple(sorted(files)))
 
 
-def _hashes_match(root: Path, hashes: object) -> bool:
+def _hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
+    """Every file has its hash; ``plain``: and is a plain file (a link is rebuilt)."""
     if not isinstance(hashes, dict):
         return False
     for rel, expected in hashes.items():
+        if plain and not is_plain_file(root / rel):
+            return False
         try:
             data = (root / rel).read_bytes()
         except OSError:

@@ -109,6 +109,9 @@ def run_child(channel: Channel, stage: Stage, python_path: tuple[Path, ...],
         _keep_off_the_terminal()
         gc.disable()  # importing the SDK makes no garbage worth a collector's pass
         _import_sdk()
+        # Certifying writes nothing in the project, not even the bytecode caches of the
+        # user's modules (a checking build must leave the checkout as it was).
+        sys.dont_write_bytecode = True
         sys.path[:0] = [str(stage.root), *(str(p) for p in python_path)]
         # User code and the SDK make cyclic garbage while serving: collect it, without
         # rescanning everything imported so far.

@@ -102,6 +102,9 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
     formats = table.get("format", "annotate")
     if formats not in FORMAT_MODES:
         fail("TC901", '[tool.toolc] format must be "annotate" or "assert"', where("format"))
+    for spec in specs_list:
+        _inside_project(root, spec, "specs", where, allow_root=True)
+    _inside_project(root, output, "output", where, allow_root=False)
     return Config(
         root=root,
         specs=tuple(root / s for s in specs_list),
@@ -112,6 +115,20 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         format=formats,
         source=source,
     )
+
+
+def _inside_project(root: Path, value: str, key: str, where: _Locator, *,
+                    allow_root: bool) -> None:
+    """TC902: ``specs`` and ``output`` lie inside the project, links resolved: a build
+    reads and writes there only (the output is never the project itself)."""
+    real_root = root.resolve()
+    target = (root / value).resolve()
+    if not target.is_relative_to(real_root):
+        fail("TC902", f"[tool.toolc] {key} '{value}' is outside the project ({target}); "
+             f"it must be a path inside {real_root}", where(key))
+    if target == real_root and not allow_root:
+        fail("TC902", f"[tool.toolc] {key} '{value}' is the project folder itself; it must "
+             "be a folder inside it (toolc owns what is in it)", where(key))
 
 
 def _severities(table: Any, where: _Locator) -> dict[str, Severity]:

@@ -129,6 +129,10 @@ RULES: dict[str, Rule] = _rules(
     ("TC310", "missing-handler", E, "A tool listed by a `function` toolset has no handler."),
     ("TC311", "bad-identifier", E, "Type and toolset names are ASCII identifiers; a type may not take a JSON type's name."),
     ("TC312", "duplicate-tool", E, "An external tool takes the name of another tool of its module."),
+    ("TC313", "case-collision", E, "Two modules, or two golden files of a module, whose names differ only in case: one file on macOS and Windows."),
+    ("TC314", "reserved-file-name", E, "A module or golden file named like a Windows device (`CON`, `nul.txt`, `COM1`...), with any extension."),
+    ("TC315", "shadowing-module", E, "A module name that would shadow `toolc`, what generated code imports, the standard library or the package's `__init__`."),
+    ("TC316", "name-too-long", E, "A module name over 100 characters: it names files, and file systems limit their names."),
     ("TC401", "toolset-cycle", E, "Toolsets that contain themselves."),
     ("TC402", "tool-collision", E, "Two tools publish the same name in a `combined` set."),
     ("TC403", "rename-missing", E, "A `renamed` entry names a tool the inner set does not have."),
@@ -140,7 +144,10 @@ RULES: dict[str, Rule] = _rules(
     ("TC501", "certify-mismatch", E, "What a real MCP client lists differs from the spec."),
     ("TC502", "description-lost", E, "A description in the spec does not reach the wire."),
     ("TC503", "build-failed", E, "Generated code could not be loaded or served."),
+    ("TC505", "unsafe-output-path", E, "A path toolc would write, move or delete (a manifest or journal entry, a link on the way) that is not a plain file of the output folder."),
+    ("TC506", "output-write-failed", E, "Writing the output failed (disk full, file too large, read-only, no permission); the old output is kept."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
+    ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
 del E, W
 

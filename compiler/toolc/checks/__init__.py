@@ -16,6 +16,7 @@ from ..model.parse import ParsedModule
 from . import (
     composition,
     descriptions,
+    filenames,
     modules,
     names,
     published,
@@ -31,6 +32,7 @@ Check = Callable[[Project], None]
 CHECKS: tuple[Check, ...] = (
     modules.check_module_names,             # TC309
     modules.check_duplicate_modules,        # TC308
+    filenames.check_module_files,           # TC313 TC314 TC315 TC316
     names.check_tool_names,                 # TC301 TC302
     names.check_identifiers,                # TC311
     names.check_duplicate_tools,            # TC312
@@ -47,6 +49,7 @@ CHECKS: tuple[Check, ...] = (
     toolsets.check_manager_servers,         # TC408
     toolsets.check_handlers,                # TC310
     composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302
+    filenames.check_golden_files,           # TC313 TC314
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
