@@ -41,17 +41,9 @@ def json_values(schema: Schema, defs: dict[str, Any] | None = None, depth: int =
     if not isinstance(schema, dict) or _impossible(schema):
         return st.nothing()
     defs = schema.get("$defs", defs or {})
-    values = _built(schema, defs, depth)
-    if FILTERED.intersection(schema):
-        values = values.filter(lambda v: _matches(schema, v, defs))
-    return values
-
-
-# Keywords a value is filtered for rather than built for.
-FILTERED = frozenset({"not", "oneOf", "allOf", "if", "then", "else", "contains",
-                      "minContains", "maxContains", "dependentRequired", "dependentSchemas",
-                      "minProperties", "maxProperties", "propertyNames", "patternProperties",
-                      "uniqueItems"})
+    # Every value is filtered through the validator: what is built is only likely valid
+    # (a type-less ``maxLength`` draws any JSON value, a long string among them).
+    return _built(schema, defs, depth).filter(lambda v: _matches(schema, v, defs))
 
 
 def _impossible(schema: Schema) -> bool:
@@ -86,9 +78,10 @@ def _built(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:
 
 @functools.lru_cache(maxsize=512)
 def _validator(text: str) -> Any:
-    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    # jsonschema-rs, as the runtime: JSON Schema's regexes are ECMA-262's
+    from jsonschema_rs import Draft202012Validator
 
-    return Draft202012Validator(json.loads(text))
+    return Draft202012Validator(text, offline=True)
 
 
 def _matches(schema: Schema, value: Any, defs: dict[str, Any]) -> bool:
