@@ -104,6 +104,24 @@ def test_schema_prints_the_format_and_the_committed_copy_is_current(project: Pat
     assert committed == spec_json_schema(), "regenerate: toolc schema > docs/spec.schema.json"
 
 
+def test_a_misspelt_handler_is_found_before_any_call(project: Path) -> None:
+    """With python-path set, handler references are looked up in the sources (issue 14):
+    a typo is an error at the spec line, and nothing is imported."""
+    (project / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["src"]\n')
+    (project / "src").mkdir()
+    (project / "src" / "notes_app.py").write_text(
+        "raise SystemExit('imported!')\ndef add(ctx, text): ...\n")
+    assert run("validate")[0] == 0
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("notes_app:add",
+                                                                     "notes_app:ad"))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert ("specs/notes.toolc.yaml:6:14: error[TC341]: handler 'notes_app:ad' of tool "
+            "'addNote': module 'notes_app' has no attribute 'ad'; did you mean 'add'?") in out
+    assert run("build", "--no-certify")[0] == 1
+
+
 def test_init_writes_a_starter_that_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "shop"
     target.mkdir()

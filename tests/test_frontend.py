@@ -1,7 +1,7 @@
 """The front end end to end: every bad spec in tests/fixtures/invalid/ and its exact diagnostics.
 
 Each folder of ``tests/fixtures/invalid/`` holds one bad spec (several files where a case
-spans modules) and ``expected.txt``: the text diagnostics ``toolc`` prints for it, paths
+spans modules; handler modules in ``handlers/``, the case's python-path) and ``expected.txt``: the text diagnostics ``toolc`` prints for it, paths
 relative to the folder, compared in full. To regenerate them after an intended change,
 run ``TOOLC_REGEN=1 .venv/bin/python -m pytest tests/test_frontend.py`` and review the diff.
 """
@@ -36,7 +36,9 @@ def run_case(folder: Path) -> tuple[str, DiagnosticBag, ProjectIR | None]:
             loaded.append(load_file(str(path), path.name))
         except SpecError as exc:  # the loader refuses the whole file
             bag.extend(exc.diagnostics)
-    ir = analyse(loaded, bag)
+    # a case's own handler modules, in ``handlers/``, are its python-path
+    handlers = folder / "handlers"
+    ir = analyse(loaded, bag, python_path=(handlers,) if handlers.is_dir() else ())
     return render_text(bag.sorted(), sources) + "\n", bag, ir
 
 

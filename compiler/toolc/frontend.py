@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from pathlib import Path
 
 from .checks import run_checks
 from .diagnostics import DiagnosticBag
@@ -29,16 +30,17 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
     return parsed
 
 
-def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, *,
-            formats: str = "annotate") -> ProjectIR | None:
+def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, *, formats: str = "annotate",
+            python_path: tuple[Path, ...] = ()) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
-    ``formats`` is the project's default `format` mode."""
+    ``formats`` is the project's default `format` mode; ``python_path`` where its
+    handlers are looked for (statically: nothing is imported)."""
     # The front end allocates many small objects and frees none of them before it ends:
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        project = run_checks(parse_files(files, bag), bag)
+        project = run_checks(parse_files(files, bag), bag, python_path)
         if bag.has_errors:
             return None
         return resolve(project, formats=formats)

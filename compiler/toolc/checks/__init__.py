@@ -10,10 +10,12 @@ which a reader would want to hear about problems.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from ..diagnostics import DiagnosticBag
 from ..model.parse import ParsedModule
 from . import (
+    code,
     composition,
     descriptions,
     filenames,
@@ -37,6 +39,7 @@ CHECKS: tuple[Check, ...] = (
     names.check_identifiers,                # TC311
     names.check_duplicate_tools,            # TC312
     references.check_code_references,       # TC303
+    code.check_code_targets,                # TC340 TC341 TC342
     schemas.check_schemas,                  # TC101 TC103 TC201 TC202 TC203 TC205 TC207 TC305 TC307
     types.check_type_cycles,                # TC206 TC208
     descriptions.check_tool_descriptions,   # TC201
@@ -56,9 +59,11 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-def run_checks(modules: list[ParsedModule], bag: DiagnosticBag) -> Project:
-    """Run every check over the parsed modules; the project keeps what they learnt."""
-    project = Project(modules, bag)
+def run_checks(modules: list[ParsedModule], bag: DiagnosticBag,
+               python_path: tuple[Path, ...] = ()) -> Project:
+    """Run every check over the parsed modules; the project keeps what they learnt.
+    ``python_path``: where handlers are looked for (none: their references unchecked)."""
+    project = Project(modules, bag, python_path)
     for check in CHECKS:
         check(project)
     return project

@@ -9,6 +9,7 @@ so nothing is computed twice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..diagnostics import DiagnosticBag, Severity, Span
@@ -89,9 +90,11 @@ ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
 
 class Project:
-    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag):
+    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
+                 python_path: tuple[Path, ...] = ()):
         self.modules = modules
         self.bag = bag
+        self.python_path = python_path  # where handlers live ([tool.toolc] python-path)
         # The first module of each name is the one others see; a second is an error.
         self.by_name: dict[str, ParsedModule] = {}
         for parsed in modules:
