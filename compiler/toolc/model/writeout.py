@@ -8,7 +8,10 @@ The publication rules of spec-format.md, in one place:
   object wrote its own list), in the order written, left out when empty;
 - ``nullable: true`` becomes ``{"anyOf": [<schema>, {"type": "null"}]}`` with the
   annotations (description, default, ...) beside the ``anyOf``;
-- nothing is invented: no titles, no ``null``, no ``additionalProperties`` below the top.
+- every object of a tool's input declared with ``properties`` is closed
+  (``additionalProperties: false``) unless it says otherwise or may take its properties
+  from elsewhere (see :func:`_closes`); outputs and named types on their own stay open;
+- nothing else is invented: no titles, no ``null``.
 
 Besides the schema, every write records where each published description came from
 (JSON pointer -> spec span) and which defaults were written where, so that they can be
@@ -77,6 +80,7 @@ class _Root:
     defaults: list[DefaultSite]
     needed: dict[TypeDef, None] = field(default_factory=dict)  # recursive types, in order
     inlining: set[TypeDef] = field(default_factory=set)  # recursive types being written out
+    closed: bool = False  # a tool's input: objects declared with `properties` are closed
 
     def def_name(self, td: TypeDef) -> str:
         return td.name if td.module is self.module else f"{td.module.name}.{td.name}"
@@ -94,9 +98,9 @@ class SchemaWriter:
     def input_schema(self, module: ParsedModule, params: dict[str, Any], additional: bool,
                      base: str = "/inputSchema") -> Written:
         """A tool's ``inputSchema``: the object of its ``params``."""
-        root = _Root(module, {}, [])
+        root = _Root(module, {}, [], closed=True)
         props = {name: self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
-                                  root, False, 0, True) for name, sub in params.items()}
+                                  root, False, 0, True, True) for name, sub in params.items()}
         schema: dict[str, JSON] = {"type": "object", "properties": props}
         required = [n for n, sub in params.items() if _is_required(sub, props[n])]
         if required:
@@ -132,7 +136,7 @@ class SchemaWriter:
             name = root.def_name(td)
             ptr = f"{base}/$defs/{pointer_token(name)}"
             root.inlining = {td}
-            defs[name] = self._node(td.node, ptr, td.module, root, True, 0, True)
+            defs[name] = self._node(td.node, ptr, td.module, root, True, 0, True, True)
         if defs:
             own = schema.get("$defs")
             schema["$defs"] = {**defs, **own} if isinstance(own, dict) else defs
@@ -166,8 +170,9 @@ class SchemaWriter:
         return False
 
     def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
-              depth: int, inline: bool = False) -> JSON:
-        """One schema node written out; ``inline`` for properties and whole documents."""
+              depth: int, inline: bool = False, closable: bool = False) -> JSON:
+        """One schema node written out; ``inline`` for properties and whole documents;
+        ``closable`` where an object of the input may be closed (see :func:`_closes`)."""
         if not isinstance(node, dict):
             return to_json(node)
         if depth > _MAX_DEPTH:
@@ -175,6 +180,8 @@ class SchemaWriter:
         nullable = self._nullable(node, module, depth, inline, root)
         inner = f"{ptr}/anyOf/0" if nullable else ptr
         core = self._core(node, ptr, inner, module, root, in_type, depth, inline)
+        if closable and root.closed and _closes(core):
+            core["additionalProperties"] = False
         out = _wrap_nullable(core) if nullable else core
         if not in_type and "default" in node and isinstance(node, YMap):
             root.defaults.append(DefaultSite(to_json(node["default"]),
@@ -200,6 +207,8 @@ class SchemaWriter:
                                       depth + 1, False))
                 if entered:
                     root.inlining.discard(named)
+        alternatives = sum(k in _ALTERNATIVES for k in node) == 1 and not any(
+            k in _OBJECT_KEYWORDS for k in node)
         for key, value in node.items():
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
@@ -207,7 +216,8 @@ class SchemaWriter:
             at = ptr if key in ANNOTATIONS else inner
             if key in out and key not in ANNOTATIONS:
                 _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
-            out[key] = self._keyword(key, value, at, module, root, in_type, depth)
+            closable = key in _CLOSABLE or (alternatives and key in _ALTERNATIVES)
+            out[key] = self._keyword(key, value, at, module, root, in_type, depth, closable)
         if isinstance(node, YMap) and isinstance(node.get("description"), str):
             root.spans[f"{ptr}/description"] = node.value_spans["description"]
         props = node.get("properties")
@@ -233,7 +243,7 @@ class SchemaWriter:
             current = self._named(current.node, current.module)
 
     def _keyword(self, key: str, value: Any, at: str, module: ParsedModule, root: _Root,
-                 in_type: bool, depth: int) -> JSON:
+                 in_type: bool, depth: int, closable: bool) -> JSON:
         kw = KEYWORDS.get(key)
         kind = kw.kind if kw is not None else "value"
         if kind == "value":
@@ -241,17 +251,46 @@ class SchemaWriter:
         p = f"{at}/{pointer_token(key)}"
         d = depth + 1
         if kind == "schema":
-            return self._node(value, p, module, root, in_type, d)
+            return self._node(value, p, module, root, in_type, d, False, closable)
         if kind == "schema_list" and isinstance(value, list):
-            return [self._node(v, f"{p}/{i}", module, root, in_type, d)
+            return [self._node(v, f"{p}/{i}", module, root, in_type, d, False, closable)
                     for i, v in enumerate(value)]
         if kind in ("schema_map", "dependencies") and isinstance(value, dict):
             props = key == "properties"
             return {k: (to_json(v) if isinstance(v, list) else
                         self._node(v, f"{p}/{pointer_token(k)}", module, root, in_type, d,
-                                   props))
+                                   props, closable))
                     for k, v in value.items()}
         return to_json(value)
+
+
+# Where a subschema describes a value of its own, so closing it says what it says. Not
+# under `allOf`, `if`/`then`/`else`, `dependentSchemas`, `not`, ...: there a subschema is
+# one part of its parent's object, and closing the part would refuse the other parts'
+# properties (or, under `not`, accept what was refused). `anyOf`/`oneOf` branches are
+# alternatives: closable when their parent says nothing else about the object (and has
+# only one of the two), else they are parts of it too.
+_CLOSABLE = frozenset({"properties", "patternProperties", "additionalProperties", "items",
+                       "prefixItems", "$defs", "definitions"})
+_ALTERNATIVES = frozenset({"anyOf", "oneOf"})
+# A parent with any of these says something about the object its branches describe.
+_OBJECT_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties",
+                              "unevaluatedProperties", "required", "dependentRequired",
+                              "propertyNames", "minProperties", "maxProperties", "not",
+                              "allOf", "if", "then", "else", "dependentSchemas",
+                              "dependencies", "$ref", "$dynamicRef", "$recursiveRef"})
+
+# Keywords that say how unknown properties are treated, or through which the object may
+# take properties declared elsewhere: with any of them the object is published as written.
+_OPEN_BY = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties",
+                      "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas",
+                      "dependencies", "$ref", "$dynamicRef", "$recursiveRef"})
+
+
+def _closes(core: dict[str, JSON]) -> bool:
+    """Whether a written object of a tool's input gets ``additionalProperties: false``:
+    it declares ``properties`` and nothing that decides (or widens) the rest itself."""
+    return isinstance(core.get("properties"), dict) and not any(k in core for k in _OPEN_BY)
 
 
 def _is_required(sub: Any, written: JSON) -> bool:
