@@ -93,7 +93,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         loaded.append(item)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
-    project = analyse(loaded, bag)
+    project = analyse(loaded, bag, config.root)
     compiled.project = None if bag.has_errors else project
     return compiled
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from pathlib import Path
 
 from .checks import run_checks
 from .diagnostics import DiagnosticBag
@@ -29,14 +30,18 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
     return parsed
 
 
-def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag) -> ProjectIR | None:
-    """Check every file and resolve the project; ``None`` when any error was reported."""
+def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag,
+            root: Path | None = None) -> ProjectIR | None:
+    """Check every file and resolve the project; ``None`` when any error was reported.
+
+    ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
+    one, only inside the folder of the spec that names them)."""
     # The front end allocates many small objects and frees none of them before it ends:
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        project = run_checks(parse_files(files, bag), bag)
+        project = run_checks(parse_files(files, bag), bag, root)
         if bag.has_errors:
             return None
         return resolve(project)

@@ -10,6 +10,7 @@ which a reader would want to hear about problems.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from ..diagnostics import DiagnosticBag
 from ..model.parse import ParsedModule
@@ -20,6 +21,7 @@ from . import (
     names,
     published,
     references,
+    refs,
     schemas,
     toolsets,
     types,
@@ -50,12 +52,15 @@ CHECKS: tuple[Check, ...] = (
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
+    refs.check_references,                  # TC210 TC211 TC212 TC214
+    refs.check_compiles,                    # TC213
 )
 
 
-def run_checks(modules: list[ParsedModule], bag: DiagnosticBag) -> Project:
+def run_checks(modules: list[ParsedModule], bag: DiagnosticBag,
+               root: Path | None = None) -> Project:
     """Run every check over the parsed modules; the project keeps what they learnt."""
-    project = Project(modules, bag)
+    project = Project(modules, bag, root)
     for check in CHECKS:
         check(project)
     return project

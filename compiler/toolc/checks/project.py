@@ -9,11 +9,13 @@ so nothing is computed twice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
+from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
 from ..model.writeout import SchemaWriter, Written
 
@@ -89,9 +91,11 @@ ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
 
 class Project:
-    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag):
+    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
+                 root: Path | None = None):
         self.modules = modules
         self.bag = bag
+        self.files = LocalFiles(root)  # the schema files `$ref`s name, read once
         # The first module of each name is the one others see; a second is an error.
         self.by_name: dict[str, ParsedModule] = {}
         for parsed in modules:
@@ -154,7 +158,7 @@ class Project:
     @property
     def writer(self) -> SchemaWriter:
         if self._writer is None:
-            self._writer = SchemaWriter(self.registry.lookup, self.recursive_types)
+            self._writer = SchemaWriter(self.registry.lookup, self.recursive_types, self.files)
         return self._writer
 
     def write(self, root: SchemaRoot) -> Written:

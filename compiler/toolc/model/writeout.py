@@ -10,7 +10,7 @@ The publication rules of spec-format.md, in one place:
   annotations (description, default, ...) beside the ``anyOf``;
 - every object of a tool's input declared with ``properties`` is closed
   (``additionalProperties: false``) unless it says otherwise or may take its properties
-  from elsewhere (see :func:`_closes`); outputs and named types on their own stay open;
+  from elsewhere (see :mod:`toolc.model.closing`); outputs and named types on their own stay open;
 - nothing else is invented: no titles, no ``null``.
 
 Besides the schema, every write records where each published description came from
@@ -26,10 +26,12 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
+from .closing import ALTERNATIVES, CLOSABLE, alternatives_closable, closes
 from .keywords import ANNOTATIONS as _ANNOTATION_ORDER
 from .keywords import JSON_TYPES, KEYWORDS
 from .named import TypeDef
 from .parse import ParsedModule
+from .refs import REFERENCES, LocalFiles, RefLog, RefProblem, Scope, resolve_uri
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
@@ -62,6 +64,7 @@ class DefaultSite:
     value: JSON
     span: Span
     schema: dict[str, JSON]
+    pointer: str = ""  # where ``schema`` sits in its published document
 
 
 @dataclass(slots=True)
@@ -69,6 +72,10 @@ class Written:
     schema: JSON
     description_spans: dict[str, Span] = field(default_factory=dict)
     defaults: list[DefaultSite] = field(default_factory=list)
+    # References that cannot be published so that they resolve (see toolc.model.refs),
+    # and every reference written, as published -> where the spec says it.
+    problems: list[RefProblem] = field(default_factory=list)
+    references: dict[str, Span] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -78,9 +85,22 @@ class _Root:
     module: ParsedModule
     spans: dict[str, Span]
     defaults: list[DefaultSite]
+    base: str = ""  # the pointer of the document in the published tool ("/inputSchema")
     needed: dict[TypeDef, None] = field(default_factory=dict)  # recursive types, in order
     inlining: set[TypeDef] = field(default_factory=set)  # recursive types being written out
     closed: bool = False  # a tool's input: objects declared with `properties` are closed
+    scope: Scope | None = None  # the schema document of the spec being written
+    starts: bool = False  # the next node written is a schema document of the spec
+    refs: RefLog = field(default_factory=RefLog)
+
+    def rel(self, ptr: str) -> str:
+        return ptr[len(self.base):]
+
+    def written(self, schema: JSON) -> Written:
+        """What was written, its references checked against the finished document."""
+        self.refs.check(schema)
+        return Written(schema, self.spans, self.defaults, self.refs.problems,
+                       self.refs.references)
 
     def def_name(self, td: TypeDef) -> str:
         return td.name if td.module is self.module else f"{td.module.name}.{td.name}"
@@ -89,18 +109,23 @@ class _Root:
 class SchemaWriter:
     """Writes schemas of one project; ``recursive`` holds the types published via ``$defs``."""
 
-    def __init__(self, lookup: Lookup, recursive: set[TypeDef]):
+    def __init__(self, lookup: Lookup, recursive: set[TypeDef],
+                 files: LocalFiles | None = None):
         self.lookup = lookup
         self.recursive = recursive
+        self.files = files if files is not None else LocalFiles(None)
 
     # -- documents -------------------------------------------------------------------------
 
     def input_schema(self, module: ParsedModule, params: dict[str, Any], additional: bool,
                      base: str = "/inputSchema") -> Written:
         """A tool's ``inputSchema``: the object of its ``params``."""
-        root = _Root(module, {}, [], closed=True)
-        props = {name: self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
-                                  root, False, 0, True, True) for name, sub in params.items()}
+        root = _Root(module, {}, [], base, closed=True)
+        props = {}
+        for name, sub in params.items():
+            root.starts = True  # each parameter is a schema document of its own
+            props[name] = self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
+                                     root, False, 0, True, True)
         schema: dict[str, JSON] = {"type": "object", "properties": props}
         required = [n for n, sub in params.items() if _is_required(sub, props[n])]
         if required:
@@ -108,26 +133,27 @@ class SchemaWriter:
         if not additional:
             schema["additionalProperties"] = False
         self._add_defs(schema, root, base)
-        return Written(schema, root.spans, root.defaults)
+        return root.written(schema)
 
     def document(self, module: ParsedModule, node: Any, base: str) -> Written:
         """A schema that is a whole document (``returns``)."""
-        root = _Root(module, {}, [])
+        root = _Root(module, {}, [], base, starts=True)
         schema = self._node(node, base, module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, base)
-        return Written(schema, root.spans, root.defaults)
+            self._add_defs(schema, root, base, _defs_span(node))
+        return root.written(schema)
 
     def type_schema(self, td: TypeDef) -> Written:
         """A named type as a document of its own (its own defaults are checked here)."""
-        root = _Root(td.module, {}, [])
+        root = _Root(td.module, {}, [], starts=True)
         root.inlining.add(td)
         schema = self._node(td.node, "", td.module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, "")
-        return Written(schema, root.spans, root.defaults)
+            self._add_defs(schema, root, "", _defs_span(td.node))
+        return root.written(schema)
 
-    def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str) -> None:
+    def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str,
+                  span: Span | None = None) -> None:
         defs: dict[str, JSON] = {}
         done: set[TypeDef] = set()
         while len(done) < len(root.needed):
@@ -136,9 +162,18 @@ class SchemaWriter:
             name = root.def_name(td)
             ptr = f"{base}/$defs/{pointer_token(name)}"
             root.inlining = {td}
+            root.starts = True
             defs[name] = self._node(td.node, ptr, td.module, root, True, 0, True, True)
+        defs.update(root.refs.files)
         if defs:
             own = schema.get("$defs")
+            if isinstance(own, dict):
+                for name in [n for n in defs if n in own]:
+                    what = "schema file" if name in root.refs.files else "recursive type"
+                    root.refs.problems.append(RefProblem(
+                        "TC214", f"`$defs` entry '{name}' takes the name under which toolc "
+                        f"publishes {what} '{name}'; rename the entry", span or
+                        root.module.top_span()))
             schema["$defs"] = {**defs, **own} if isinstance(own, dict) else defs
 
     # -- nodes -----------------------------------------------------------------------------
@@ -172,20 +207,26 @@ class SchemaWriter:
     def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
               depth: int, inline: bool = False, closable: bool = False) -> JSON:
         """One schema node written out; ``inline`` for properties and whole documents;
-        ``closable`` where an object of the input may be closed (see :func:`_closes`)."""
+        ``closable`` where an object of the input may be closed (see :mod:`toolc.model.closing`)."""
         if not isinstance(node, dict):
             return to_json(node)
         if depth > _MAX_DEPTH:
             return {}
         nullable = self._nullable(node, module, depth, inline, root)
         inner = f"{ptr}/anyOf/0" if nullable else ptr
+        scope = root.scope
+        if root.starts:
+            root.starts = False
+            root.scope = Scope(root.rel(ptr), root.rel(inner), module)
         core = self._core(node, ptr, inner, module, root, in_type, depth, inline)
-        if closable and root.closed and _closes(core):
+        root.scope = scope
+        if closable and root.closed and closes(core):
             core["additionalProperties"] = False
         out = _wrap_nullable(core) if nullable else core
         if not in_type and "default" in node and isinstance(node, YMap):
             root.defaults.append(DefaultSite(to_json(node["default"]),
-                                             node.value_spans["default"], out))
+                                             node.value_spans["default"], out,
+                                             ptr[len(root.base):]))
         return out
 
     def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
@@ -193,6 +234,11 @@ class SchemaWriter:
         """The node's keywords written out, named type laid under, without the null wrap."""
         named = self._named(node, module)
         out: dict[str, JSON] = {}
+        scope = root.scope
+        if isinstance(node.get("$id"), str):  # a resource of its own: `#` is itself
+            base_uri = resolve_uri(scope.base_uri if scope else "", node["$id"])
+            root.scope = Scope(root.rel(ptr), root.rel(inner), module, True, base_uri)
+        here = root.scope
         if named is not None:
             if self._by_ref(named, inline, root):
                 out["$ref"] = f"#/$defs/{root.def_name(named)}"
@@ -203,12 +249,15 @@ class SchemaWriter:
                 entered = named in self.recursive and named not in root.inlining
                 if entered:
                     root.inlining.add(named)
+                # the type is a schema document of its own: its `#` is where it lands
+                own = ptr if named.node.get("nullable") is True else inner
+                root.scope = Scope(root.rel(own), root.rel(inner), named.module)
                 out.update(self._core(named.node, ptr, inner, named.module, root, True,
                                       depth + 1, False))
+                root.scope = here
                 if entered:
                     root.inlining.discard(named)
-        alternatives = sum(k in _ALTERNATIVES for k in node) == 1 and not any(
-            k in _OBJECT_KEYWORDS for k in node)
+        alternatives = alternatives_closable(node)
         for key, value in node.items():
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
@@ -216,8 +265,12 @@ class SchemaWriter:
             at = ptr if key in ANNOTATIONS else inner
             if key in out and key not in ANNOTATIONS:
                 _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
-            closable = key in _CLOSABLE or (alternatives and key in _ALTERNATIVES)
+            if key in REFERENCES and isinstance(value, str) and isinstance(node, YMap):
+                out[key] = self._reference(value, node.value_spans[key], root)
+                continue
+            closable = key in CLOSABLE or (alternatives and key in ALTERNATIVES)
             out[key] = self._keyword(key, value, at, module, root, in_type, depth, closable)
+        root.scope = scope
         if isinstance(node, YMap) and isinstance(node.get("description"), str):
             root.spans[f"{ptr}/description"] = node.value_spans["description"]
         props = node.get("properties")
@@ -227,6 +280,11 @@ class SchemaWriter:
                 out = _with_required(out, [n for n, sub in props.items()
                                            if _is_required(sub, written.get(n))])
         return out
+
+    def _reference(self, value: str, span: Span, root: _Root) -> str:
+        """A ``$ref`` (or ``$dynamicRef``) of the spec, as it must be published to resolve
+        where its schema lands (the rules are in :mod:`toolc.model.refs`)."""
+        return root.refs.rewrite(value, span, root.scope, self.files)
 
     def _type_description(self, td: TypeDef, ptr: str, out: dict[str, JSON],
                           root: _Root) -> None:
@@ -264,35 +322,6 @@ class SchemaWriter:
         return to_json(value)
 
 
-# Where a subschema describes a value of its own, so closing it says what it says. Not
-# under `allOf`, `if`/`then`/`else`, `dependentSchemas`, `not`, ...: there a subschema is
-# one part of its parent's object, and closing the part would refuse the other parts'
-# properties (or, under `not`, accept what was refused). `anyOf`/`oneOf` branches are
-# alternatives: closable when their parent says nothing else about the object (and has
-# only one of the two), else they are parts of it too.
-_CLOSABLE = frozenset({"properties", "patternProperties", "additionalProperties", "items",
-                       "prefixItems", "$defs", "definitions"})
-_ALTERNATIVES = frozenset({"anyOf", "oneOf"})
-# A parent with any of these says something about the object its branches describe.
-_OBJECT_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties",
-                              "unevaluatedProperties", "required", "dependentRequired",
-                              "propertyNames", "minProperties", "maxProperties", "not",
-                              "allOf", "if", "then", "else", "dependentSchemas",
-                              "dependencies", "$ref", "$dynamicRef", "$recursiveRef"})
-
-# Keywords that say how unknown properties are treated, or through which the object may
-# take properties declared elsewhere: with any of them the object is published as written.
-_OPEN_BY = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties",
-                      "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas",
-                      "dependencies", "$ref", "$dynamicRef", "$recursiveRef"})
-
-
-def _closes(core: dict[str, JSON]) -> bool:
-    """Whether a written object of a tool's input gets ``additionalProperties: false``:
-    it declares ``properties`` and nothing that decides (or widens) the rest itself."""
-    return isinstance(core.get("properties"), dict) and not any(k in core for k in _OPEN_BY)
-
-
 def _is_required(sub: Any, written: JSON) -> bool:
     """Required unless it says ``required: false`` or has a default (its own or its type's)."""
     own = sub.get("required") if isinstance(sub, dict) else None
@@ -318,6 +347,13 @@ def _wrap_nullable(core: dict[str, JSON]) -> dict[str, JSON]:
     out: dict[str, JSON] = {"anyOf": [inner, {"type": "null"}]}
     out.update((k, v) for k, v in core.items() if k in ANNOTATIONS)
     return out
+
+
+def _defs_span(node: Any) -> Span | None:
+    """Where a document's own ``$defs`` is written (or the document, or nothing)."""
+    if not isinstance(node, YMap):
+        return None
+    return node.key_spans.get("$defs", node.span)
 
 
 def _forget_spans(spans: dict[str, Span], prefix: str) -> None:
