@@ -249,3 +249,15 @@ def test_a_recursive_types_own_references_point_into_its_defs_entry() -> None:
     assert w.problems == []
     assert _valid(w.schema, {"tree": {"v": 1, "kids": [{"v": 2, "kids": []}]}})
     assert not _valid(w.schema, {"tree": {"v": 1, "kids": [{"v": "x", "kids": []}]}})
+
+
+def test_files_of_one_name_in_two_folders_are_two_entries(tmp_path: Path) -> None:
+    for folder, kind in (("a", "string"), ("b", "integer")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "s.json").write_text(f'{{"type": "{kind}"}}')
+    (tmp_path / "a" / "both.json").write_text('{"prefixItems": [{"$ref": "s.json"}, '
+                                              '{"$ref": "../b/s.json"}]}')
+    w = _input("tools:\n  t:\n    params:\n      x: {$ref: 'a/both.json', description: X.}\n",
+               tmp_path / "m.toolc.yaml")  # no project: the spec's folder confines
+    assert w.problems == []
+    assert set(w.schema["$defs"]) == {"a/both.json", "a/s.json", "b/s.json"}

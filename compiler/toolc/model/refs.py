@@ -249,16 +249,19 @@ class LocalFiles:
         self.root = root.resolve() if root is not None else None
         self.done: dict[Path, Embedded | str] = {}
         self.read: dict[str, str] = {}  # what was read: shown path -> sha256 of its bytes
+        self.bounds: dict[Path, Path] = {}  # each file found -> the folder confining it
 
-    def find(self, reference: str, source: str | None) -> Path | str:
-        """The file ``reference`` (no fragment) names from ``source``, or why there is none."""
+    def find(self, reference: str, source: str | None, within: Path | None = None
+             ) -> Path | str:
+        """The file ``reference`` (no fragment) names from ``source``, or why there is none;
+        ``within`` confines it when the project does not (a file found from a file)."""
         if source is None:
             return "the spec was not read from a file, so no file is relative to it"
         path_text = unquote(reference)
         if "\\" in path_text or path_text.startswith("/"):
             return f"'{reference}' is not a relative path (write it with '/', from this file)"
         origin = Path(source).resolve()
-        bound = self.root or origin.parent
+        bound = self.root or within or origin.parent
         target = (origin.parent / path_text).resolve()
         if not target.is_relative_to(bound):
             return f"'{reference}' is outside the project ({bound.name}/); toolc reads " \
@@ -268,6 +271,7 @@ class LocalFiles:
         if not target.is_file():
             shown = target.relative_to(bound).as_posix()
             return f"'{reference}' does not exist (looked for {shown})"
+        self.bounds.setdefault(target, bound)
         return target
 
     def embed(self, path: Path) -> Embedded | str:
@@ -280,7 +284,8 @@ class LocalFiles:
         return self._shown(path)
 
     def _shown(self, path: Path) -> str:
-        bound = self.root
+        """The file's path inside what confines it (the project): its ``$defs`` key."""
+        bound = self.bounds.get(path, self.root)
         if bound is not None and path.is_relative_to(bound):
             return path.relative_to(bound).as_posix()
         return path.name
@@ -359,7 +364,7 @@ def _file_reference(value: str, embedded: Embedded, path: Path, files: LocalFile
         embedded.problems.append(f"{embedded.key} refers to '{value}', a URL; toolc never "
                                  "fetches one")
         return value
-    found = files.find(base, str(path))
+    found = files.find(base, str(path), files.bounds.get(path))
     if isinstance(found, str):
         embedded.problems.append(f"{embedded.key} refers to '{value}': {found}")
         return value
