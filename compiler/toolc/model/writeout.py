@@ -257,7 +257,7 @@ class SchemaWriter:
                 root.scope = here
                 if entered:
                     root.inlining.discard(named)
-        alternatives = alternatives_closable(node)
+        alternatives = ("anyOf" in node or "oneOf" in node) and alternatives_closable(node)
         for key, value in node.items():
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
