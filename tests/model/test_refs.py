@@ -261,3 +261,14 @@ def test_files_of_one_name_in_two_folders_are_two_entries(tmp_path: Path) -> Non
                tmp_path / "m.toolc.yaml")  # no project: the spec's folder confines
     assert w.problems == []
     assert set(w.schema["$defs"]) == {"a/both.json", "a/s.json", "b/s.json"}
+
+
+def test_a_file_nested_too_deeply_or_a_symlink_loop_is_a_problem_not_a_crash(
+        tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text('{"items": ' * 400 + "{}" + "}" * 400)
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    w = _input("tools:\n  t:\n    params:\n      x: {$ref: deep.json, description: X.}\n"
+               "      y: {$ref: loop.json, description: Y.}\n",
+               tmp_path / "m.toolc.yaml", tmp_path)
+    assert [p.code for p in w.problems] == ["TC211", "TC211"]
+    assert "nested more than 200 levels" in w.problems[0].message

@@ -40,6 +40,7 @@ JSON = Any
 REFERENCES = ("$ref", "$dynamicRef")
 SCHEMA_FILE_SUFFIXES = (".json", ".yaml", ".yml")
 MAX_FILE_BYTES = 10 * 1024 * 1024
+MAX_FILE_DEPTH = 200  # as deep as the loader lets a spec nest
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # What a URI fragment may hold as it is (RFC 3986): the rest is percent-encoded.
 _FRAGMENT_SAFE = "/?:@!$&'()*+,;=-._~"
@@ -260,9 +261,12 @@ class LocalFiles:
         path_text = unquote(reference)
         if "\\" in path_text or path_text.startswith("/"):
             return f"'{reference}' is not a relative path (write it with '/', from this file)"
-        origin = Path(source).resolve()
+        try:
+            origin = Path(source).resolve()
+            target = (origin.parent / path_text).resolve()
+        except (OSError, RuntimeError) as exc:  # a loop of symbolic links, say
+            return f"'{reference}' cannot be followed: {exc}"
         bound = self.root or within or origin.parent
-        target = (origin.parent / path_text).resolve()
         if not target.is_relative_to(bound):
             return f"'{reference}' is outside the project ({bound.name}/); toolc reads " \
                    "schema files only inside it"
@@ -320,7 +324,10 @@ class LocalFiles:
         if not isinstance(data, (dict, bool)):
             return f"{shown} holds no schema (a mapping or true/false)"
         embedded = Embedded(self.key(path), None)
-        embedded.schema = _rewrite_file(data, embedded, path, self)
+        try:
+            embedded.schema = _rewrite_file(data, embedded, path, self)
+        except RecursionError:
+            return f"{shown} is nested more than {MAX_FILE_DEPTH} levels deep"
         return embedded
 
 
@@ -329,10 +336,13 @@ def _no_constant(name: str) -> Any:
 
 
 def _rewrite_file(node: JSON, embedded: Embedded, path: Path, files: LocalFiles,
-                  resource: bool = False) -> JSON:
+                  resource: bool = False, depth: int = 0) -> JSON:
     """A file's schema with its references rewritten for where it is embedded."""
     if not isinstance(node, dict):
         return node
+    if depth > MAX_FILE_DEPTH:
+        raise RecursionError(depth)
+    d = depth + 1
     resource = resource or isinstance(node.get("$id"), str)
     out: dict[str, JSON] = {}
     for key, value in node.items():
@@ -342,12 +352,12 @@ def _rewrite_file(node: JSON, embedded: Embedded, path: Path, files: LocalFiles,
         elif kw is None or kw.kind == "value":
             out[key] = value
         elif kw.kind == "schema":
-            out[key] = _rewrite_file(value, embedded, path, files, resource)
+            out[key] = _rewrite_file(value, embedded, path, files, resource, d)
         elif kw.kind == "schema_list" and isinstance(value, list):
-            out[key] = [_rewrite_file(v, embedded, path, files, resource) for v in value]
+            out[key] = [_rewrite_file(v, embedded, path, files, resource, d) for v in value]
         elif isinstance(value, dict):
             out[key] = {k: v if isinstance(v, list) else
-                        _rewrite_file(v, embedded, path, files, resource)
+                        _rewrite_file(v, embedded, path, files, resource, d)
                         for k, v in value.items()}
         else:
             out[key] = value
