@@ -63,7 +63,8 @@ class _Validators:
             if validator is _MISSING:
                 try:
                     validator = engine.compile_schema(schema)
-                except (engine.ValidationError, ValueError, TypeError, RecursionError):
+                except BaseException as exc:  # noqa: BLE001 - TC213 says why
+                    engine.reraise_interrupt(exc)
                     validator = None
                 self.validators[key] = validator
             self.verdicts[seen] = _rejection(validator, value)
@@ -77,7 +78,8 @@ class _Validators:
         if held is None or held[0] is not document:
             try:
                 found = engine.validator_map(document)
-            except (engine.ValidationError, ValueError, TypeError, RecursionError):
+            except BaseException as exc:  # noqa: BLE001 - TC213 says why
+                engine.reraise_interrupt(exc)
                 found = None
             held = self.documents[id(document)] = (document, found)
         return None if held[1] is None else held[1].get(f"#{pointer}")
@@ -93,7 +95,8 @@ def _rejection(validator: Any, value: Any) -> str | None:
         return None
     try:
         error = next(iter(validator.iter_errors(value)), None)
-    except (ValueError, TypeError, RecursionError):  # a value it cannot take: another check's
+    except BaseException as exc:  # noqa: BLE001 - a value it cannot take: another check's
+        engine.reraise_interrupt(exc)
         return None
     if error is None:
         return None

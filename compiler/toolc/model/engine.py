@@ -44,9 +44,22 @@ def compile_problem(schema: Any) -> str | None:
         compile_schema(schema)
     except ValidationError as exc:
         return problem_text(exc)
-    except (ValueError, TypeError, RecursionError, OverflowError) as exc:
-        return str(exc) or type(exc).__name__
+    except BaseException as exc:  # noqa: BLE001 - any failure of the engine, a Rust panic too
+        return failure_text(exc)
     return None
+
+
+def reraise_interrupt(exc: BaseException) -> None:
+    """Catching every failure of the engine (a Rust panic is a BaseException) must not
+    swallow Ctrl-C."""
+    if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+        raise exc
+
+
+def failure_text(exc: BaseException) -> str:
+    """What an unexpected failure of the engine says; interrupts are not swallowed."""
+    reraise_interrupt(exc)
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def validator_map(schema: Any) -> Any:
@@ -71,8 +84,8 @@ def regex_problem(pattern: str) -> str | None:
         jsonschema_rs.validator_for({"pattern": pattern})
     except ValidationError as exc:
         return _why_not_regex(pattern, problem_text(exc))
-    except (ValueError, TypeError, OverflowError) as exc:  # e.g. a lone surrogate
-        return str(exc) or type(exc).__name__
+    except BaseException as exc:  # noqa: BLE001 - e.g. a lone surrogate, a Rust panic
+        return failure_text(exc)
     return None
 
 
