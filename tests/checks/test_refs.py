@@ -42,13 +42,14 @@ def test_a_raw_schema_the_engine_cannot_compile_is_refused_at_its_ref(check: Che
     assert "Pointer '/$defs/P' does not exist" in reported[0][3]
 
 
-def test_a_pinned_tools_schema_is_only_warned_about(analysed: Callable[..., object]) -> None:
+def test_a_pinned_tools_schema_is_only_warned_about(
+        analysed: Callable[..., tuple[list[tuple[str, int, int, str]], object]]) -> None:
     reported, ir = analysed(
         "toolc: 1\nmodule: m\ntoolsets:\n  s:\n    kind: mcp\n"
         "    stdio: {command: srv}\n    tools:\n      t:\n        description: T.\n"
         "        input_schema:\n          type: object\n          properties:\n"
         "            p: {$ref: 'https://example.com/p', description: P.}\n")
-    assert [(c, line) for c, line, _, _ in reported] == [("TC213", 13)]  # type: ignore[attr-defined]
+    assert [(c, line) for c, line, _, _ in reported] == [("TC213", 13)]
     assert ir is not None
 
 

@@ -10,7 +10,10 @@ The publication rules of spec-format.md, in one place:
   annotations (description, default, ...) beside the ``anyOf``;
 - every object of a tool's input declared with ``properties`` is closed
   (``additionalProperties: false``) unless it says otherwise or may take its properties
-  from elsewhere (see :mod:`toolc.model.closing`); outputs and named types on their own stay open;
+  from elsewhere (see :mod:`toolc.model.closing`); outputs, and named types as documents
+  of their own, stay open;
+- references are rewritten to resolve where their schema lands, local schema files
+  inlined under ``$defs`` (see :mod:`toolc.model.refs`);
 - nothing else is invented: no titles, no ``null``.
 
 Besides the schema, every write records where each published description came from
@@ -207,7 +210,7 @@ class SchemaWriter:
     def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
               depth: int, inline: bool = False, closable: bool = False) -> JSON:
         """One schema node written out; ``inline`` for properties and whole documents;
-        ``closable`` where an object of the input may be closed (see :mod:`toolc.model.closing`)."""
+        ``closable`` where an object of the input may be closed (:mod:`toolc.model.closing`)."""
         if not isinstance(node, dict):
             return to_json(node)
         if depth > _MAX_DEPTH:
@@ -226,7 +229,7 @@ class SchemaWriter:
         if not in_type and "default" in node and isinstance(node, YMap):
             root.defaults.append(DefaultSite(to_json(node["default"]),
                                              node.value_spans["default"], out,
-                                             ptr[len(root.base):]))
+                                             root.rel(ptr)))
         return out
 
     def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
