@@ -345,3 +345,20 @@ def test_the_server_of_the_no_fetch_test_does_answer(schema_server: str) -> None
     with urllib.request.urlopen(f"{schema_server}/note.json", timeout=10) as reply:
         assert json.loads(reply.read()) == {"type": "string"}
     assert _Recorder.seen == ["/note.json"]
+
+
+def test_a_certified_build_of_a_url_the_schema_declares_makes_no_request(
+        project: Config, schema_server: str) -> None:
+    """An absolute `$ref` to an `$id` of the same schema resolves inside it: it builds,
+    is generated and certified through a real MCP client, and nothing is fetched."""
+    base = f"{schema_server}/point"
+    edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
+         f"{{type: string, description: The note.}}\n"
+         f"      point:\n        description: A point.\n        $id: '{base}'\n"
+         "        properties:\n          x: {type: number, description: X.}\n"
+         f"      again: {{$ref: '{base}', description: The same point.}}")
+    result = build(project, certify=True)
+    assert result.ok, [d.message for d in result.compiled.bag]
+    golden = json.loads((project.output / "schemas/notes/addNote.json").read_text())
+    assert golden["inputSchema"]["properties"]["again"]["$ref"] == base
+    assert _Recorder.seen == []
