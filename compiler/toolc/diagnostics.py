@@ -121,6 +121,7 @@ RULES: dict[str, Rule] = _rules(
     ("TC212", "dangling-ref", E, "A `#`-reference that resolves to nothing in the published schema."),
     ("TC213", "schema-not-compilable", E, "A published schema that jsonschema-rs, the runtime's validator, cannot compile."),
     ("TC214", "defs-name-taken", E, "A schema's own `$defs` entry takes the name of a recursive type or schema file toolc publishes there."),
+    ("TC215", "duplicate-anchor", E, "Two schemas published in one document declare the same `$anchor`, so a reference to it is ambiguous."),
     ("TC301", "bad-name", E, "A name outside the MCP tool-name rule `^[A-Za-z0-9._-]{1,128}$`."),
     ("TC302", "unportable-name", W, "A name outside `^[A-Za-z0-9_-]{1,64}$`, refused by some providers."),
     ("TC303", "bad-reference", E, "A handler, predicate, prepare or wrapper that is not `module.path:attr`."),

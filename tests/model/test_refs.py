@@ -272,3 +272,15 @@ def test_a_file_nested_too_deeply_or_a_symlink_loop_is_a_problem_not_a_crash(
                tmp_path / "m.toolc.yaml", tmp_path)
     assert [p.code for p in w.problems] == ["TC211", "TC211"]
     assert "nested more than 200 levels" in w.problems[0].message
+
+
+def test_an_anchor_declared_twice_in_one_document_is_a_problem_unless_it_is_one_type() -> None:
+    w = _input("types:\n  C: {description: C., $anchor: c, type: string}\n"
+               "tools:\n  t:\n    params:\n      a: {type: C}\n      b: {type: C}\n"
+               "      r: {$ref: '#c', description: R.}\n")
+    assert w.problems == [] and _valid(w.schema, {"a": "x", "b": "y", "r": "z"})
+    w = _input("tools:\n  t:\n    params:\n      a: {$anchor: c, description: A.}\n"
+               "      b: {$anchor: c, description: B.}\n"
+               "      u:\n        description: U.\n        $id: 'urn:x:u'\n"
+               "        properties: {v: {$anchor: c, description: V.}}\n")
+    assert [(p.code, p.span.line) for p in w.problems] == [("TC215", 7)]  # not under $id

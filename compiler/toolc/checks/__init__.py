@@ -52,7 +52,7 @@ CHECKS: tuple[Check, ...] = (
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
-    refs.check_references,                  # TC210 TC211 TC212 TC214
+    refs.check_references,                  # TC210 TC211 TC212 TC214 TC215
     refs.check_compiles,                    # TC213
 )
 

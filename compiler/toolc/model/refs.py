@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 JSON = Any
 REFERENCES = ("$ref", "$dynamicRef")
+ANCHORS = ("$anchor", "$dynamicAnchor")
 SCHEMA_FILE_SUFFIXES = (".json", ".yaml", ".yml")
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_FILE_DEPTH = 200  # as deep as the loader lets a spec nest
@@ -143,6 +144,13 @@ class RefLog:
     files: dict[str, JSON] = field(default_factory=dict)  # embedded: $defs key -> schema
     problems: list[RefProblem] = field(default_factory=list)
     references: dict[str, Span] = field(default_factory=dict)  # published -> where written
+    # (resource, keyword, name) -> where each declaration of it is written
+    anchors: dict[tuple[str, str, str], list[Span]] = field(default_factory=dict)
+
+    def anchor(self, key: str, name: str, span: Span, scope: Scope | None) -> None:
+        """An ``$anchor``/``$dynamicAnchor`` written in the resource ``scope`` is part of."""
+        resource = scope.base_uri if scope is not None else ""
+        self.anchors.setdefault((resource, key, name), []).append(span)
 
     def rewrite(self, value: str, span: Span, scope: Scope | None, files: LocalFiles) -> str:
         """``value`` as it must be published to resolve where ``scope`` lands."""
@@ -203,7 +211,16 @@ class RefLog:
         return new
 
     def check(self, schema: JSON) -> None:
-        """Every reference points into the finished document: TC211/TC212, TC210."""
+        """Every reference points into the finished document (TC211/TC212, TC210), and
+        no anchor is declared twice in one resource (TC215)."""
+        for (_, key, name), spans in self.anchors.items():
+            if len(set(spans)) > 1:  # one named type written twice is one declaration
+                first = min(spans)
+                for span in sorted(set(spans))[1:]:
+                    self.problems.append(RefProblem(
+                        "TC215", f"`{key}: {name}` is declared again here, and the published "
+                        f"schema is one document: '#{name}' would name either (first at "
+                        f"{first.line}:{first.col})", span))
         for new, old, span in self.pointer_refs:
             if not lookup(schema, new[1:])[0]:
                 self.problems.append(_dangling(new, old, span))

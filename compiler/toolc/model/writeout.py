@@ -34,7 +34,7 @@ from .keywords import ANNOTATIONS as _ANNOTATION_ORDER
 from .keywords import JSON_TYPES, KEYWORDS
 from .named import TypeDef
 from .parse import ParsedModule
-from .refs import REFERENCES, LocalFiles, RefLog, RefProblem, Scope, resolve_uri
+from .refs import ANCHORS, REFERENCES, LocalFiles, RefLog, RefProblem, Scope, resolve_uri
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
@@ -271,6 +271,8 @@ class SchemaWriter:
             if key in REFERENCES and isinstance(value, str) and isinstance(node, YMap):
                 out[key] = self._reference(value, node.value_spans[key], root)
                 continue
+            if key in ANCHORS and isinstance(value, str) and isinstance(node, YMap):
+                root.refs.anchor(key, value, node.value_spans[key], root.scope)
             closable = key in CLOSABLE or (alternatives and key in ALTERNATIVES)
             out[key] = self._keyword(key, value, at, module, root, in_type, depth, closable)
         root.scope = scope
