@@ -284,3 +284,13 @@ def test_an_anchor_declared_twice_in_one_document_is_a_problem_unless_it_is_one_
                "      u:\n        description: U.\n        $id: 'urn:x:u'\n"
                "        properties: {v: {$anchor: c, description: V.}}\n")
     assert [(p.code, p.span.line) for p in w.problems] == [("TC215", 7)]  # not under $id
+
+
+def test_a_pointer_written_without_percent_encoding_is_published_encoded() -> None:
+    w = _input("tools:\n  t:\n    params:\n      x:\n        description: X.\n"
+               "        $defs:\n          'a b': {type: string}\n"
+               "        items: {$ref: '#/$defs/a b'}\n"
+               "        contains: {$ref: '#/$defs/a%20b'}\n")
+    x = w.schema["properties"]["x"]
+    assert x["items"]["$ref"] == x["contains"]["$ref"] == "#/properties/x/$defs/a%20b"
+    assert w.problems == [] and _valid(w.schema, {"x": ["s"]})

@@ -171,7 +171,7 @@ class RefLog:
             if frag and not frag.startswith("/"):
                 return value  # an anchor names itself wherever it lands
             at = scope.ptr if not frag or first_token(frag) in ANNOTATIONS else scope.inner
-            new = fragment(at) + frag
+            new = fragment(at + unquote(frag))  # one encoding, whatever was written
             self.pointer_refs.append((new, value, span))
             return new
         if has_scheme(base):
@@ -206,7 +206,7 @@ class RefLog:
             todo.extend(embedded.needs)
         if frag and not frag.startswith("/"):
             return "#" + frag
-        new = fragment(f"/$defs/{pointer_token(files.key(found))}") + frag
+        new = fragment(f"/$defs/{pointer_token(files.key(found))}" + unquote(frag))
         self.pointer_refs.append((new, value, span))
         return new
 
@@ -386,7 +386,7 @@ def _file_reference(value: str, embedded: Embedded, path: Path, files: LocalFile
     if not base:
         if frag and not frag.startswith("/"):
             return value  # an anchor: the embedded file's anchors are the document's
-        return fragment(f"/$defs/{pointer_token(embedded.key)}") + frag
+        return fragment(f"/$defs/{pointer_token(embedded.key)}" + unquote(frag))
     if has_scheme(base):
         embedded.problems.append(f"{embedded.key} refers to '{value}', a URL; toolc never "
                                  "fetches one")
@@ -396,5 +396,6 @@ def _file_reference(value: str, embedded: Embedded, path: Path, files: LocalFile
         embedded.problems.append(f"{embedded.key} refers to '{value}': {found}")
         return value
     embedded.needs.append(found)
-    target = fragment(f"/$defs/{pointer_token(files.key(found))}")
-    return target + frag if not frag or frag.startswith("/") else "#" + frag
+    if frag and not frag.startswith("/"):
+        return "#" + frag
+    return fragment(f"/$defs/{pointer_token(files.key(found))}" + unquote(frag))
