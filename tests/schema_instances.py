@@ -29,6 +29,33 @@ ANY_JSON: Values = st.recursive(
     max_leaves=4)
 
 
+# -- references ------------------------------------------------------------------------
+
+# The key of ``defs`` that holds the whole document, for references that point anywhere in
+# it: toolc rewrites a parameter's `#/$defs/a` to `#/properties/x/$defs/a`.
+DOCUMENT = "#"
+
+
+def document_defs(schema: Schema) -> dict[str, Any]:
+    """The ``defs`` of a whole published document: its ``$defs``, and itself."""
+    if not isinstance(schema, dict):
+        return {}
+    return {**(schema.get("$defs") or {}), DOCUMENT: schema}
+
+
+def resolve_ref(ref: str, defs: dict[str, Any]) -> Schema:
+    """The schema a ``$ref`` of the document points at (``#/$defs/Name`` or any pointer)."""
+    name = ref.removeprefix("#/$defs/")
+    if name != ref and "/" not in name and name in defs:
+        return defs[name]
+    from toolc.model.refs import lookup
+
+    found, target = lookup(defs.get(DOCUMENT), ref.removeprefix("#"))
+    if ref.startswith("#") and found:
+        return target
+    raise KeyError(f"cannot follow $ref {ref!r}")
+
+
 # -- values the schema accepts ---------------------------------------------------------
 
 def json_values(schema: Schema, defs: dict[str, Any] | None = None, depth: int = 0
@@ -40,7 +67,8 @@ def json_values(schema: Schema, defs: dict[str, Any] | None = None, depth: int =
         return ANY_SCALAR
     if not isinstance(schema, dict) or _impossible(schema):
         return st.nothing()
-    defs = schema.get("$defs", defs or {})
+    if defs is None:
+        defs = document_defs(schema)
     # Every value is filtered through the validator: what is built is only likely valid
     # (a type-less ``maxLength`` draws any JSON value, a long string among them).
     return _built(schema, defs, depth).filter(lambda v: _matches(schema, v, defs))
@@ -53,7 +81,7 @@ def _impossible(schema: Schema) -> bool:
 
 def _built(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:
     if "$ref" in schema:
-        target = defs[schema["$ref"].rsplit("/", 1)[1]]
+        target = resolve_ref(schema["$ref"], defs)
         return st.deferred(lambda: json_values(target, defs, depth + 1))
     rest = {k: v for k, v in schema.items()
             if k not in ("not", "anyOf", "oneOf", "allOf", "$defs")}
@@ -78,16 +106,23 @@ def _built(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:
 
 @functools.lru_cache(maxsize=512)
 def _validator(text: str) -> Any:
-    # jsonschema-rs, as the runtime: JSON Schema's regexes are ECMA-262's
-    from jsonschema_rs import Draft202012Validator
+    """jsonschema-rs, as the runtime (JSON Schema's regexes are ECMA-262's); None for a
+    piece of a schema that does not resolve on its own (a pointer into the document)."""
+    from jsonschema_rs import Draft202012Validator, ValidationError
 
-    return Draft202012Validator(text, offline=True)
+    try:
+        return Draft202012Validator(text, offline=True)
+    except ValidationError:
+        return None
 
 
 def _matches(schema: Schema, value: Any, defs: dict[str, Any]) -> bool:
+    """Whether ``value`` is valid; a piece that only resolves inside its document is left
+    to the filter of the whole input schema (which always resolves)."""
     if isinstance(schema, dict) and defs and "$defs" not in schema:
-        schema = {**schema, "$defs": defs}
-    return bool(_validator(json.dumps(schema, sort_keys=True)).is_valid(value))
+        schema = {**schema, "$defs": {k: v for k, v in defs.items() if k != DOCUMENT}}
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    return validator is None or bool(validator.is_valid(value))
 
 
 def _by_type(kind: Any, schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:

@@ -42,7 +42,7 @@ from schema_mistakes import near_misses, single_mistakes
 BUILDS = builds()
 # The projects that must build: a folder that stops building must not drop out silently.
 EXPECTED_PROJECTS = {"specs", "every_kind", "names", "no_tools", "schemas", "workbench",
-                     "wrong_handler", "every-kind", "keywords"}
+                     "wrong_handler", "every-kind", "keywords", "refs"}
 EXAMPLES = settings(max_examples=25, derandomize=True, database=None, deadline=None,
                     suppress_health_check=list(HealthCheck))
 

@@ -4,8 +4,14 @@ answered from its record, and every kind of change makes the next build a full o
 from __future__ import annotations
 
 import hashlib
+import http.server
+import json
 import sys
+import threading
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import toolc
@@ -281,3 +287,98 @@ def test_a_300_character_module_name_is_refused_at_its_line_and_wedges_nothing(
     assert {p: p.read_bytes() for p in project.output.rglob("*") if p.is_file()} == before
     spec.write_text(good.replace("Add a note.", "Add one note."))
     assert build(project, certify=False).wrote  # no journal left to stop the next build
+
+# -- `$ref`: inlined from local files, never fetched (issue 11 item 2) ---------------------------
+
+
+def test_an_edited_schema_file_a_ref_inlines_is_built_again(project: Config) -> None:
+    (project.root / "specs" / "note.json").write_text('{"type": "string", "maxLength": 9}')
+    edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
+         "{$ref: note.json, description: The note.}")
+    assert full_then(project)
+    golden = project.output / "schemas/notes/addNote.json"
+    assert '"maxLength": 9' in golden.read_text()
+    (project.root / "specs" / "note.json").write_text('{"type": "string", "maxLength": 7}')
+    result = build(project, certify=False)
+    assert not result.up_to_date and '"maxLength": 7' in golden.read_text()
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    seen: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        _Recorder.seen.append(self.path)
+        body = b'{"type": "string"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def schema_server() -> Iterator[str]:
+    """A loopback HTTP server that serves a schema and records every request it sees."""
+    _Recorder.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_build_never_fetches_a_ref_and_refuses_it_located(project: Config,
+                                                          schema_server: str) -> None:
+    url = f"{schema_server}/note.json"
+    (project.root / "specs" / "local.json").write_text(json.dumps({"$ref": url + "#/x"}))
+    edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
+         f"{{$ref: '{url}', description: The note.}}\n"
+         "      other: {$ref: local.json, description: Another.}\n"
+         f"      third:\n        description: Under an id.\n"
+         f"        $id: '{schema_server}/base/'\n"
+         "        properties:\n          p: {$ref: 'p.json', description: P.}")
+    (project.root / "specs" / "raw.toolc.yaml").write_text(
+        "toolc: 1\nmodule: raw\ntoolsets:\n  e:\n    kind: external\n    tools:\n"
+        "      fetch:\n        description: Fetch.\n        input_schema:\n"
+        f"          type: object\n          properties:\n            p: {{$ref: '{url}'}}\n")
+    result = build(project, certify=False)
+    assert not result.ok and not result.wrote
+    found = sorted((d.code, d.span.path, d.span.line) for d in result.compiled.bag
+                   if d.span is not None and d.code != "TC201")
+    assert found == [("TC210", "specs/notes.toolc.yaml", 8),
+                     ("TC210", "specs/notes.toolc.yaml", 9),
+                     ("TC210", "specs/notes.toolc.yaml", 14),
+                     ("TC213", "specs/raw.toolc.yaml", 12)]
+    assert _Recorder.seen == []
+    assert not (project.output / "schemas").exists()
+
+
+def test_the_server_of_the_no_fetch_test_does_answer(schema_server: str) -> None:
+    """The no-request test above would pass with a dead server: this one shows it is not."""
+    with urllib.request.urlopen(f"{schema_server}/note.json", timeout=10) as reply:
+        assert json.loads(reply.read()) == {"type": "string"}
+    assert _Recorder.seen == ["/note.json"]
+
+
+def test_a_certified_build_of_a_url_the_schema_declares_makes_no_request(
+        project: Config, schema_server: str) -> None:
+    """An absolute `$ref` to an `$id` of the same schema resolves inside it: it builds,
+    is generated and certified through a real MCP client, and nothing is fetched."""
+    base = f"{schema_server}/point"
+    edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
+         f"{{type: string, description: The note.}}\n"
+         f"      point:\n        description: A point.\n        $id: '{base}'\n"
+         "        properties:\n          x: {type: number, description: X.}\n"
+         f"      again: {{$ref: '{base}', description: The same point.}}")
+    result = build(project, certify=True)
+    assert result.ok, [d.message for d in result.compiled.bag]
+    golden = json.loads((project.output / "schemas/notes/addNote.json").read_text())
+    assert golden["inputSchema"]["properties"]["again"]["$ref"] == base
+    assert _Recorder.seen == []

@@ -95,7 +95,8 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         loaded.append(item)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
-    project = analyse(loaded, bag, formats=config.format, python_path=config.python_path)
+    project = analyse(loaded, bag, config.root, formats=config.format,
+                      python_path=config.python_path)
     compiled.project = None if bag.has_errors else project
     return compiled
 

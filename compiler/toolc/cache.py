@@ -3,7 +3,8 @@
 A clean build records, in .toolc-cache/build.json beside pyproject.toml (not in the
 committed output: the record changes with toolc's code and the machine's dependency
 versions, and a committed file must not churn for that), a hash of everything its output
-depends on: the spec files (paths and bytes), the [tool.toolc] configuration, toolc's
+depends on: the spec files (paths and bytes; the schema files their `$ref`s inline are
+recorded after the build, with their hashes), the [tool.toolc] configuration, toolc's
 version and the hash of its own code (an editable install changes without a new
 version), and the versions of its dependencies. When the next build finds the same
 hash, and every file the manifest lists is still on disk with its recorded hash (so a
@@ -80,8 +81,8 @@ def _remembered(config: Config) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
-DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "Jinja2", "click", "mcp",
-                "mcp-types")
+DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "jsonschema-rs", "Jinja2",
+                "click", "mcp", "mcp-types")
 
 
 def input_key(config: Config, specs: Sequence[Path]) -> str | None:
@@ -153,7 +154,8 @@ def cache_record(config: Config, project: ProjectIR, key: str, *,
                  certified: bool) -> dict[str, Any]:
     """What a clean build records in the manifest for the next one to compare."""
     code = certified_code(config, project) if certified else None
-    return {"key": key, "certified": certified and code is not None, "code": code}
+    return {"key": key, "certified": certified and code is not None, "code": code,
+            "schemas": project.schema_files}
 
 
 def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
@@ -223,8 +225,9 @@ def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
     if certify and not (record.get("certified") is True
                         and _hashes_match(config.root, record.get("code"))):
         return None
-    if not _hashes_match(out, files, plain=True):
-        return None
+    if not _hashes_match(out, files, plain=True) or not _hashes_match(
+            config.root, record.get("schemas", {})):
+        return None  # a generated file edited or linked, or a schema file a `$ref` inlines
     return Plan(written=(), removed=(), unchanged=tuple(sorted(files)))
 
 

@@ -30,17 +30,20 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
     return parsed
 
 
-def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, *, formats: str = "annotate",
-            python_path: tuple[Path, ...] = ()) -> ProjectIR | None:
+def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None = None, *,
+            formats: str = "annotate", python_path: tuple[Path, ...] = ()) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
-    ``formats`` is the project's default `format` mode; ``python_path`` where its
-    handlers are looked for (statically: nothing is imported)."""
+
+    ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
+    one, only inside the folder of the spec that names them). ``formats`` is the
+    project's default `format` mode; ``python_path`` where its handlers are looked for
+    (statically: nothing is imported)."""
     # The front end allocates many small objects and frees none of them before it ends:
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        project = run_checks(parse_files(files, bag), bag, python_path)
+        project = run_checks(parse_files(files, bag), bag, root, python_path)
         if bag.has_errors:
             return None
         return resolve(project, formats=formats)

@@ -162,3 +162,6 @@ class ModuleIR:
 @dataclass(frozen=True, slots=True)
 class ProjectIR:
     modules: dict[str, ModuleIR]   # sorted by module name
+    # The schema files `$ref`s named, inlined into the published schemas: their path
+    # (relative to the project) -> sha256 of what was read, so a cached build sees edits.
+    schema_files: dict[str, str] = field(default_factory=dict)

@@ -76,6 +76,7 @@ class LoadedFile:
     text: str
     data: Any
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    origin: str | None = None  # the file read, as opened (None for text loaded directly)
 
 
 def load_file(path: str, display: str | None = None) -> LoadedFile:
@@ -86,7 +87,9 @@ def load_file(path: str, display: str | None = None) -> LoadedFile:
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    return load_bytes(raw, shown)
+    loaded = load_bytes(raw, shown)
+    loaded.origin = path
+    return loaded
 
 
 def load_bytes(raw: bytes, path: str) -> LoadedFile:

@@ -43,7 +43,7 @@ def resolve(project: Project, *, formats: str = "annotate") -> ProjectIR:
     tools = {name: resolver.tools(parsed) for name, parsed in named}
     resolver.all_tools = tools
     modules = {name: resolver.module(parsed, tools[name]) for name, parsed in named}
-    return ProjectIR(modules)
+    return ProjectIR(modules, dict(project.files.read))
 
 
 def _str(value: Any) -> str | None:

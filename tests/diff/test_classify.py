@@ -175,6 +175,19 @@ def test_a_ref_and_an_inline_schema_are_compared_by_meaning() -> None:
                                         Severity.ERROR)]
 
 
+def test_a_percent_encoded_ref_is_followed_to_its_target() -> None:
+    """toolc publishes pointers percent-encoded (`#/properties/a%20b/$defs/n`)."""
+    def with_ref(limit: int) -> dict[str, Any]:
+        result = tool({"a b": {"$defs": {"n": {"type": "integer", "maximum": limit}},
+                               "items": {"$ref": "#/properties/a%20b/$defs/n"}}})
+        return result
+    old = with_ref(5)
+    new = tool({"a b": {"$defs": {"m": {"type": "integer", "maximum": 3}},
+                        "items": {"$ref": "#/properties/a%20b/$defs/m"}}})
+    assert ("CONSTRAINT_TIGHTENED", "/inputSchema/properties/a b/items/maximum",
+            Severity.ERROR) in rules_of(old, new)
+
+
 def test_recursive_types_terminate() -> None:
     def tree(kind: str) -> dict[str, Any]:
         result = tool({"root": {"$ref": "#/$defs/A"}})

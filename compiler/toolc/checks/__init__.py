@@ -23,6 +23,7 @@ from . import (
     names,
     published,
     references,
+    refs,
     schemas,
     toolsets,
     types,
@@ -56,14 +57,16 @@ CHECKS: tuple[Check, ...] = (
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
+    refs.check_references,                  # TC210 TC211 TC212 TC214 TC215
+    refs.check_compiles,                    # TC213
 )
 
 
 def run_checks(modules: list[ParsedModule], bag: DiagnosticBag,
-               python_path: tuple[Path, ...] = ()) -> Project:
+               root: Path | None = None, python_path: tuple[Path, ...] = ()) -> Project:
     """Run every check over the parsed modules; the project keeps what they learnt.
     ``python_path``: where handlers are looked for (none: their references unchecked)."""
-    project = Project(modules, bag, python_path)
+    project = Project(modules, bag, root, python_path)
     for check in CHECKS:
         check(project)
     return project

@@ -15,6 +15,7 @@ from typing import Any
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
+from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
 from ..model.writeout import SchemaWriter, Written
 
@@ -91,9 +92,10 @@ ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
 class Project:
     def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
-                 python_path: tuple[Path, ...] = ()):
+                 root: Path | None = None, python_path: tuple[Path, ...] = ()):
         self.modules = modules
         self.bag = bag
+        self.files = LocalFiles(root)  # the schema files `$ref`s name, read once
         self.python_path = python_path  # where handlers live ([tool.toolc] python-path)
         # The first module of each name is the one others see; a second is an error.
         self.by_name: dict[str, ParsedModule] = {}
@@ -157,7 +159,7 @@ class Project:
     @property
     def writer(self) -> SchemaWriter:
         if self._writer is None:
-            self._writer = SchemaWriter(self.registry.lookup, self.recursive_types)
+            self._writer = SchemaWriter(self.registry.lookup, self.recursive_types, self.files)
         return self._writer
 
     def write(self, root: SchemaRoot) -> Written:

@@ -121,9 +121,10 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
         except SpecError as exc:
             bag.extend(exc.diagnostics)
             continue
+        item.origin = str(path)  # its schema files are beside it, whatever text it has
         drift.sources[shown] = item.text
         loaded.append(item)
-    project = analyse(loaded, bag)
+    project = analyse(loaded, bag, config.root)
     if bag.has_errors:
         drift.diagnostics = [d for d in bag.sorted() if str(d.severity) == "error"]
         return None
