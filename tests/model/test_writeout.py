@@ -171,6 +171,22 @@ def test_parts_of_an_object_stay_open_so_that_they_do_not_refuse_each_other() ->
     assert "additionalProperties" not in props["d"]["not"]
 
 
+def test_fragments_and_alternatives_inside_parts_stay_open() -> None:
+    """A spec's own `$defs` entry is a part of whatever object refers to it, and the
+    alternatives of a part (under `allOf`) are parts too: closing either would refuse the
+    properties the object's other keywords allow (the JSON-Schema-Test-Suite's
+    "unevaluatedProperties with $ref" and "anyOf complex types" shapes)."""
+    w = _input("tools:\n  t:\n    params:\n      a:\n        description: A.\n"
+               "        $ref: '#/$defs/bar'\n        properties: {foo: {}}\n"
+               "        unevaluatedProperties: false\n"
+               "        $defs: {bar: {properties: {bar: {}}}}\n"
+               "      b:\n        description: B.\n"
+               "        allOf: [{anyOf: [{properties: {x: {}}}]}, {properties: {y: {}}}]\n")
+    props = w.schema["properties"]
+    assert "additionalProperties" not in props["a"]["$defs"]["bar"]
+    assert "additionalProperties" not in props["b"]["allOf"][0]["anyOf"][0]
+
+
 def test_a_named_type_is_closed_in_the_input_and_open_in_the_output() -> None:
     parsed, writer, registry = _module(
         _NESTED + "tools:\n  t:\n    params:\n      p: {type: Point}\n"

@@ -17,11 +17,13 @@ JSON = Any
 # Where a subschema describes a value of its own, so closing it says what it says. Not
 # under `allOf`, `if`/`then`/`else`, `dependentSchemas`, `not`, ...: there a subschema is
 # one part of its parent's object, and closing the part would refuse the other parts'
-# properties (or, under `not`, accept what was refused). `anyOf`/`oneOf` branches are
-# alternatives: closable when their parent says nothing else about the object (and has
-# only one of the two), else they are parts of it too.
+# properties (or, under `not`, accept what was refused). Not in a spec's own `$defs`
+# either: an entry is a part of whatever object `$ref`s it, beside that object's own
+# keywords. `anyOf`/`oneOf` branches are alternatives: closable when their parent
+# describes a value of its own and says nothing else about the object (and has only one
+# of the two), else they are parts of it too.
 CLOSABLE = frozenset({"properties", "patternProperties", "additionalProperties", "items",
-                       "prefixItems", "$defs", "definitions"})
+                       "prefixItems"})
 ALTERNATIVES = frozenset({"anyOf", "oneOf"})
 # A parent with any of these says something about the object its branches describe.
 _OBJECT_KEYWORDS = frozenset({"properties", "patternProperties", "additionalProperties",

@@ -221,7 +221,7 @@ class SchemaWriter:
         if root.starts:
             root.starts = False
             root.scope = Scope(root.rel(ptr), root.rel(inner), module)
-        core = self._core(node, ptr, inner, module, root, in_type, depth, inline)
+        core = self._core(node, ptr, inner, module, root, in_type, depth, inline, closable)
         root.scope = scope
         if closable and root.closed and closes(core):
             core["additionalProperties"] = False
@@ -233,8 +233,10 @@ class SchemaWriter:
         return out
 
     def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
-              root: _Root, in_type: bool, depth: int, inline: bool) -> dict[str, JSON]:
-        """The node's keywords written out, named type laid under, without the null wrap."""
+              root: _Root, in_type: bool, depth: int, inline: bool,
+              closable: bool = False) -> dict[str, JSON]:
+        """The node's keywords written out, named type laid under, without the null wrap;
+        ``closable``: the node describes a value of its own, so its alternatives may too."""
         named = self._named(node, module)
         out: dict[str, JSON] = {}
         scope = root.scope
@@ -256,11 +258,13 @@ class SchemaWriter:
                 own = ptr if named.node.get("nullable") is True else inner
                 root.scope = Scope(root.rel(own), root.rel(inner), named.module)
                 out.update(self._core(named.node, ptr, inner, named.module, root, True,
-                                      depth + 1, False))
+                                      depth + 1, False, closable))
                 root.scope = here
                 if entered:
                     root.inlining.discard(named)
-        alternatives = ("anyOf" in node or "oneOf" in node) and alternatives_closable(node)
+        # a part of an object (under allOf, then, ...) has no alternatives of its own
+        alternatives = closable and ("anyOf" in node or "oneOf" in node) \
+            and alternatives_closable(node)
         for key, value in node.items():
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
