@@ -47,7 +47,12 @@ def make_project(tmp_path: Path, spec: str = SPEC, extra: str = "",
                  modules: dict[str, str] | None = None) -> tuple[Config, ProjectIR]:
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "logs.toolc.yaml").write_text(spec + extra)
-    for name, source in (modules or {}).items():
+    # (references are looked up in the sources: the handler is there, never imported;
+    # `broken_module` is there too, and raises when certification imports it)
+    sources = {"logs_app": "def read_log(ctx, lines): ...\n",
+               "broken_module": "raise RuntimeError('broken at import')\ndef blank(): ...\n",
+               **(modules or {})}
+    for name, source in sources.items():
         (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
     config = Config(root=tmp_path, specs=(tmp_path / "specs",), output=tmp_path / "generated",
                     python_path=(tmp_path,))
@@ -203,14 +208,14 @@ def test_other_differences_are_located_at_the_tool(tmp_path: Path) -> None:
 
 def test_a_module_that_cannot_be_served_is_a_located_error(tmp_path: Path) -> None:
     extra = ("toolsets:\n  base: {kind: function, tools: [readLog]}\n"
-             "  tidy: {kind: prepared, inner: base, prepare: no_such_module:blank}\n"
+             "  tidy: {kind: prepared, inner: base, prepare: broken_module:blank}\n"
              "export: tidy\n")
     config, project = make_project(tmp_path, extra=extra)
     bag = DiagnosticBag()
     certify_build(config, project, render_outputs(project), bag)
     [d] = list(bag)
     assert d.code in ("TC503", "TC501")
-    assert "no_such_module" in d.message or any("no_such_module" in n for n in d.notes)
+    assert "broken_module" in d.message or any("broken_module" in n for n in d.notes)
 
 
 def test_json_differences_ignore_key_order_but_not_types() -> None:
@@ -245,7 +250,7 @@ def test_every_module_is_certified_in_one_run_and_a_broken_one_does_not_stop_the
     (tmp_path / "specs" / "broken.toolc.yaml").write_text(
         SPEC.replace("module: logs", "module: broken") + "toolsets:\n"
         "  base: {kind: function, tools: [readLog]}\n"
-        "  tidy: {kind: prepared, inner: base, prepare: no_such_module:blank}\nexport: tidy\n")
+        "  tidy: {kind: prepared, inner: base, prepare: broken_module:blank}\nexport: tidy\n")
     project = compile_specs(config).project
     assert project is not None and len(project.modules) == 4
     files = render_outputs(project)

@@ -315,6 +315,7 @@ def test_a_certifying_check_leaves_no_bytecode_beside_the_users_code(
         "  main: {kind: wrapper, inner: app, wrapper: notes_wrap:Pass}\nexport: main\n")
     (tmp_path / "handlers" / "notes_wrap.py").write_text(
         "from toolc import runtime as rt\n\n\nclass Pass(rt.WrapperToolset):\n    pass\n")
+    (tmp_path / "handlers" / "notes_app.py").write_text("def add(ctx, text): ...\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as without PYTHONDONTWRITEBYTECODE

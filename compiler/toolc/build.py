@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .buildlock import build_lock
-from .cache import cache_record, cached_plan, forget_build, input_key, remember_build
+from .cache import (
+    cache_record,
+    cached_plan,
+    forget_build,
+    input_key,
+    remember_build,
+    replayed,
+)
 from .config import Config
 from .confine import OutputError
 from .diagnostics import DiagnosticBag, Span, SpecError
@@ -99,6 +106,19 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
                       python_path=config.python_path)
     compiled.project = None if bag.has_errors else project
     return compiled
+
+
+def _sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
+    """The spec texts replayed diagnostics quote (only files inside the project)."""
+    sources: dict[str, str] = {}
+    root = config.root.resolve()
+    for d in bag:
+        if d.span is None or d.span.path in sources:
+            continue
+        path = (config.root / d.span.path).resolve()
+        if path.is_relative_to(root) and path.is_file():
+            sources[d.span.path] = _text_for_display(path)
+    return sources
 
 
 def _text_for_display(path: Path) -> str:
@@ -209,6 +229,8 @@ def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
         cached = cached_plan(config, key, certify=certify)
         if cached is not None:
             compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
+            compiled.bag.extend(replayed(config))  # what it said last time, said again
+            compiled.sources = _sources_of(config, compiled.bag)
             return BuildResult(compiled, plan=cached, up_to_date=True)
     with collector_paused():
         return _run_stages(config, key, check=False, certify=certify, progress=progress)
@@ -256,8 +278,9 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         forget_build(config)  # the record must never describe an output being replaced
         result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
-        if key is not None and not compiled.bag.items:  # a build with warnings says them again
-            remember_build(config, cache_record(config, project, key, certified=certify))
+        if key is not None:  # its warnings are recorded: an up-to-date build says them again
+            remember_build(config, cache_record(config, project, key, certified=certify,
+                                                diagnostics=list(compiled.bag)))
         return result
     except OutputError as exc:
         report_output_error(config, result, exc)

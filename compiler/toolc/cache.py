@@ -1,6 +1,6 @@
 """The no-op rebuild cache: a build whose inputs have not changed does nothing.
 
-A clean build records, in .toolc-cache/build.json beside pyproject.toml (not in the
+A build without errors records, in .toolc-cache/build.json beside pyproject.toml (not in the
 committed output: the record changes with toolc's code and the machine's dependency
 versions, and a committed file must not churn for that), a hash of everything its output
 depends on: the spec files (paths and bytes; the schema files their `$ref`s inline are
@@ -35,6 +35,7 @@ from typing import Any
 from .buildlock import CACHE_DIR, cache_folder
 from .config import Config
 from .confine import OutputError, is_plain_file
+from .diagnostics import RULES, Diagnostic, Severity, Span
 from .ir import ProjectIR, ToolsetIR
 from .write import JOURNAL, MANIFEST, Plan, read_manifest
 
@@ -150,12 +151,54 @@ def _dist_key(name: str) -> str:
     return name.lower().replace("-", "_").replace(".", "_")
 
 
-def cache_record(config: Config, project: ProjectIR, key: str, *,
-                 certified: bool) -> dict[str, Any]:
-    """What a clean build records in the manifest for the next one to compare."""
+def cache_record(config: Config, project: ProjectIR, key: str, *, certified: bool,
+                 diagnostics: Sequence[Diagnostic] = ()) -> dict[str, Any]:
+    """What a build without errors records for the next one to compare; its warnings
+    and infos are kept, so that an up-to-date build says them again."""
     code = certified_code(config, project) if certified else None
     return {"key": key, "certified": certified and code is not None, "code": code,
-            "schemas": project.schema_files}
+            "schemas": project.schema_files,
+            "diagnostics": [_diagnostic_record(d) for d in diagnostics]}
+
+
+def _diagnostic_record(d: Diagnostic) -> dict[str, Any]:
+    span = list(d.span) if d.span is not None else None
+    return {"code": d.code, "severity": str(d.severity), "message": d.message,
+            "span": span, "notes": list(d.notes)}
+
+
+def replayed(config: Config) -> list[Diagnostic]:
+    """The warnings and infos the recorded build reported. The record is a file on disk:
+    only entries of the known shape are taken (known codes, no errors, bounded text)."""
+    record = _remembered(config)
+    items = record.get("diagnostics") if isinstance(record, dict) else None
+    out: list[Diagnostic] = []
+    for item in items if isinstance(items, list) else ():
+        d = _diagnostic_from(item)
+        if d is not None:
+            out.append(d)
+    return out
+
+
+def _diagnostic_from(item: Any) -> Diagnostic | None:
+    if not isinstance(item, dict) or item.get("code") not in RULES:
+        return None
+    message, notes, span = item.get("message"), item.get("notes"), item.get("span")
+    try:
+        severity = Severity.parse(str(item.get("severity")))
+    except ValueError:
+        return None
+    if severity not in (Severity.INFO, Severity.WARNING) or not isinstance(message, str) \
+            or len(message) > 10_000 or not isinstance(notes, list) \
+            or not all(isinstance(n, str) and len(n) <= 10_000 for n in notes):
+        return None
+    where = None
+    if span is not None:
+        if not (isinstance(span, list) and len(span) == 4 and isinstance(span[0], str)
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in span[1:])):
+            return None
+        where = Span(span[0], span[1], span[2], span[3])
+    return Diagnostic(item["code"], severity, message, where, tuple(notes))
 
 
 def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
