@@ -282,3 +282,37 @@ def test_staged_modules_are_compiled_meanwhile_and_the_child_is_reaped(tmp_path:
             assert module.toolset is not None
     with pytest.raises(ChildProcessError):  # no child left behind, not even a zombie
         os.waitpid(-1, os.WNOHANG)
+
+
+APPROVAL_SPEC = """\
+toolc: 1
+module: logs
+tools:
+  purge:
+    description: Delete old log files.
+    handler: logs_app:purge
+    requires_approval: true
+    meta: {com.example/owner: ops}
+  rotate:
+    description: Start a new log file.
+    handler: logs_app:rotate
+toolsets:
+  own: {kind: function, tools: [purge]}
+  plain: {kind: function, tools: [rotate]}
+  gated: {kind: approval_required, inner: plain}
+  all: {kind: combined, toolsets: [own, gated]}
+export: all
+"""
+
+
+def test_approval_is_published_and_listed_alike_through_a_real_client(tmp_path: Path) -> None:
+    config, project = make_project(tmp_path, APPROVAL_SPEC, modules={
+        "logs_app": "def purge(ctx):\n    return 'gone'\n\ndef rotate(ctx):\n    return 'new'\n"})
+    files = render_outputs(project)
+    golden = {t.name: t.published()["_meta"] for t in project.modules["logs"].exported_tools}
+    assert golden == {"purge": {"com.example/owner": "ops", "toolc/requiresApproval": True},
+                      "rotate": {"toolc/requiresApproval": True}}
+    assert '"toolc/requiresApproval": true' in files["schemas/logs/rotate.json"]
+    bag = DiagnosticBag()
+    certify_build(config, project, files, bag)  # lists over a real mcp Client, compares
+    assert list(bag) == []

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .diagnostics import Span
+from .runtime.metakeys import with_approval
 
 JSON = Any  # a JSON value: dict / list / str / int / float / bool / None
 
@@ -47,6 +48,8 @@ class ToolIR:
     annotations: dict[str, JSON] | None = None
     meta: dict[str, JSON] | None = None
     handler: Ref | None = None
+    # Calls pause for approval: the tool's own `requires_approval`, or (in a module's
+    # ``exported_tools``) an `approval_required` set it is published through.
     requires_approval: bool = False
     additional_params: bool = False
     formats: bool = False            # calls assert `format` keywords (`format: assert`)
@@ -79,7 +82,9 @@ class ToolIR:
             out["outputSchema"] = self.output_schema
         if self.annotations is not None:
             out["annotations"] = self.annotations
-        if self.meta is not None:
+        if self.requires_approval:  # as the runtime lists it (toolc.runtime.metakeys)
+            out["_meta"] = with_approval(self.meta)
+        elif self.meta is not None:
             out["_meta"] = self.meta
         if self.extra:
             out.update(self.extra)

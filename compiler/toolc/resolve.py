@@ -161,11 +161,17 @@ class _Resolver:
                                          published=tuple(parsed.tools))
         else:
             entries = self._composition(parsed, export).entries
-        exported = tuple(dataclasses.replace(self._tool_ir(e.tool), name=e.name) for e in entries)
+        exported = tuple(self._exported(e) for e in entries)
         used = {td.module.name for root in self.project.roots if root.module is parsed
                 for td, _, _ in root.refs if td.module is not parsed}
         return ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools, toolsets,
                         export, exported, tuple(sorted(str(m) for m in used)))
+
+    def _exported(self, entry: Entry) -> ToolIR:
+        """The tool under its published name; needing approval if a set on the way asks."""
+        tool = self._tool_ir(entry.tool)
+        return dataclasses.replace(tool, name=entry.name,
+                                   requires_approval=tool.requires_approval or entry.approval)
 
     def _tool_ir(self, key: ToolKey) -> ToolIR:
         if key.pinned_toolset is not None:

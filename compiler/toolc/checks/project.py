@@ -75,6 +75,7 @@ class Entry:
 
     name: str
     tool: ToolKey
+    approval: bool = False   # published through an `approval_required` set
 
 
 @dataclass(slots=True)
