@@ -316,3 +316,27 @@ def test_approval_is_published_and_listed_alike_through_a_real_client(tmp_path: 
     bag = DiagnosticBag()
     certify_build(config, project, files, bag)  # lists over a real mcp Client, compares
     assert list(bag) == []
+
+
+SEARCH_SPEC = """\
+toolc: 1
+module: logs
+tools:
+  tail:
+    description: Show the newest log lines.
+    handler: logs_app:tail
+    search: {always_load: true, hint: log tail newest lines}
+    meta: {com.example/owner: ops, anthropic/searchHint: log tail newest lines}
+"""
+
+
+def test_search_keys_are_published_in_meta_and_listed_alike(tmp_path: Path) -> None:
+    config, project = make_project(tmp_path, SEARCH_SPEC,
+                                   modules={"logs_app": "def tail(ctx):\n    return ''\n"})
+    [tool] = project.modules["logs"].exported_tools
+    assert tool.published()["_meta"] == {"com.example/owner": "ops",
+                                         "anthropic/searchHint": "log tail newest lines",
+                                         "anthropic/alwaysLoad": True}
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    assert list(bag) == []

@@ -369,9 +369,10 @@ def stand_ins(module: ModuleIR) -> StandIns:
     if not pinned:
         return []
     from .generate.names import module_names
+    from .importer.pinned import listed_tools
 
     attributes = module_names(module).toolsets
-    return [(attributes[ts.name], ts.pinned) for ts in pinned if ts.pinned is not None]
+    return [(attributes[ts.name], listed_tools(ts)) for ts in pinned]
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:

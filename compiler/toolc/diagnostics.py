@@ -146,6 +146,8 @@ RULES: dict[str, Rule] = _rules(
     ("TC503", "build-failed", E, "Generated code could not be loaded or served."),
     ("TC505", "unsafe-output-path", E, "A path toolc would write, move or delete (a manifest or journal entry, a link on the way) that is not a plain file of the output folder."),
     ("TC506", "output-write-failed", E, "Writing the output failed (disk full, file too large, read-only, no permission); the old output is kept."),
+    ("TC510", "search-meta-conflict", E, "A `_meta` key given in `meta` and through `search` with two different values."),
+    ("TC511", "misspelt-search-key", W, "A `meta` key that is a near miss of a tool-search `_meta` key (`anthropic/alwaysLaod`)."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
     ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )

@@ -130,6 +130,7 @@ class ToolsetIR:
     http: dict[str, JSON] | None = None         # {url, headers}
     tool_cache_ttl_ms: int = 60000
     instructions: bool = True
+    always_load: bool = False                   # mcp: every tool published `anthropic/alwaysLoad`
     servers: tuple[tuple[str, str], ...] = ()   # mcp_manager: (server name, qualified toolset)
     published: tuple[str, ...] | None = None
     pinned: tuple[ToolIR, ...] | None = None    # mcp: the pinned tools, as the server gives them

@@ -53,6 +53,7 @@ CHECKS: tuple[Check, ...] = (
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
+    published.check_search_meta,            # TC510
 )
 
 

@@ -18,6 +18,7 @@ REQUIRES_APPROVAL = "toolc/requiresApproval"
 ALWAYS_LOAD = "anthropic/alwaysLoad"
 # Claude Code: words the tool search matches the tool by.
 SEARCH_HINT = "anthropic/searchHint"
+SEARCH_KEYS = (ALWAYS_LOAD, SEARCH_HINT)
 
 
 def with_approval(meta: Mapping[str, Any] | None) -> dict[str, Any]:
