@@ -18,8 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .budget import ExportBudget, from_record, measure
 from .buildlock import build_lock
-from .cache import cache_record, cached_plan, forget_build, input_key, remember_build
+from .cache import (
+    cache_record,
+    cached_plan,
+    forget_build,
+    input_key,
+    remember_build,
+    remembered,
+)
 from .config import Config
 from .confine import OutputError
 from .diagnostics import DiagnosticBag, Span, SpecError
@@ -44,6 +52,7 @@ class Compiled:
     bag: DiagnosticBag
     sources: dict[str, str] = field(default_factory=dict)
     project: ProjectIR | None = None
+    budgets: list[ExportBudget] | None = None   # per export, when the IR was made
 
 
 @dataclass(slots=True)
@@ -97,6 +106,8 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         progress(f"checking {len(loaded)} spec(s)")
     project = analyse(loaded, bag, formats=config.format)
     compiled.project = None if bag.has_errors else project
+    if compiled.project is not None:
+        compiled.budgets = measure(compiled.project, config, bag)
     return compiled
 
 
@@ -208,6 +219,7 @@ def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
         cached = cached_plan(config, key, certify=certify)
         if cached is not None:
             compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
+            compiled.budgets = from_record(remembered(config, "budget"))
             return BuildResult(compiled, plan=cached, up_to_date=True)
     with collector_paused():
         return _run_stages(config, key, check=False, certify=certify, progress=progress)
@@ -256,7 +268,9 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
         if key is not None and not compiled.bag.items:  # a build with warnings says them again
-            remember_build(config, cache_record(config, project, key, certified=certify))
+            record = cache_record(config, project, key, certified=certify)
+            record["budget"] = [b.as_json() for b in compiled.budgets or ()]
+            remember_build(config, record)
         return result
     except OutputError as exc:
         report_output_error(config, result, exc)

@@ -71,6 +71,12 @@ def forget_build(config: Config) -> None:
             (folder / CACHE_FILE.name).unlink()
 
 
+def remembered(config: Config, key: str) -> Any:
+    """One entry of the last clean build's record (None when absent): for what the build
+    only reports (the token budget), which a no-op build says again."""
+    return _remembered(config).get(key)
+
+
 def _remembered(config: Config) -> dict[str, Any]:
     folder = _folder(config)
     if folder is None:
@@ -98,6 +104,7 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
             "python_path": [config.relative(p) for p in config.python_path],
             "severities": {code: str(sev) for code, sev in sorted(config.severities.items())},
             "diff": config.diff,
+            "budget": [config.token_budget, config.tool_budget, config.tool_search],
         },
     }
     h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())

@@ -6,6 +6,9 @@ specs = "specs"              # a folder searched for *.toolc.yaml, or a list of 
 output = "generated"         # generated modules and golden schemas
 python-path = ["examples"]   # put on sys.path for `toolc serve` (handlers live there)
 format = "annotate"          # `format` keywords: "annotate" (JSON Schema's default) or "assert"
+token-budget = 15000         # warn when an export loads more tokens upfront (TC512)
+tool-budget = 40             # ... or more tools (TC513)
+tool-search = false          # clients defer MCP tools: only always-load tools count upfront
 
 [tool.toolc.severity]        # per rule, by code or name: "off" | "warning" | "error"
 TC201 = "warning"
@@ -29,7 +32,12 @@ from typing import Any
 
 from .diagnostics import RULES, Severity, Span, fail
 
-_KNOWN = ("specs", "output", "python-path", "format", "severity", "diff")
+_KNOWN = ("specs", "output", "python-path", "format", "severity", "diff", "token-budget",
+          "tool-budget", "tool-search")
+# The budget's defaults, from Anthropic's tool-search figures: fifty tools cost 10-20k
+# tokens upfront, and tool selection degrades past 30-50 loaded tools.
+TOKEN_BUDGET = 15000
+TOOL_BUDGET = 40
 FORMAT_MODES = ("annotate", "assert")
 _NAMES = {rule.name: code for code, rule in RULES.items()}
 
@@ -43,6 +51,9 @@ class Config:
     severities: dict[str, Severity] = field(default_factory=dict)
     diff: dict[str, Any] = field(default_factory=dict)
     format: str = "annotate"                    # `format` keywords: annotate or assert
+    token_budget: int = TOKEN_BUDGET            # upfront tokens per export (TC512)
+    tool_budget: int = TOOL_BUDGET              # upfront tools per export (TC513)
+    tool_search: bool = False                   # clients defer tools not marked always-load
     source: Path | None = None                  # the pyproject.toml read, if any
 
     def relative(self, path: Path) -> str:
@@ -102,6 +113,11 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
     formats = table.get("format", "annotate")
     if formats not in FORMAT_MODES:
         fail("TC901", '[tool.toolc] format must be "annotate" or "assert"', where("format"))
+    token_budget = _count(table, "token-budget", TOKEN_BUDGET, where)
+    tool_budget = _count(table, "tool-budget", TOOL_BUDGET, where)
+    tool_search = table.get("tool-search", False)
+    if not isinstance(tool_search, bool):
+        fail("TC901", "[tool.toolc] tool-search must be true or false", where("tool-search"))
     for spec in specs_list:
         _inside_project(root, spec, "specs", where, allow_root=True)
     _inside_project(root, output, "output", where, allow_root=False)
@@ -113,8 +129,18 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         severities=_severities(table.get("severity", {}), where),
         diff=diff,
         format=formats,
+        token_budget=token_budget,
+        tool_budget=tool_budget,
+        tool_search=tool_search,
         source=source,
     )
+
+
+def _count(table: dict[str, Any], key: str, default: int, where: _Locator) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        fail("TC901", f"[tool.toolc] {key} must be a whole number, 0 or more", where(key))
+    return value
 
 
 def _inside_project(root: Path, value: str, key: str, where: _Locator, *,

@@ -148,6 +148,8 @@ RULES: dict[str, Rule] = _rules(
     ("TC506", "output-write-failed", E, "Writing the output failed (disk full, file too large, read-only, no permission); the old output is kept."),
     ("TC510", "search-meta-conflict", E, "A `_meta` key given in `meta` and through `search` with two different values."),
     ("TC511", "misspelt-search-key", W, "A `meta` key that is a near miss of a tool-search `_meta` key (`anthropic/alwaysLaod`)."),
+    ("TC512", "token-budget", W, "An export costs more tokens upfront than `token-budget` (estimated: characters / 4)."),
+    ("TC513", "tool-budget", W, "An export loads more tools upfront than `tool-budget`."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
     ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
