@@ -84,6 +84,7 @@ def discover(config: Config, paths: Sequence[Path] = ()) -> list[Path]:
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag."""
+    from .checks.clients import ClientView
     from .frontend import analyse
 
     bag = DiagnosticBag(severities=dict(config.severities))
@@ -104,7 +105,8 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         loaded.append(item)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
-    project = analyse(loaded, bag, formats=config.format)
+    view = ClientView(config.clients, config.server_name, config.server_names)
+    project = analyse(loaded, bag, formats=config.format, clients=view)
     compiled.project = None if bag.has_errors else project
     if compiled.project is not None:
         compiled.budgets = measure(compiled.project, config, bag)

@@ -105,6 +105,7 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
             "severities": {code: str(sev) for code, sev in sorted(config.severities.items())},
             "diff": config.diff,
             "budget": [config.token_budget, config.tool_budget, config.tool_search],
+            "clients": [config.clients, config.server_name, config.server_names],
         },
     }
     h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())

@@ -133,6 +133,8 @@ RULES: dict[str, Rule] = _rules(
     ("TC314", "reserved-file-name", E, "A module or golden file named like a Windows device (`CON`, `nul.txt`, `COM1`...), with any extension."),
     ("TC315", "shadowing-module", E, "A module name that would shadow `toolc`, what generated code imports, the standard library or the package's `__init__`."),
     ("TC316", "name-too-long", E, "A module name over 100 characters: it names files, and file systems limit their names."),
+    ("TC320", "claude-name-too-long", W, "A published name over 64 characters as Claude calls it, `mcp__<server>__<tool>`."),
+    ("TC321", "ambiguous-double-underscore", W, "A `__` inside a published name or server name: Claude's `mcp__a__b__c` cannot be split back."),
     ("TC401", "toolset-cycle", E, "Toolsets that contain themselves."),
     ("TC402", "tool-collision", E, "Two tools publish the same name in a `combined` set."),
     ("TC403", "rename-missing", E, "A `renamed` entry names a tool the inner set does not have."),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Sequence
 
-from .checks import run_checks
+from .checks import ClientView, run_checks
 from .diagnostics import DiagnosticBag
 from .ir import ProjectIR
 from .loader import LoadedFile
@@ -30,15 +30,16 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
 
 
 def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, *,
-            formats: str = "annotate") -> ProjectIR | None:
+            formats: str = "annotate", clients: ClientView | None = None) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
-    ``formats`` is the project's default `format` mode."""
+    ``formats`` is the project's default `format` mode; ``clients`` the client profiles
+    names are checked for (default: claude and openai, servers named after modules)."""
     # The front end allocates many small objects and frees none of them before it ends:
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        project = run_checks(parse_files(files, bag), bag)
+        project = run_checks(parse_files(files, bag), bag, clients)
         if bag.has_errors:
             return None
         return resolve(project, formats=formats)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from ..diagnostics import DiagnosticBag
 from ..model.parse import ParsedModule
 from . import (
+    clients,
     composition,
     descriptions,
     filenames,
@@ -25,6 +26,7 @@ from . import (
     toolsets,
     types,
 )
+from .clients import ClientView
 from .project import Project
 
 Check = Callable[[Project], None]
@@ -50,6 +52,7 @@ CHECKS: tuple[Check, ...] = (
     toolsets.check_handlers,                # TC310
     composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302
     filenames.check_golden_files,           # TC313 TC314
+    clients.check_client_names,             # TC320 TC321
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
@@ -57,12 +60,14 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-def run_checks(modules: list[ParsedModule], bag: DiagnosticBag) -> Project:
-    """Run every check over the parsed modules; the project keeps what they learnt."""
-    project = Project(modules, bag)
+def run_checks(modules: list[ParsedModule], bag: DiagnosticBag,
+               view: ClientView | None = None) -> Project:
+    """Run every check over the parsed modules; the project keeps what they learnt.
+    ``view``: the clients the names are checked for (default: claude and openai)."""
+    project = Project(modules, bag, view)
     for check in CHECKS:
         check(project)
     return project
 
 
-__all__ = ["CHECKS", "Check", "Project", "run_checks"]
+__all__ = ["CHECKS", "Check", "ClientView", "Project", "run_checks"]

@@ -9,13 +9,16 @@ so nothing is computed twice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
 from ..model.toolsets import ToolsetSpec
 from ..model.writeout import SchemaWriter, Written
+
+if TYPE_CHECKING:
+    from .clients import ClientView
 
 
 @dataclass(eq=False, slots=True)
@@ -76,6 +79,9 @@ class Entry:
     name: str
     tool: ToolKey
     approval: bool = False   # published through an `approval_required` set
+    # Each prefix or rename on the way: (the name after it, where it is written, what it
+    # is), so a rule on published names can point at the step that broke it.
+    steps: tuple[tuple[str, Span, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -90,7 +96,8 @@ ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
 
 class Project:
-    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag):
+    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
+                 clients: ClientView | None = None):
         self.modules = modules
         self.bag = bag
         # The first module of each name is the one others see; a second is an error.
@@ -104,6 +111,10 @@ class Project:
         self.recursive_types: set[TypeDef] = set()
         self.alias_cycle_types: set[TypeDef] = set()
         self.compositions: dict[ToolsetKey, Composition] = {}
+        if clients is None:
+            from .clients import ClientView
+            clients = ClientView()
+        self.clients = clients
         self._writer: SchemaWriter | None = None
         self.written: dict[int, Written] = {}   # id(root) -> written schema
         self._type_descriptions: dict[TypeDef, str | None] = {}
