@@ -82,3 +82,9 @@ def test_bad_client_settings_are_configuration_errors(project: Path, line: str,
     code, _, err = validate(project, line + "\n")
     [problem] = json.loads(err)["diagnostics"]
     assert code == 1 and problem["code"] == "TC901" and says in problem["message"]
+
+
+def test_a_server_name_that_leaves_no_room_is_said_once_at_the_module(project: Path) -> None:
+    code, found, _ = validate(project, f'server-name = "{"s" * 60}"\n')
+    assert code == 0 and [(d["code"], d["line"]) for d in found] == [("TC320", 2)]
+    assert "leaves no room for tool names" in str(found[0]["message"])

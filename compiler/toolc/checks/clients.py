@@ -27,7 +27,7 @@ from functools import partial
 
 from ..diagnostics import Span
 from ..model.parse import ParsedModule
-from .filenames import _exported, _tool_span
+from .filenames import MODULE_NAME_MAX, _exported, _tool_span
 from .names import name_level
 from .project import Entry, Project
 
@@ -61,7 +61,15 @@ def check_client_names(project: Project) -> None:
         if parsed.name is None:
             continue
         server = view.server(str(parsed.name))
+        if len(server) > MODULE_NAME_MAX:
+            continue  # a module name too long to be a file name is TC316 already
         _server_name_rule(project, parsed, server)
+        if _too_long(server, "x"):  # no tool name fits: one report, not one per tool
+            project.report("TC320", f"server name '{server}' leaves no room for tool names "
+                           f"in Claude's mcp__{server}__<tool> ({CLAUDE_LIMIT} characters at "
+                           "most)", parsed.raw.value_spans.get("module", parsed.top_span()),
+                           notes=("give a shorter `server-name` in [tool.toolc]",))
+            continue
         for entry in _exported(project, parsed):
             _locate(entry, "TC320", partial(_too_long, server), partial(_too_long_says, server),
                     found)
