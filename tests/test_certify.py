@@ -340,3 +340,80 @@ def test_search_keys_are_published_in_meta_and_listed_alike(tmp_path: Path) -> N
     bag = DiagnosticBag()
     certify_build(config, project, render_outputs(project), bag)
     assert list(bag) == []
+
+
+CONTEXT_SPEC = """\
+toolc: 1
+module: logs
+tools:
+  tail:
+    description: Show the newest log lines.
+    handler: logs_app:tail
+toolsets:
+  plain: {kind: function, tools: [tail]}
+  shown: {kind: prepared, inner: plain, prepare: logs_app:prepare}
+export: shown
+certify:
+  contexts:
+    - {name: guest, deps: logs_app:guest}
+    - {name: admin, deps: logs_app:admin}
+"""
+
+CONTEXT_APP = """\
+import dataclasses
+
+def tail(ctx):
+    return ''
+
+def prepare(ctx, tools):
+    # Guests see the tool, but not what it does: the bug certification must catch.
+    if ctx.deps == "guest":
+        return [dataclasses.replace(t, description="") for t in tools]
+    return tools
+
+def guest():
+    return "guest"
+
+async def admin():
+    return "admin"
+"""
+
+
+def test_a_description_lost_under_a_declared_context_names_it(tmp_path: Path) -> None:
+    config, project = make_project(tmp_path, CONTEXT_SPEC, modules={"logs_app": CONTEXT_APP})
+    assert [c for c, _ in project.modules["logs"].certify_contexts] == ["guest", "admin"]
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)  # the default one is clean
+    assert [(d.code, d.span.line if d.span else 0, d.message) for d in bag.sorted()] == [
+        ("TC502", 5, ("description of 'tail' does not reach the wire at /description under "
+                     "context 'guest'"))]
+
+
+def test_a_context_whose_factory_fails_is_a_located_error(tmp_path: Path) -> None:
+    # Another module name: the first test's logs_app is imported in this process already.
+    app = CONTEXT_APP.replace('return "guest"', 'raise RuntimeError("no guest here")')
+    spec = CONTEXT_SPEC.replace("logs_app:", "logs_failing_app:")
+    config, project = make_project(tmp_path, spec, modules={"logs_failing_app": app})
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    [problem] = bag.sorted()
+    assert problem.code == "TC503" and "under context 'guest'" in problem.message
+    assert "no guest here" in problem.message
+
+
+def test_the_forked_certifier_certifies_under_each_context_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+    from toolc.cli import main
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["."]\n')
+    make_project(tmp_path, CONTEXT_SPEC.replace("logs_app:", "logs_cli_app:"),
+                 modules={"logs_cli_app": CONTEXT_APP})  # a module no other test imported
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    result = CliRunner().invoke(main, ["build"], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "error[TC502]: description of 'tail' does not reach the wire at /description " \
+           "under context 'guest'" in result.stdout
+    assert "context 'admin'" not in result.stdout

@@ -173,6 +173,8 @@ def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
         for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
             if ref is not None:
                 modules.add(ref.module)
+    for module in project.modules.values():  # declared contexts' deps factories
+        modules.update(ref.module for _, ref in module.certify_contexts)
     files: dict[str, str] = {}
     for name in sorted(modules):
         parts = name.split(".")

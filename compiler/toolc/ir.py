@@ -151,6 +151,8 @@ class ModuleIR:
     export: str                    # name of the exported toolset in ``toolsets``
     exported_tools: tuple[ToolIR, ...] = ()  # what the export can ever show, published names
     type_imports: tuple[str, ...] = ()       # other modules whose named types this one uses
+    # Certification lists the export under each of these too: (name, deps factory).
+    certify_contexts: tuple[tuple[str, Ref], ...] = ()
 
     @property
     def imports(self) -> tuple[str, ...]:

@@ -165,8 +165,10 @@ class _Resolver:
         exported = tuple(self._exported(e) for e in entries)
         used = {td.module.name for root in self.project.roots if root.module is parsed
                 for td, _, _ in root.refs if td.module is not parsed}
+        contexts = tuple((c.name, Ref(*c.deps.split(":", 1)))
+                         for c in (parsed.certify.contexts if parsed.certify else ()))
         return ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools, toolsets,
-                        export, exported, tuple(sorted(str(m) for m in used)))
+                        export, exported, tuple(sorted(str(m) for m in used)), contexts)
 
     def _exported(self, entry: Entry) -> ToolIR:
         """The tool under its published name; needing approval if a set on the way asks."""
