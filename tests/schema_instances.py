@@ -101,6 +101,8 @@ def _built(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:
     kind = schema.get("type", "object" if "properties" in schema else None)
     if isinstance(kind, list):
         return st.one_of([json_values({**rest, "type": k}, defs, depth) for k in kind])
+    if kind is None and rest:  # no type, but keywords (a bound) its scalars must meet
+        return ANY_SCALAR.filter(lambda v: _matches(rest, v, defs))
     return _by_type(kind, rest, defs, depth)
 
 

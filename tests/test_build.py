@@ -201,6 +201,16 @@ def test_certification_runs_again_when_the_wrapper_it_imports_changed(project: C
     assert again(project, certify=False)  # the output itself is the same
 
 
+def test_certification_runs_again_when_a_context_factory_changed(project: Config) -> None:
+    spec = project.root / "specs" / "notes.toolc.yaml"
+    spec.write_text(SPEC + "certify:\n  contexts:\n    - {name: guest, deps: notes_deps:guest}\n")
+    (project.root / "handlers" / "notes_deps.py").write_text("def guest():\n    return 1\n")
+    assert full_then(project, certify=True)
+    edit(project.root / "handlers" / "notes_deps.py", "return 1", "return 2")
+    assert not build(project, certify=True).up_to_date
+    assert again(project, certify=False)
+
+
 def test_a_build_with_warnings_is_recorded_and_says_them_again(project: Config) -> None:
     """Warnings do not make every build a full one (issue 17): they are replayed."""
     edit(project.root / "specs" / "notes.toolc.yaml", "addNote:", "add.note:")

@@ -100,6 +100,8 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
         if not result.ok:
             return EXIT_ERRORS
         _print_changes(result, config, fmt, out, color)
+        if fmt == "text":
+            _print_budgets(result, out)
         code = _build_exit(result, config, checking, strict, out)
     if live:  # drift of pinned MCP servers (toolc.importer.drift)
         from .importer.drift import build_drift
@@ -118,15 +120,23 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     out.write(result.diff.render(change_fmt, color=color, golden_root=golden_root) + "\n")
 
 
+def _print_budgets(result: BuildResult, out: TextIO) -> None:
+    """One line per export: its tools and their estimated tokens (toolc.budget)."""
+    out.writelines(f"budget: {b.describe()}\n" for b in result.compiled.budgets or ())
+
+
 def _build_json(result: BuildResult, config: Config, checking: bool, strict: bool,
                 out: TextIO) -> int:
-    """One JSON document: ``{"diagnostics", "changes", "output"}`` (documented in README)."""
+    """One JSON document: ``{"diagnostics", "changes", "budget", "output"}`` (documented
+    in README)."""
     compiled = result.compiled
     doc: dict[str, object] = json.loads(render(compiled.bag.sorted(), "json", compiled.sources))
     golden_root = f"{config.relative(config.output)}/schemas"
     doc["changes"] = (json.loads(result.diff.render("json", golden_root=golden_root))["changes"]
                       if result.diff is not None else [])
     p = result.plan
+    budgets = result.compiled.budgets
+    doc["budget"] = None if budgets is None else [b.as_json() for b in budgets]
     doc["output"] = None if p is None else {
         "folder": config.relative(config.output), "checked": checking,
         "up_to_date": result.up_to_date or (checking and not p.changes),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .budget import ExportBudget, from_record, measure
 from .buildlock import build_lock
 from .cache import (
     cache_record,
@@ -25,6 +26,7 @@ from .cache import (
     forget_build,
     input_key,
     remember_build,
+    remembered,
     replayed,
 )
 from .config import Config
@@ -51,6 +53,7 @@ class Compiled:
     bag: DiagnosticBag
     sources: dict[str, str] = field(default_factory=dict)
     project: ProjectIR | None = None
+    budgets: list[ExportBudget] | None = None   # per export, when the IR was made
 
 
 @dataclass(slots=True)
@@ -82,6 +85,7 @@ def discover(config: Config, paths: Sequence[Path] = ()) -> list[Path]:
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag."""
+    from .checks.clients import ClientView
     from .frontend import analyse
 
     bag = DiagnosticBag(severities=dict(config.severities))
@@ -102,9 +106,12 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         loaded.append(item)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
+    view = ClientView(config.clients, config.server_name, config.server_names)
     project = analyse(loaded, bag, config.root, formats=config.format,
-                      python_path=config.python_path)
+                      python_path=config.python_path, clients=view)
     compiled.project = None if bag.has_errors else project
+    if compiled.project is not None:
+        compiled.budgets = measure(compiled.project, config, bag)
     return compiled
 
 
@@ -231,6 +238,7 @@ def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
             compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
             compiled.bag.extend(replayed(config))  # what it said last time, said again
             compiled.sources = _sources_of(config, compiled.bag)
+            compiled.budgets = from_record(remembered(config, "budget"))
             return BuildResult(compiled, plan=cached, up_to_date=True)
     with collector_paused():
         return _run_stages(config, key, check=False, certify=certify, progress=progress)
@@ -279,8 +287,10 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
         if key is not None:  # its warnings are recorded: an up-to-date build says them again
-            remember_build(config, cache_record(config, project, key, certified=certify,
-                                                diagnostics=list(compiled.bag)))
+            record = cache_record(config, project, key, certified=certify,
+                                  diagnostics=list(compiled.bag))
+            record["budget"] = [b.as_json() for b in compiled.budgets or ()]
+            remember_build(config, record)
         return result
     except OutputError as exc:
         report_output_error(config, result, exc)

@@ -73,6 +73,12 @@ def forget_build(config: Config) -> None:
             (folder / CACHE_FILE.name).unlink()
 
 
+def remembered(config: Config, key: str) -> Any:
+    """One entry of the last clean build's record (None when absent): for what the build
+    only reports (the token budget), which a no-op build says again."""
+    return _remembered(config).get(key)
+
+
 def _remembered(config: Config) -> dict[str, Any]:
     folder = _folder(config)
     if folder is None:
@@ -100,6 +106,8 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
             "python_path": [config.relative(p) for p in config.python_path],
             "severities": {code: str(sev) for code, sev in sorted(config.severities.items())},
             "diff": config.diff,
+            "budget": [config.token_budget, config.tool_budget, config.tool_search],
+            "clients": [config.clients, config.server_name, config.server_names],
         },
     }
     h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())
@@ -210,6 +218,8 @@ def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
         for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
             if ref is not None:
                 modules.add(ref.module)
+    for module in project.modules.values():  # declared contexts' deps factories
+        modules.update(ref.module for _, ref in module.certify_contexts)
     files: dict[str, str] = {}
     for name in sorted(modules):
         parts = name.split(".")

@@ -45,7 +45,9 @@ from .ir import ModuleIR, ProjectIR
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
-Result = tuple[str, Any]   # ("listed", raw tools) or ("failed", why in words)
+# ("listed", [(context, "listed" | "failed", raw tools | why), ...]), the default
+# context (None) first, or ("failed", why in words) when the module could not be served.
+Result = tuple[str, Any]
 
 
 def can_fork() -> bool:
@@ -227,12 +229,12 @@ class Certifier:
 
     def _judge(self, module: ModuleIR, files: Mapping[str, str],
                severities: dict[str, Severity]) -> list[Diagnostic]:
-        from .certify import compare_module, report_unserved
+        from .certify import judge_listings, report_unserved
 
         own = DiagnosticBag(severities=severities)
         kind, value = self.results[module.name]
         if kind == "listed":
-            compare_module(module, value, files, own)
+            judge_listings(module, value, files, own)
         else:
             report_unserved(module, value, own)
         return own.items
@@ -259,7 +261,10 @@ class Certifier:
             self.held.clear()
 
     def _announce(self, module: ModuleIR) -> None:
-        message = ("module", module.name, module.imports, stand_ins(module), True)
+        from .certify import declared_contexts
+
+        message = ("module", module.name, module.imports, stand_ins(module),
+                   declared_contexts(module), True)  # serve: last (see _lost)
         self.announced[module.name] = message
         if INIT in self.written:
             self._send(message)
@@ -369,9 +374,10 @@ def stand_ins(module: ModuleIR) -> StandIns:
     if not pinned:
         return []
     from .generate.names import module_names
+    from .importer.pinned import listed_tools
 
     attributes = module_names(module).toolsets
-    return [(attributes[ts.name], ts.pinned) for ts in pinned if ts.pinned is not None]
+    return [(attributes[ts.name], listed_tools(ts)) for ts in pinned]
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:

@@ -10,7 +10,7 @@ file. The build process compares the listings with the IR and reports: diagnosti
 made in one place only.
 
 Messages are length-prefixed pickles; the build process sends
-``("module", name, imports, stand_ins, serve)`` as each module's file is written and
+``("module", name, imports, stand_ins, contexts, serve)`` as each module's file is written and
 ``("all_sent",)`` at the end, and hears ``("start", name)`` before a module (or one it
 needs) is imported and ``("done", name)`` once its result file is in place. So a crash
 is blamed on the module that was being served when it happened. Results go through
@@ -162,6 +162,7 @@ class Session:
     stage: Stage
     imports: dict[str, tuple[str, ...]] = field(default_factory=dict)  # announced modules
     stand_ins: dict[str, StandIns] = field(default_factory=dict)
+    contexts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # declared
     waiting: list[str] = field(default_factory=list)                   # in announced order
     stood_in: set[str] = field(default_factory=set)
     all_sent: bool = False
@@ -190,9 +191,10 @@ class Session:
         if message[0] == "all_sent":
             self.all_sent = True
             return
-        _, name, imports, stand_ins, serve = message
+        _, name, imports, stand_ins, contexts, serve = message
         self.imports[name] = tuple(imports)
         self.stand_ins[name] = stand_ins
+        self.contexts[name] = list(contexts)
         if serve:  # else announced only for what stands in for its pinned toolsets
             self.waiting.append(name)
 
@@ -217,7 +219,7 @@ class Session:
         return seen
 
     async def certify(self, name: str) -> None:
-        from .certify import failure_text, list_over_mcp
+        from .certify import failure_text, list_contexts
 
         result: tuple[str, Any]
         try:
@@ -226,7 +228,7 @@ class Session:
             self.channel.send(("start", name))
             self._stand_in(name)
             mod = importlib.import_module(f"{self.stage.package}.{name}")
-            result = ("listed", await list_over_mcp(mod.toolset))
+            result = ("listed", await list_contexts(mod.toolset, self.contexts.get(name, [])))
         except (Exception, SystemExit, BaseExceptionGroup) as exc:  # noqa: BLE001 - user code
             result = ("failed", failure_text(exc))
         target = self.stage.result_file(name)

@@ -11,7 +11,7 @@ import gc
 from collections.abc import Sequence
 from pathlib import Path
 
-from .checks import run_checks
+from .checks import ClientView, run_checks
 from .diagnostics import DiagnosticBag
 from .ir import ProjectIR
 from .loader import LoadedFile
@@ -31,19 +31,21 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
 
 
 def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None = None, *,
-            formats: str = "annotate", python_path: tuple[Path, ...] = ()) -> ProjectIR | None:
+            formats: str = "annotate", python_path: tuple[Path, ...] = (),
+            clients: ClientView | None = None) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
     ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
     one, only inside the folder of the spec that names them). ``formats`` is the
     project's default `format` mode; ``python_path`` where its handlers are looked for
-    (statically: nothing is imported)."""
+    (statically: nothing is imported); ``clients`` the client profiles names are checked
+    for (default: claude and openai, servers named after modules)."""
     # The front end allocates many small objects and frees none of them before it ends:
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        project = run_checks(parse_files(files, bag), bag, root, python_path)
+        project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
         if bag.has_errors:
             return None
         return resolve(project, formats=formats)

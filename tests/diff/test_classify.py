@@ -293,3 +293,16 @@ def test_pointers_follow_the_side_that_has_the_branches() -> None:
         ("TYPE_NARROWED", "/inputSchema/properties/x", Severity.ERROR),
         ("TYPE_WIDENED", "/inputSchema/properties/x/anyOf/0", Severity.INFO),
         ("TYPE_WIDENED", "/inputSchema/properties/x/anyOf/1", Severity.INFO)]
+
+
+def test_approval_between_two_values_that_ask_nothing_is_only_a_meta_change() -> None:
+    old = {"t": tool({}, _meta={"toolc/requiresApproval": False})}
+    new = {"t": tool({}, _meta={})}
+    assert [c.rule for c in diff_tools(old, new)] == ["META_CHANGED"]
+
+
+def test_approval_and_other_meta_entries_are_reported_each_by_its_rule() -> None:
+    old = {"t": tool({}, _meta={"owner": "a"})}
+    new = {"t": tool({}, _meta={"owner": "b", "toolc/requiresApproval": True})}
+    assert [(c.rule, c.severity) for c in diff_tools(old, new)] == [
+        ("META_CHANGED", Severity.INFO), ("APPROVAL_ADDED", Severity.WARNING)]

@@ -166,6 +166,19 @@ def answering(action: str, content: dict[str, Any] | None, asked: list[Any]) -> 
 
 
 @ERAS
+async def test_tools_that_need_approval_say_so_in_meta_on_the_wire(mode: str) -> None:
+    own = make_tool("dropAll", requires_approval=True, meta={"com.example/owner": "db"})
+    gated = rt.ApprovalRequiredToolset(rt.FunctionToolset([make_tool("wipe")]))
+    ts = rt.CombinedToolset([rt.FunctionToolset([own, make_tool("echo")]), gated])
+    async with Client(rt.to_mcp_server(ts), mode=mode) as client:
+        listed = {t["name"]: t for t in wire((await client.list_tools()).tools)}
+    assert listed["dropAll"]["_meta"] == {"com.example/owner": "db",
+                                          "toolc/requiresApproval": True}
+    assert listed["wipe"]["_meta"] == {"toolc/requiresApproval": True}
+    assert "_meta" not in listed["echo"]
+
+
+@ERAS
 async def test_approval_asks_the_user_by_elicitation(mode: str) -> None:
     ran: list[str] = []
 

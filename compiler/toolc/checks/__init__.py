@@ -15,6 +15,7 @@ from pathlib import Path
 from ..diagnostics import DiagnosticBag
 from ..model.parse import ParsedModule
 from . import (
+    clients,
     code,
     composition,
     descriptions,
@@ -28,6 +29,7 @@ from . import (
     toolsets,
     types,
 )
+from .clients import ClientView
 from .project import Project
 
 Check = Callable[[Project], None]
@@ -54,22 +56,26 @@ CHECKS: tuple[Check, ...] = (
     toolsets.check_handlers,                # TC310
     composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302
     filenames.check_golden_files,           # TC313 TC314
+    clients.check_client_names,             # TC320 TC321
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
     refs.check_references,                  # TC210 TC211 TC212 TC214 TC215
     refs.check_compiles,                    # TC213
+    published.check_search_meta,            # TC510
 )
 
 
 def run_checks(modules: list[ParsedModule], bag: DiagnosticBag,
-               root: Path | None = None, python_path: tuple[Path, ...] = ()) -> Project:
+               root: Path | None = None, python_path: tuple[Path, ...] = (),
+               view: ClientView | None = None) -> Project:
     """Run every check over the parsed modules; the project keeps what they learnt.
-    ``python_path``: where handlers are looked for (none: their references unchecked)."""
-    project = Project(modules, bag, root, python_path)
+    ``python_path``: where handlers are looked for (none: their references unchecked);
+    ``view``: the clients the names are checked for (default: claude and openai)."""
+    project = Project(modules, bag, root, python_path, view)
     for check in CHECKS:
         check(project)
     return project
 
 
-__all__ = ["CHECKS", "Check", "Project", "run_checks"]
+__all__ = ["CHECKS", "Check", "ClientView", "Project", "run_checks"]

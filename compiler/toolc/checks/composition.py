@@ -19,6 +19,7 @@ from ..loader import YList, YMap
 from ..model.errors import did_you_mean
 from ..model.parse import ParsedModule
 from ..model.toolsets import (
+    ApprovalRequiredToolset,
     CombinedToolset,
     ExternalToolset,
     FunctionToolset,
@@ -92,6 +93,9 @@ class Composer:
             return self._prefixed(name, ts, inner, node)
         if isinstance(ts, RenamedToolset):
             return self._renamed(name, ts, inner, node)
+        if isinstance(ts, ApprovalRequiredToolset):
+            return Composition([Entry(e.name, e.tool, True, e.steps) for e in inner.entries],
+                               inner.complete)
         return Composition(list(inner.entries), inner.complete)
 
     def _follow(self, parsed: ParsedModule, ref: str, span: Span) -> Composition:
@@ -112,7 +116,10 @@ class Composer:
 
     def _prefixed(self, name: str, ts: PrefixedToolset, inner: Composition,
                   node: YMap) -> Composition:
-        entries = [Entry(ts.prefix + e.name, e.tool) for e in inner.entries]
+        span = node.value_spans.get("prefix", node.span)
+        maker = f"prefix '{ts.prefix}' of toolset '{name}'"
+        entries = [Entry(ts.prefix + e.name, e.tool, e.approval,
+                         (*e.steps, (ts.prefix + e.name, span, maker))) for e in inner.entries]
         made = [(new.name, old.name) for new, old in zip(entries, inner.entries, strict=True)]
         self._name_rules(f"prefix '{ts.prefix}' of toolset '{name}'", made,
                          node.value_spans.get("prefix", node.span))
@@ -135,7 +142,11 @@ class Composer:
             if new != e.name:
                 self._name_rules(f"renaming '{e.name}' in toolset '{name}'", [(new, e.name)],
                                  names.value_spans.get(e.name, node.span))
-            entry = Entry(new, e.tool)
+            steps = e.steps
+            if new != e.name:
+                steps = (*steps, (new, names.value_spans.get(e.name, node.span),
+                                  f"renaming '{e.name}' in toolset '{name}'"))
+            entry = Entry(new, e.tool, e.approval, steps)
             if new in seen:
                 culprit = e.name if e.name in ts.names else seen[new].tool.name
                 span = names.value_spans.get(culprit, node.span)

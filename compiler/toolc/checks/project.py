@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
@@ -18,6 +18,9 @@ from ..model.parse import ParsedModule
 from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
 from ..model.writeout import SchemaWriter, Written
+
+if TYPE_CHECKING:
+    from .clients import ClientView
 
 
 @dataclass(eq=False, slots=True)
@@ -77,6 +80,10 @@ class Entry:
 
     name: str
     tool: ToolKey
+    approval: bool = False   # published through an `approval_required` set
+    # Each prefix or rename on the way: (the name after it, where it is written, what it
+    # is), so a rule on published names can point at the step that broke it.
+    steps: tuple[tuple[str, Span, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -92,7 +99,8 @@ ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
 class Project:
     def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
-                 root: Path | None = None, python_path: tuple[Path, ...] = ()):
+                 root: Path | None = None, python_path: tuple[Path, ...] = (),
+                 clients: ClientView | None = None):
         self.modules = modules
         self.bag = bag
         self.files = LocalFiles(root)  # the schema files `$ref`s name, read once
@@ -108,6 +116,10 @@ class Project:
         self.recursive_types: set[TypeDef] = set()
         self.alias_cycle_types: set[TypeDef] = set()
         self.compositions: dict[ToolsetKey, Composition] = {}
+        if clients is None:
+            from .clients import ClientView
+            clients = ClientView()
+        self.clients = clients
         self._writer: SchemaWriter | None = None
         self.written: dict[int, Written] = {}   # id(root) -> written schema
         self._type_descriptions: dict[TypeDef, str | None] = {}

@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model.errors import describe_value
+from ..diagnostics import Span
+from ..loader import YMap
+from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import ANNOTATIONS, non_json_problem
-from ..model.writeout import DefaultSite
+from ..model.tools import search_meta
+from ..model.writeout import DefaultSite, to_json
+from ..runtime.metakeys import SEARCH_KEYS
 from .project import Project
 
 
@@ -137,3 +141,37 @@ def _shape(found: Any) -> str:
     if isinstance(found, str):
         return f"`type: {found}`"
     return describe_value(found)
+
+
+def check_search_meta(project: Project) -> None:
+    """TC510: a `_meta` key given in `meta:` and through `search:` with two values;
+    TC511: a `meta` key that is a near miss of a tool-search key clients read."""
+    for parsed in project.modules:
+        section = parsed.section("tools")
+        for name, tool in parsed.tools.items():
+            node = section[name]
+            meta = node.get("meta")
+            if not isinstance(meta, YMap):
+                continue
+            for key in meta:
+                _near_search_key(project, name, key, meta.key_spans[key])
+            for key, value in search_meta(tool).items():
+                if key in meta and to_json(meta[key]) != value:
+                    project.report(
+                        "TC510", f"tool '{name}' gives `_meta` '{key}' as "
+                        f"{json.dumps(to_json(meta[key]))} in `meta` but `search` makes it "
+                        f"{json.dumps(value)}", meta.key_spans[key],
+                        notes=(f"`search` publishes '{key}'; remove it from `meta`",))
+
+
+SEARCH_NOTE = "or write `search: {always_load: ..., hint: ...}`, whose keys are checked"
+
+
+def _near_search_key(project: Project, tool: str, key: str, span: Span) -> None:
+    if key in SEARCH_KEYS:
+        return
+    hint = did_you_mean(key, SEARCH_KEYS)
+    if hint:
+        project.report("TC511", f"`meta` of tool '{tool}' gives '{key}', which is not a "
+                       f"tool-search key{hint}", span,
+                       notes=(SEARCH_NOTE,))

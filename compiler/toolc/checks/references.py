@@ -50,6 +50,13 @@ def code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span]
         node = tools.get(name)
         if isinstance(node, YMap) and isinstance(node.get("handler"), str):
             yield "handler", f"tool '{name}'", node["handler"], node.value_spans["handler"]
+    if parsed.certify is not None:
+        node = parsed.raw.get("certify")
+        items = node.get("contexts") if isinstance(node, YMap) else None
+        for i, context in enumerate(parsed.certify.contexts):
+            item = items[i] if isinstance(items, YList) else None
+            yield "deps", f"certification context '{context.name}'", context.deps, _span(
+                item, "deps", parsed.raw.span)
     for name, ts in parsed.toolsets.items():
         for key, cls in (("predicate", FilteredToolset), ("prepare", PreparedToolset),
                          ("wrapper", WrapperToolset)):

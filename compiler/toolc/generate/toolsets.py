@@ -161,6 +161,8 @@ class ToolsetWriter:
             args.append(f"tool_cache_ttl_ms={int(ts.tool_cache_ttl_ms)}")
         if not ts.instructions:
             args.append("instructions=False")
+        if ts.always_load:
+            args.append("always_load=True")
         # No id: a manager names its servers by their keys, and alone the set names
         # its server (command or URL).
         return _call("rt.MCPToolset", args)

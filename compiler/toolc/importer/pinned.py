@@ -17,6 +17,7 @@ otherwise (certification makes none).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from types import TracebackType
 from typing import Any, Self
@@ -24,6 +25,7 @@ from typing import Any, Self
 from ..ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
 from ..runtime.abstract import AbstractToolset, ToolDefinition
 from ..runtime.context import RunContext
+from ..runtime.metakeys import ALWAYS_LOAD
 from ..runtime.results import ToolResult
 
 
@@ -72,6 +74,16 @@ class PinnedToolset(AbstractToolset[Any]):
         return f"pinned {self.live.label}" if self.live is not None else "pinned MCP server"
 
 
+def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
+    """The pinned tools of ``ts`` as the runtime's MCPToolset lists them: with
+    ``always_load``, each carries `_meta` `anthropic/alwaysLoad: true`."""
+    assert ts.pinned is not None
+    if not ts.always_load:
+        return ts.pinned
+    return tuple(dataclasses.replace(t, meta={**(t.meta or {}), ALWAYS_LOAD: True})
+                 for t in ts.pinned)
+
+
 def pinned_sets(module: ModuleIR) -> list[ToolsetIR]:
     """The module's ``mcp`` toolsets that pin their tools."""
     return [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
@@ -98,7 +110,7 @@ def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: b
         for ts in sets:
             assert ts.pinned is not None
             live = getattr(mod, attrs[ts.name]) if forward_calls else None
-            setattr(mod, attrs[ts.name], PinnedToolset(ts.pinned, live=live))
+            setattr(mod, attrs[ts.name], PinnedToolset(listed_tools(ts), live=live))
             count += 1
     return count
 

@@ -25,6 +25,23 @@ FormatVersion = Annotated[
 ]
 
 
+class CertifyContext(SpecModel):
+    """A context certification lists the export under, besides the default (no deps)."""
+
+    name: Annotated[str, Field(min_length=1, description="How diagnostics name the context.")]
+    deps: Annotated[
+        str, Expect("a reference `package.module:attribute`"),
+        Field(description="`package.module:attribute`: called with no arguments when "
+                          "certifying; what it returns is the context's `deps`."),
+    ]
+
+
+class CertifySpec(SpecModel):
+    """How the build certifies the export: under each of ``contexts`` too."""
+
+    contexts: Annotated[list[CertifyContext], Expect("a list of `{name, deps}` contexts")]
+
+
 class ModuleSpec(SpecModel):
     toolc: FormatVersion
     module: Annotated[str, Field(description="An ASCII Python identifier, unique in the project.")]
@@ -47,6 +64,10 @@ class ModuleSpec(SpecModel):
         FormatMode | None,
         Field(description="`assert` checks `format` keywords in calls of every tool of the "
                           "module; `annotate` only publishes them. Default: `[tool.toolc]`'s."),
+    ] = None
+    certify: Annotated[
+        CertifySpec | None, Expect("a mapping with `contexts`"),
+        Field(description="Certify the export under these contexts too (their `deps`)."),
     ] = None
 
 

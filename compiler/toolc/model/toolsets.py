@@ -118,6 +118,10 @@ class MCPToolset(SpecModel):
     http: Annotated[HttpServer | None, Expect("a mapping with `url`")] = None
     tool_cache_ttl_ms: Annotated[int, Field(ge=0)] = 60000
     instructions: bool = True
+    always_load: Annotated[
+        bool, Field(description="`true`: clients with tool search load every tool of the "
+                                "server upfront (`alwaysLoad` in a client's `mcpServers` "
+                                "entry; `toolc import --config` keeps it).")] = False
     tools: Annotated[
         dict[str, PinnedToolSpec] | None,
         Expect("a mapping of tool names to pinned tools"),

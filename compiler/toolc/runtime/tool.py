@@ -23,6 +23,7 @@ from toolc.runtime.abstract import ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError, approval_gate
 from toolc.runtime.failures import cannot_run, failure_result
+from toolc.runtime.metakeys import with_approval
 from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.validation import Validator, ValidatorBroken
 
@@ -252,7 +253,7 @@ class Tool:
                 output_schema=_parse_schema(self._output_schema),
                 title=self.title,
                 annotations=self.annotations,
-                meta=self.meta,
+                meta=with_approval(self.meta) if self.requires_approval else self.meta,
             )
         return self._definition
 
