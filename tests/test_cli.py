@@ -122,6 +122,26 @@ def test_a_misspelt_handler_is_found_before_any_call(project: Path) -> None:
     assert run("build", "--no-certify")[0] == 1
 
 
+def test_init_names_the_module_ignores_the_cache_and_configures_mypy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "support-desk"\n')
+    (tmp_path / ".gitignore").write_text("*.pyc")
+    code, out, _ = run("init")
+    assert code == 0 and "wrote specs/support_desk.toolc.yaml" in out  # from [project].name
+    assert (tmp_path / ".gitignore").read_text() == "*.pyc\n.toolc-cache/\n"
+    config = (tmp_path / "pyproject.toml").read_text()
+    assert '[tool.mypy]\nstrict = true\nfiles = ["generated", "support_desk_tools.py"]' in config
+    assert run("init", "--force")[0] == 0
+    assert (tmp_path / ".gitignore").read_text().count(".toolc-cache/") == 1  # said once
+    assert (tmp_path / "pyproject.toml").read_text().count("[tool.mypy]") == 1
+    code, out, _ = run("init", "--module", "desk")
+    assert code == 0 and "wrote specs/desk.toolc.yaml" in out
+    code, _, err = run("init", "--module", "not a name")
+    assert code == 2 and "not an ASCII Python identifier" in err
+
+
 def test_init_writes_a_starter_that_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "shop"
     target.mkdir()

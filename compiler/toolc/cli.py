@@ -66,11 +66,15 @@ def schema() -> None:
 
 @main.command()
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-def init(force: bool) -> None:
-    """Write a starter spec and configuration in the current folder."""
+@click.option("--module", "module", metavar="NAME",
+              help="The module's name (default: [project].name, else the folder's).")
+def init(force: bool, module: str | None) -> None:
+    """Write a starter spec, its handlers and configuration in the current folder:
+    [tool.toolc], a mypy configuration that checks the handlers against generated/, and
+    .toolc-cache/ in .gitignore."""
     from .starter import init_project
 
-    sys.exit(init_project(force=force))
+    sys.exit(init_project(force=force, module=module))
 
 
 @main.command()
