@@ -29,6 +29,7 @@ from typing import Any
 
 from .config import Config
 from .ir import ProjectIR, ToolsetIR
+from .loader import link_problem
 from .write import JOURNAL, Plan, read_manifest_data
 
 CACHE_FORMAT = 1
@@ -79,6 +80,8 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
     }
     h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())
     for path in specs:
+        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
+            return None  # the build reports it (TC010), and reads nothing through it
         try:
             data = path.read_bytes()
         except OSError:

@@ -16,7 +16,9 @@ back at the source. Scalars are plain ``str``/``int``/``float``/``bool``/``None`
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +27,16 @@ import yaml
 from .diagnostics import Diagnostic, Severity, Span, SpecError, fail
 
 MAX_BYTES = 10 * 1024 * 1024
-MAX_DEPTH = 200
+# The one nesting bound: a spec file's mappings and lists (TC004), and every tool as
+# published, named types written out in place (TC230, toolc.checks.bounds). Generated
+# code nests at most two brackets per level, well inside the 200 Python parses.
+MAX_DEPTH = 64
 MAX_NODES = 100_000
+# The most digits an integer may have: the smallest limit Python lets a process set on
+# converting integers to and from text (``sys.set_int_max_str_digits``), so a generated
+# module imports, and its golden files are written, under any setting.
+MAX_INT_DIGITS = 640
+_INT_BOUND = 10**MAX_INT_DIGITS
 
 _Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -78,15 +88,41 @@ class LoadedFile:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def load_file(path: str, display: str | None = None) -> LoadedFile:
-    """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all."""
+def load_file(path: str, display: str | None = None, root: str | None = None) -> LoadedFile:
+    """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all.
+
+    Only a regular file is read, and with ``root`` (the project) a symbolic link only to
+    a file inside it: a spec from a pull request may be a link to ``/proc/self/environ``
+    or a FIFO, and neither may be read, nor echoed in a diagnostic.
+    """
     shown = display or path
+    problem = link_problem(path, root)
+    if problem is not None:
+        fail("TC010", f"{shown} {problem}", Span(shown, 1, 1))
     try:
-        with open(path, "rb") as f:
+        # Non-blocking, so that opening a FIFO does not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                fail("TC010", f"{shown} is not a regular file; a spec must be one",
+                     Span(shown, 1, 1))
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
     return load_bytes(raw, shown)
+
+
+def link_problem(path: str, root: str | None) -> str | None:
+    """Why ``path`` must not be read (a link out of ``root``), or None."""
+    if root is None:
+        return None
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return None  # no link on the way: a file named outside the project is the user's
+    inside = os.path.realpath(root)
+    if real == inside or real.startswith(inside.rstrip(os.sep) + os.sep):
+        return None
+    return "is a symbolic link to a file outside the project; specs are read only inside it"
 
 
 def load_bytes(raw: bytes, path: str) -> LoadedFile:
@@ -181,11 +217,14 @@ class _Builder:
                 end = event.end_mark
                 length = end.column - mark.column if end.line == mark.line else 1
                 span = Span(path, mark.line + 1, mark.column + 1, length if length > 0 else 1)
-                if event.tag is None:
-                    # implicit[0] is true only for a plain (unquoted) scalar.
-                    value = _resolve_plain(event.value) if event.implicit[0] else event.value
-                else:
-                    value = self._tagged(event)
+                try:
+                    if event.tag is None:
+                        # implicit[0] is true only for a plain (unquoted) scalar.
+                        value = _resolve_plain(event.value) if event.implicit[0] else event.value
+                    else:
+                        value = self._tagged(event)
+                except _NumberTooLarge as exc:
+                    fail("TC232", str(exc), span)
                 size = 1
                 if event.anchor is not None:
                     self.anchors[event.anchor] = (value, 1)
@@ -279,7 +318,40 @@ class _Builder:
             "int": (int,), "float": (int, float), "bool": (bool,), "null": (type(None),)}
         if not isinstance(value, expected[kind]) or (kind == "int" and isinstance(value, bool)):
             fail("TC007", f"{text!r} is not a valid !!{kind}", self._span(event))
-        return float(value) if kind == "float" else value  # type: ignore[arg-type]
+        if kind != "float":
+            return value
+        try:
+            return float(value)  # type: ignore[arg-type]
+        except OverflowError:
+            raise _NumberTooLarge(f"{_short(text)} is beyond the range of a float") from None
+
+
+class _NumberTooLarge(Exception):
+    """A number the output could not carry; the builder says where it stands."""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
+
+
+def _big_int(text: str, base: int) -> int:
+    digits = len(text.lstrip("+-"))
+    if base == 10 and digits > MAX_INT_DIGITS:
+        raise _NumberTooLarge(f"integer {_short(text)} has {digits:,} digits; at most "
+                              f"{MAX_INT_DIGITS} are allowed")
+    value = int(text, base)
+    if abs(value) >= _INT_BOUND:
+        raise _NumberTooLarge(f"integer {_short(text)} has more than {MAX_INT_DIGITS} "
+                              "decimal digits")
+    return value
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _NumberTooLarge(f"{_short(text)} is beyond the range of a float (use .inf for "
+                              "infinity)")
+    return value
 
 
 _NUMBER_START = frozenset("0123456789+-.")
@@ -298,11 +370,11 @@ def _resolve_plain(text: str) -> Any:
     if text[0] not in _NUMBER_START:
         return text
     if _INT10.match(text):
-        return int(text)
+        return int(text) if len(text) < 20 else _big_int(text, 10)
     if _INT8.match(text) or _INT16.match(text):
-        return int(text, 0)
+        return _big_int(text, 0)
     if _FLOAT.match(text):
-        return float(text)
+        return _float(text)
     if _NAN.match(text):
         return math.nan
     return text

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from ..diagnostics import DiagnosticBag
 from ..model.parse import ParsedModule
 from . import (
+    bounds,
     composition,
     descriptions,
     modules,
@@ -37,6 +38,7 @@ CHECKS: tuple[Check, ...] = (
     references.check_code_references,       # TC303
     schemas.check_schemas,                  # TC101 TC103 TC201 TC202 TC203 TC205 TC207 TC305 TC307
     types.check_type_cycles,                # TC206 TC208
+    bounds.check_bounds,                    # TC230 TC231 (before anything is written out)
     descriptions.check_tool_descriptions,   # TC201
     references.check_tool_references,       # TC304 TC407
     references.check_toolset_references,    # TC306 TC307
