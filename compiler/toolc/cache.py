@@ -11,8 +11,8 @@ generated file edited by hand is rebuilt), it is up to date: analysis, generatio
 certification are skipped. Certification imports user code (predicates, prepare
 functions, wrappers): a certified record also holds the hashes of the files of those
 modules found on the python-path, and a project whose certification depends on what
-cannot be hashed (an unpinned MCP server, a module elsewhere) is never certified from
-the cache.
+cannot be hashed (a module elsewhere) is never certified from the cache. MCP servers
+are never contacted by certification, so they are no input of it.
 """
 
 from __future__ import annotations
@@ -140,8 +140,8 @@ def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
     """Hashes of the files certification imports user code from; None if not all known."""
     modules: set[str] = set()
     for toolset in _certified_toolsets(project):
-        if toolset.kind == "mcp" and toolset.pinned is None:
-            return None  # certification would list a live server
+        # An mcp toolset is never connected to by certification (pinned or not, what it
+        # lists comes from the spec), so it needs no hash of its own.
         for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
             if ref is not None:
                 modules.add(ref.module)

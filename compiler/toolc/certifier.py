@@ -363,15 +363,16 @@ class Certifier:
 
 
 def stand_ins(module: ModuleIR) -> StandIns:
-    """What stands in for the module's pinned ``mcp`` toolsets: their module attributes
-    and pinned tools (``toolc.importer.pinned``; computed here, where the IR is)."""
-    pinned = [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
-    if not pinned:
+    """What stands in for each of the module's ``mcp`` toolsets: its module attribute and
+    its pinned tools, none for a set that pins nothing: no server is started or contacted
+    (as ``toolc.importer.pinned.certified_stand_ins``, without importing the runtime)."""
+    sets = [(ts, ts.pinned or ()) for ts in module.toolsets.values() if ts.kind == "mcp"]
+    if not sets:
         return []
     from .generate.names import module_names
 
     attributes = module_names(module).toolsets
-    return [(attributes[ts.name], ts.pinned) for ts in pinned if ts.pinned is not None]
+    return [(attributes[ts.name], tools) for ts, tools in sets]
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:
