@@ -154,7 +154,7 @@ def render_json(diagnostics: Iterable[Diagnostic]) -> str:
     return json.dumps({"diagnostics": rows}, indent=2, ensure_ascii=False)
 
 
-def _escape_data(text: str) -> str:
+def escape_github_data(text: str) -> str:
     """A workflow command's data: its own escapes for ``%``, CR and LF, and the other
     controls written out (an ESC would colour the log, a BEL ring)."""
     lines = text.replace("%", "%25").split("\n")
@@ -163,7 +163,7 @@ def _escape_data(text: str) -> str:
 
 
 def _escape_prop(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    return escape_github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def render_github(diagnostics: Iterable[Diagnostic]) -> str:
@@ -176,5 +176,5 @@ def render_github(diagnostics: Iterable[Diagnostic]) -> str:
             props[:0] = [f"file={_escape_prop(d.span.path)}", f"line={d.span.line}",
                          f"col={d.span.col}"]
         message = bounded(d.message) + "".join(f"\n{bounded(n)}" for n in d.notes)
-        out.append(f"::{kind} {','.join(props)}::{_escape_data(message)}")
+        out.append(f"::{kind} {','.join(props)}::{escape_github_data(message)}")
     return "\n".join(out)
