@@ -27,7 +27,7 @@ SCRIPTS: dict[str, tuple[Callable[[list[str]], object], list[str], list[str]]] =
     "codegen": (codegen.main, [], ["--tools", "20", "--repeat", "1"]),
     "full_build": (full_build.main, [], ["--tools", "20", "--repeat", "1"]),
     "growth": (growth.main, [], ["--tools", "20", "--keys", "200", "--chars", "20000",
-                                 "--repeat", "1"]),
+                                 "--values", "200", "--repeat", "1"]),
     "scale": (scale.main, [], ["--tools", "20", "--repeat", "1"]),
     "noop_rebuild": (noop_rebuild.main, [], ["--tools", "20", "--repeat", "1"]),
     "call_overhead": (call_overhead.main, [], ["--calls", "50", "--repeat", "1"]),

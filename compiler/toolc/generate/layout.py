@@ -9,6 +9,7 @@ black writes them, instead of as one line of a thousand columns.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,13 +123,11 @@ def union(*items: Node) -> Node:
     """A union as typing tools like it written: nested unions flattened, no repeats,
     ``Any`` absorbing everything, one ``Literal`` for all literal members, ``float``
     standing for ``int | float`` (JSON Schema's integers are numbers), ``None`` last."""
-    out: list[Node] = []
-    for item in items:
-        for part in item.items if isinstance(item, Union) else (item,):
-            if part == ANY:
-                return ANY
-            if part not in out:
-                out.append(part)
+    parts = [part for item in items
+             for part in (item.items if isinstance(item, Union) else (item,))]
+    if ANY in parts:
+        return ANY
+    out = distinct(parts)
     literals = [p for p in out if isinstance(p, Sub) and p.head == "Literal"]
     if len(literals) > 1:
         merged = literal(*(arg for lit in literals for arg in lit.args))
@@ -141,12 +140,26 @@ def union(*items: Node) -> Node:
     return out[0] if len(out) == 1 else Union(tuple(out))
 
 
+def distinct(items: Iterable[Node]) -> list[Node]:
+    """``items`` without repeats, in order, in linear time (an ``enum`` of 20,000 values
+    took 50 s with a list's ``in``); a node holding a dict or list is compared by value."""
+    out: list[Node] = []
+    seen: set[Node] = set()
+    for item in items:
+        try:
+            if item in seen:
+                continue
+            seen.add(item)
+        except TypeError:  # unhashable: compared with what is kept, as before
+            if item in out:
+                continue
+        out.append(item)
+    return out
+
+
 def literal(*values: Node) -> Node:
     """``Literal[...]`` of distinct values; a ``None`` among them becomes ``| None``."""
-    kept: list[Node] = []
-    for value in values:
-        if value not in kept:
-            kept.append(value)
+    kept = distinct(values)
     has_none = Lit(None) in kept
     kept = [v for v in kept if v != Lit(None)]
     if not kept:
