@@ -98,3 +98,11 @@ def test_each_source_is_split_into_lines_once_however_many_diagnostics() -> None
     out = render(many, "text", sources)
     assert out.count("duplicate key") == 20_000
     assert sources.asked == 1  # was once per diagnostic: a split of the whole file each time
+
+
+def test_json_escapes_what_a_terminal_would_obey_and_reads_back_the_same() -> None:
+    message = "name 'x\x1b[2J\x9b\u202e\x7f\u00e9'"
+    d = Diagnostic("TC301", Severity.ERROR, message, Span("a.yaml", 1, 1))
+    text = render([d], "json", {})
+    assert not any(ch in text for ch in "\x1b\x9b\u202e\x7f") and "\u00e9" in text
+    assert json.loads(text)["diagnostics"][0]["message"] == message

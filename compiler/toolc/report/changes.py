@@ -28,7 +28,7 @@ from typing import TextIO
 from ..diagnostics import Severity
 from ..diff.model import Change, Json
 from ..diff.sources import line_of, pointer_lines
-from .diagnostics import escape_controls, escape_github_data
+from .diagnostics import escape_controls, escape_github_data, json_text
 
 FORMATS = ("text", "markdown", "json", "github")
 
@@ -159,7 +159,7 @@ def render_text(changes: list[Change], *, color: bool = False,
 
 
 def render_json(changes: list[Change]) -> str:
-    return json.dumps({"changes": [c.to_json() for c in changes]}, indent=2, ensure_ascii=False)
+    return json_text({"changes": [c.to_json() for c in changes]})
 
 
 MARKER = "<!-- toolc-schema-diff -->"

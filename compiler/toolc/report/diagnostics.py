@@ -70,6 +70,22 @@ def escape_controls(text: str) -> str:
     return _CONTROL.sub(_escaped, text)
 
 
+# What JSON leaves as it is of those (it escapes C0 itself; its own line breaks stay).
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(document: object) -> str:
+    """``document`` as indented JSON for a terminal or a log: UTF-8 kept, and besides the
+    controls JSON itself escapes, DEL, the C1 controls and the bidi and separator marks
+    written as ``\\u`` escapes too (valid JSON, read back the same)."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(_json_escaped, text) if _JSON_UNSAFE.search(text) else text
+
+
+def _json_escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def _escaped(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
@@ -151,7 +167,7 @@ def render_json(diagnostics: Iterable[Diagnostic]) -> str:
             "col": s.col if s else None,
             "notes": [bounded(n) for n in d.notes],
         })
-    return json.dumps({"diagnostics": rows}, indent=2, ensure_ascii=False)
+    return json_text({"diagnostics": rows})
 
 
 def escape_github_data(text: str) -> str:
