@@ -282,3 +282,20 @@ def test_staged_modules_are_compiled_meanwhile_and_the_child_is_reaped(tmp_path:
             assert module.toolset is not None
     with pytest.raises(ChildProcessError):  # no child left behind, not even a zombie
         os.waitpid(-1, os.WNOHANG)
+
+
+@pytest.mark.parametrize("keyword", ["items", "additionalProperties"])
+def test_a_tool_nested_to_the_depth_bound_certifies_through_a_real_client(
+        tmp_path: Path, keyword: str) -> None:
+    from toolc.loader import MAX_DEPTH
+
+    schema = "{type: string, description: The bottom.}"
+    for _ in range(MAX_DEPTH - 5):  # the deepest the loader lets a parameter nest
+        kind = "array" if keyword == "items" else "object"
+        schema = f"{{type: {kind}, description: A level., {keyword}: {schema}}}"
+    spec = ("toolc: 1\nmodule: logs\ntools:\n  dig:\n    description: Dig.\n"
+            f"    handler: logs_app:dig\n    params:\n      path: {schema}\n")
+    config, project = make_project(tmp_path, spec)
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    assert list(bag) == []
