@@ -99,9 +99,15 @@ def load_file(path: str, display: str | None = None, root: str | None = None) ->
     problem = link_problem(path, root)
     if problem is not None:
         fail("TC010", f"{shown} {problem}", Span(shown, 1, 1))
+    # The file checked is the file opened: the link resolved, and no link followed on
+    # opening it (one put there in between fails). Non-blocking, so that opening a FIFO
+    # does not wait for a writer.
+    target = os.path.realpath(path) if root is not None else path
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    if root is not None:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        # Non-blocking, so that opening a FIFO does not wait for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(target, flags)
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 fail("TC010", f"{shown} is not a regular file; a spec must be one",
