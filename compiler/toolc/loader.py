@@ -5,8 +5,9 @@ it is installed) instead of composing a node tree first. That one pass is where 
 format's safety rules live: the size limit is checked on the bytes, the nesting depth
 and the alias expansion are counted while events arrive (so a billion-laughs file or a
 file nested thousands deep stops at once, before any recursion), scalars take their
-YAML 1.2 core-schema meaning (``yes`` stays a string), tags are refused and duplicate
-keys are reported at the second key.
+YAML 1.2 core-schema meaning (``yes`` stays a string; :mod:`toolc.scalars`, which also
+bounds numbers), tags are refused and duplicate keys are reported at the second key.
+Only a regular file is read, and a symbolic link only to a file inside the project.
 
 Mappings load as :class:`YMap` and sequences as :class:`YList`: a ``dict`` and a
 ``list`` that also hold the span of each key and value, so every later stage can point
@@ -15,9 +16,7 @@ back at the source. Scalars are plain ``str``/``int``/``float``/``bool``/``None`
 
 from __future__ import annotations
 
-import math
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import Diagnostic, Severity, Span, SpecError, fail
+from .scalars import NumberTooLarge, resolve_plain, short
 
 MAX_BYTES = 10 * 1024 * 1024
 # The one nesting bound: a spec file's mappings and lists (TC004), and every tool as
@@ -32,21 +32,8 @@ MAX_BYTES = 10 * 1024 * 1024
 # code nests at most two brackets per level, well inside the 200 Python parses.
 MAX_DEPTH = 64
 MAX_NODES = 100_000
-# The most digits an integer may have: the smallest limit Python lets a process set on
-# converting integers to and from text (``sys.set_int_max_str_digits``), so a generated
-# module imports, and its golden files are written, under any setting.
-MAX_INT_DIGITS = 640
-_INT_BOUND = 10**MAX_INT_DIGITS
 
 _Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-# YAML 1.2 core schema, for plain (unquoted, untagged) scalars only.
-_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT10 = re.compile(r"^[-+]?[0-9]+$")
-_INT8 = re.compile(r"^0o[0-7]+$")
-_INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
-_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
-_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 
 _SCALAR, _ALIAS = yaml.ScalarEvent, yaml.AliasEvent
 _MAP_START, _MAP_END = yaml.MappingStartEvent, yaml.MappingEndEvent
@@ -226,10 +213,10 @@ class _Builder:
                 try:
                     if event.tag is None:
                         # implicit[0] is true only for a plain (unquoted) scalar.
-                        value = _resolve_plain(event.value) if event.implicit[0] else event.value
+                        value = resolve_plain(event.value) if event.implicit[0] else event.value
                     else:
                         value = self._tagged(event)
-                except _NumberTooLarge as exc:
+                except NumberTooLarge as exc:
                     fail("TC232", str(exc), span)
                 size = 1
                 if event.anchor is not None:
@@ -319,7 +306,7 @@ class _Builder:
             fail("TC007", f"tag !!{kind} does not fit a scalar", self._span(event))
         if kind == "str":
             return text
-        value = _resolve_plain(text) if text else None
+        value = resolve_plain(text) if text else None
         expected: dict[str, tuple[type, ...]] = {
             "int": (int,), "float": (int, float), "bool": (bool,), "null": (type(None),)}
         if not isinstance(value, expected[kind]) or (kind == "int" and isinstance(value, bool)):
@@ -329,61 +316,7 @@ class _Builder:
         try:
             return float(value)  # type: ignore[arg-type]
         except OverflowError:
-            raise _NumberTooLarge(f"{_short(text)} is beyond the range of a float") from None
-
-
-class _NumberTooLarge(Exception):
-    """A number the output could not carry; the builder says where it stands."""
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text):,} characters)"
-
-
-def _big_int(text: str, base: int) -> int:
-    digits = len(text.lstrip("+-"))
-    if base == 10 and digits > MAX_INT_DIGITS:
-        raise _NumberTooLarge(f"integer {_short(text)} has {digits:,} digits; at most "
-                              f"{MAX_INT_DIGITS} are allowed")
-    value = int(text, base)
-    if abs(value) >= _INT_BOUND:
-        raise _NumberTooLarge(f"integer {_short(text)} has more than {MAX_INT_DIGITS} "
-                              "decimal digits")
-    return value
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise _NumberTooLarge(f"{_short(text)} is beyond the range of a float (use .inf for "
-                              "infinity)")
-    return value
-
-
-_NUMBER_START = frozenset("0123456789+-.")
-_WORDS: dict[str, Any] = {
-    **dict.fromkeys(("~", "null", "Null", "NULL", ""), None),
-    **_BOOL,
-    **dict.fromkeys((".inf", "+.inf", ".Inf", "+.Inf", ".INF", "+.INF"), math.inf),
-    **dict.fromkeys(("-.inf", "-.Inf", "-.INF"), -math.inf),
-}
-
-
-def _resolve_plain(text: str) -> Any:
-    """YAML 1.2 core schema. Most plain scalars are words: they return after one lookup."""
-    if text in _WORDS:
-        return _WORDS[text]
-    if text[0] not in _NUMBER_START:
-        return text
-    if _INT10.match(text):
-        return int(text) if len(text) < 20 else _big_int(text, 10)
-    if _INT8.match(text) or _INT16.match(text):
-        return _big_int(text, 0)
-    if _FLOAT.match(text):
-        return _float(text)
-    if _NAN.match(text):
-        return math.nan
-    return text
+            raise NumberTooLarge(f"{short(text)} is beyond the range of a float") from None
 
 
 def spans_at(data: Any, path: tuple[Any, ...]) -> tuple[Span | None, Span | None]:
