@@ -84,3 +84,14 @@ def test_at_the_bound_the_module_generates_and_parses(
     ast.parse(files["m.py"])
     publish_project(ir)  # type: ignore[arg-type]
 
+
+
+def test_a_raw_schema_names_no_types_to_write_out(check: Callable[..., Reported]) -> None:
+    # An external tool's `type: T0` is JSON Schema as written, not a reference to T0.
+    spec = _chain(40).replace("tools:\n  dig:", "toolsets:\n  ext:\n    kind: external\n"
+                              "    tools:\n      far:\n        description: Far.\n"
+                              "        input_schema: {type: object, properties: "
+                              "{p: {type: T0}}}\ntools:\n  dig:")
+    reported = check(spec)
+    assert not [m for code, _, _, m in reported if code == "TC230" and "'far'" in m]
+    assert [m for code, _, _, m in reported if code == "TC230"]  # the chain itself still is

@@ -49,8 +49,8 @@ class _Measure:
 
     def named(self, node: YMap, root: SchemaRoot) -> TypeDef | None:
         ref = node.get("type")
-        if not isinstance(ref, str) or ref in JSON_TYPES:
-            return None
+        if root.raw or not isinstance(ref, str) or ref in JSON_TYPES:
+            return None  # a raw schema (external, pinned) names no toolc types
         td = self.project.registry.lookup(root.module, ref)
         return td if td is not None and id(td.node) not in self.entered else None
 
