@@ -89,9 +89,11 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     loaded: list[LoadedFile] = []
     files = discover(config, paths)
     for i, path in enumerate(files, 1):
-        if progress:
-            progress(f"loading {i}/{len(files)} {config.relative(path)}")
         shown = shown_path(config, path)
+        if progress:
+            from .report.diagnostics import escape_controls  # a file name may hold ESC
+
+            progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
             item = load_file(str(path), shown, str(config.root))
         except SpecError as exc:
