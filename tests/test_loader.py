@@ -248,3 +248,10 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as exc:
         load_file(str(fifo), "f.toolc.yaml", str(tmp_path))
     assert codes(exc) == [("TC010", 1, 1)]
+
+
+def test_a_control_character_is_a_located_syntax_error() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text("toolc: 1\nmodule: m\n# a\x0cb\n", "c.yaml")
+    assert codes(exc) == [("TC003", 3, 4)]
+    assert "\n" not in exc.value.diagnostics[0].message

@@ -139,8 +139,13 @@ def load_text(text: str, path: str) -> LoadedFile:
         if "maximum nesting depth" in problem:
             fail("TC004", f"nesting is deeper than {MAX_DEPTH} levels", Span(path, line, col))
         fail("TC003", f"YAML syntax error: {problem}", Span(path, line, col))
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, at its place
+        line, col = _text_position(text, exc.position)
+        what = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        fail("TC003", f"YAML syntax error: unacceptable character {what}: {exc.reason}",
+             Span(path, line, col))
     except yaml.YAMLError as exc:
-        fail("TC003", f"YAML syntax error: {exc}", Span(path, 1, 1))
+        fail("TC003", f"YAML syntax error: {str(exc).splitlines()[0]}", Span(path, 1, 1))
     finally:
         parser.dispose()
     return LoadedFile(path, text, data, builder.diagnostics)
@@ -156,6 +161,11 @@ def _decode(raw: bytes, path: str) -> str:
         line, col = _position(raw, exc.start)
         fail("TC001", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded",
              Span(path, line, col))
+
+
+def _text_position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:max(0, offset)]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
 def _position(raw: bytes, offset: int) -> tuple[int, int]:

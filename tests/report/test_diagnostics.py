@@ -106,3 +106,10 @@ def test_json_escapes_what_a_terminal_would_obey_and_reads_back_the_same() -> No
     text = render([d], "json", {})
     assert not any(ch in text for ch in "\x1b\x9b\u202e\x7f") and "\u00e9" in text
     assert json.loads(text)["diagnostics"][0]["message"] == message
+
+
+def test_lines_are_numbered_as_yaml_numbers_them() -> None:
+    # A form feed is no line break for YAML (str.splitlines breaks there).
+    source = {"a.yaml": "a: 1\n# x\x0cy\nbad: 2\n"}
+    d = Diagnostic("TC101", Severity.ERROR, "unknown key 'bad'", Span("a.yaml", 3, 1, 3))
+    assert render([d], "text", source).splitlines()[1] == "3 | bad: 2"

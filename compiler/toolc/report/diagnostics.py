@@ -91,6 +91,11 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+# The line breaks YAML counts (str.splitlines also breaks at form feeds and other
+# controls, which would number the lines differently from the parser).
+_YAML_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
 class _SourceLines:
     """Each source split into lines once (not once per diagnostic: 40,000 diagnostics of
     one file re-split it 40,000 times)."""
@@ -105,7 +110,10 @@ class _SourceLines:
             text = self.sources.get(path)
             if text is None:
                 return None
-            lines = self.split[path] = text.splitlines()
+            lines = _YAML_BREAK.split(text)
+            if lines and not lines[-1]:
+                lines.pop()  # the break that ends the last line starts no line
+            self.split[path] = lines
         return lines[number - 1] if 0 < number <= len(lines) else None
 
 
