@@ -188,6 +188,7 @@ class Certifier:
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag) -> None:
         """Hand over what is not yet, collect every module's listing, compare and report
         (as ``certify_build`` does), and stop the process."""
+        finished = False
         try:
             try:
                 self._hand_over(project, files)
@@ -206,8 +207,12 @@ class Certifier:
 
             self._collect(project, judge_what_came)
             judge_what_came()
+            finished = True
         finally:
-            self.stop()
+            # Done, the process ends by itself at once: it is given a moment to (what it
+            # left unsaid, its instrumentation's notes, would be cut off by the kill),
+            # then its process group is stopped as always.
+            self.stop(grace_s=0.5 if finished else 0.0)
         for module in project.modules.values():  # in the order certify_build reports them
             bag.items.extend(judged[module.name])
 
@@ -237,10 +242,11 @@ class Certifier:
             report_unserved(module, value, own)
         return own.items
 
-    def stop(self) -> None:
-        """Stop the process and remove its folder (again: nothing happens)."""
+    def stop(self, grace_s: float = 0.0) -> None:
+        """Stop the process (after up to ``grace_s`` for it to end by itself) and remove its
+        folder (again: nothing happens)."""
         if self.process is not None:
-            self.process.end()
+            self.process.end(grace_s)
             self.process = None
         if not self.stopped:
             self.stopped = True
