@@ -40,11 +40,13 @@ _LEVEL = {"params": 3, "returns": 2, "external": 2, "pinned": 2, "pinned_output"
 
 @dataclass(slots=True)
 class _Measure:
-    """Memoised heights (``id(node) -> (height, exact)``) and sizes of spec nodes."""
+    """Memoised heights (``(id(node), raw) -> (height, exact)``) and sizes of spec nodes;
+    ``raw``: as a raw schema, which names no types (one node can be both, through a YAML
+    alias)."""
 
     project: Project
-    heights: dict[int, tuple[int, bool]] = field(default_factory=dict)
-    sizes: dict[int, int] = field(default_factory=dict)
+    heights: dict[tuple[int, bool], tuple[int, bool]] = field(default_factory=dict)
+    sizes: dict[tuple[int, bool], int] = field(default_factory=dict)
     entered: set[int] = field(default_factory=set)  # types being measured: a cycle
 
     def named(self, node: YMap, root: SchemaRoot) -> TypeDef | None:
@@ -58,7 +60,8 @@ class _Measure:
         """Levels of ``node`` as published, or ``budget`` when it has at least that many."""
         if not isinstance(node, (YMap, YList)):
             return 0
-        known = self.heights.get(id(node))
+        key = (id(node), root.raw)
+        known = self.heights.get(key)
         if known is not None and (known[1] or known[0] >= budget):
             return min(known[0], budget)
         if budget <= 1:
@@ -71,7 +74,7 @@ class _Measure:
         found = 1 + below
         if isinstance(node, YMap):
             found = self._with_type(node, root, budget, found)
-        self.heights[id(node)] = (min(found, budget), found < budget)
+        self.heights[key] = (min(found, budget), found < budget)
         return min(found, budget)
 
     def _with_type(self, node: YMap, root: SchemaRoot, budget: int, found: int) -> int:
@@ -90,7 +93,8 @@ class _Measure:
         """Nodes of ``node`` as published (capped just past the bound)."""
         if not isinstance(node, (YMap, YList)):
             return 1
-        known = self.sizes.get(id(node))
+        key = (id(node), root.raw)
+        known = self.sizes.get(key)
         if known is not None:
             return known
         total = 1
@@ -105,7 +109,7 @@ class _Measure:
                                 MAX_PUBLISHED_NODES + 1)
                 finally:
                     self.entered.discard(id(td.node))
-        self.sizes[id(node)] = total
+        self.sizes[key] = total
         return total
 
 
