@@ -118,7 +118,7 @@ RULES: dict[str, Rule] = _rules(
     ("TC208", "type-alias-cycle", E, "Named types that are only aliases of each other, with no structure."),
     ("TC209", "returns-not-object", E, "`returns` must be an object schema: MCP's outputSchema is one."),
     ("TC230", "too-deep", E, "A published schema or value nests objects and arrays deeper than 64 levels."),
-    ("TC231", "schema-too-large", E, "A tool's published schema, named types written out, over 100,000 nodes."),
+    ("TC231", "schema-too-large", E, "Published schemas over 100,000 nodes a tool (5,000,000 a project), types written out."),
     ("TC232", "number-too-large", E, "An integer of over 640 digits, or a number beyond a float's range."),
     ("TC301", "bad-name", E, "A name outside the MCP tool-name rule `^[A-Za-z0-9._-]{1,128}$`."),
     ("TC302", "unportable-name", W, "A name outside `^[A-Za-z0-9_-]{1,64}$`, refused by some providers."),

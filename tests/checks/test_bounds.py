@@ -6,6 +6,7 @@ import ast
 from collections.abc import Callable
 
 import pytest
+from toolc.checks import bounds
 from toolc.checks.bounds import MAX_PUBLISHED_NODES
 from toolc.diagnostics import SpecError
 from toolc.generate import generate_project
@@ -98,3 +99,19 @@ def test_a_raw_schema_names_no_types_to_write_out(check: Callable[..., Reported]
                               "        input_schema: {type: object, properties: "
                               f"{nested}}}\ntools:\n  dig:")
     assert [code for code, *_ in check(spec) if code.startswith("TC23")] == []
+
+
+def test_a_large_type_used_by_many_tools_is_bounded_for_the_whole_project(
+        check: Callable[..., Reported], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A type of some 33,000 nodes is within the bound of one tool; 200 tools using it
+    # would publish 6.5 million nodes from a spec of a few hundred lines. (The bound is
+    # lowered here so that the tools under it are written out quickly.)
+    monkeypatch.setattr(bounds, "MAX_PROJECT_NODES", 200_000)
+    body = ("{{type: object, description: T., properties: "
+            "{{a: {{type: T{next}}}, b: {{type: T{next}}}}}}}")
+    spec = _chain(12, body)
+    tools = "".join(f"  dig{i}:\n    description: Dig.\n    handler: app:dig\n    params:\n"
+                    f"      p: {{type: T0, description: P.}}\n" for i in range(20))
+    reported = check(spec.replace("tools:\n", "tools:\n" + tools, 1))
+    assert [code for code, *_ in reported] == ["TC231"]
+    assert "together" in reported[0][3] and "200,000" in reported[0][3]

@@ -32,6 +32,10 @@ from ..model.named import TypeDef
 from .project import Project, SchemaRoot
 
 MAX_PUBLISHED_NODES = 100_000
+# All the tools of the project together: a type just under the bound, used by a
+# thousand tools, would otherwise publish 10^8 nodes from a spec of a few hundred lines.
+MAX_PROJECT_NODES = 5_000_000
+_PUBLISHED = frozenset({"params", "returns", "external", "pinned", "pinned_output"})
 
 # The level at which each kind of document stands in its tool's published JSON.
 _LEVEL = {"params": 3, "returns": 2, "external": 2, "pinned": 2, "pinned_output": 2,
@@ -140,6 +144,24 @@ def check_bounds(project: Project) -> None:
                        f"{MAX_PUBLISHED_NODES:,} schema nodes", root.span,
                        notes=(("named types are written out in place at every use; a "
                               "type used twice in each of many types doubles each time"),))
+    _check_project_size(project, measure)
+
+
+def _check_project_size(project: Project, measure: _Measure) -> None:
+    """TC231 once, at the tool whose schemas take the project past its total bound."""
+    total = 0
+    for root in project.roots:
+        if root.kind not in _PUBLISHED or root.errors:
+            continue
+        total += measure.size(root.node, root)
+        if total > MAX_PROJECT_NODES:
+            project.report("TC231", f"the project's tools would publish more than "
+                           f"{MAX_PROJECT_NODES:,} schema nodes together; "
+                           f"{root.describe()} takes it past that", root.span,
+                           notes=(("named types are written out in place at every use of "
+                                  "them, in every tool"),))
+            root.errors += 1
+            return
 
 
 def _too_deep(measure: _Measure, root: SchemaRoot) -> bool:
