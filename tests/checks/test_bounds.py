@@ -111,7 +111,7 @@ def test_a_large_type_used_by_many_tools_is_bounded_for_the_whole_project(
             "{{a: {{type: T{next}}}, b: {{type: T{next}}}}}}}")
     spec = _chain(12, body)
     tools = "".join(f"  dig{i}:\n    description: Dig.\n    handler: app:dig\n    params:\n"
-                    f"      p: {{type: T0, description: P.}}\n" for i in range(20))
+                    f"      p: {{type: T0, description: P.}}\n" for i in range(200))
     reported = check(spec.replace("tools:\n", "tools:\n" + tools, 1))
     assert [code for code, *_ in reported] == ["TC231"]
     assert "together" in reported[0][3] and "200,000" in reported[0][3]

@@ -148,10 +148,14 @@ def check_bounds(project: Project) -> None:
 
 
 def _check_project_size(project: Project, measure: _Measure) -> None:
-    """TC231 once, at the tool whose schemas take the project past its total bound."""
-    total = 0
+    """TC231 once, at the tool whose schemas take the project past its total bound; that
+    tool and every one after it are then written out by no later check."""
+    total, past = 0, False
     for root in project.roots:
         if root.kind not in _PUBLISHED or root.errors:
+            continue
+        if past:
+            root.errors += 1
             continue
         total += measure.size(root.node, root)
         if total > MAX_PROJECT_NODES:
@@ -159,9 +163,9 @@ def _check_project_size(project: Project, measure: _Measure) -> None:
                            f"{MAX_PROJECT_NODES:,} schema nodes together; "
                            f"{root.describe()} takes it past that", root.span,
                            notes=(("named types are written out in place at every use of "
-                                  "them, in every tool"),))
+                                   "them, in every tool"),))
             root.errors += 1
-            return
+            past = True
 
 
 def _too_deep(measure: _Measure, root: SchemaRoot) -> bool:
