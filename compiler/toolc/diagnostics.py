@@ -120,6 +120,8 @@ RULES: dict[str, Rule] = _rules(
     ("TC230", "too-deep", E, "A published schema or value nests objects and arrays deeper than 64 levels."),
     ("TC231", "schema-too-large", E, "Published schemas over 100,000 nodes a tool (5,000,000 a project), types written out."),
     ("TC232", "number-too-large", E, "An integer of over 640 digits, or a number beyond a float's range."),
+    ("TC233", "toolset-too-deep", E, "Toolsets nested more than 64 deep (each naming the next as `inner`, member or server)."),
+    ("TC234", "too-many-tools", E, "A toolset that would publish more than 100,000 tools."),
     ("TC301", "bad-name", E, "A name outside the MCP tool-name rule `^[A-Za-z0-9._-]{1,128}$`."),
     ("TC302", "unportable-name", W, "A name outside `^[A-Za-z0-9_-]{1,64}$`, refused by some providers."),
     ("TC303", "bad-reference", E, "A handler, predicate, prepare or wrapper that is not `module.path:attr`."),

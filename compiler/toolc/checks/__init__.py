@@ -22,6 +22,7 @@ from . import (
     published,
     references,
     schemas,
+    toolset_bounds,
     toolsets,
     types,
 )
@@ -48,7 +49,8 @@ CHECKS: tuple[Check, ...] = (
     toolsets.check_pinned_tools,            # TC102 TC103
     toolsets.check_manager_servers,         # TC408
     toolsets.check_handlers,                # TC310
-    composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302
+    toolset_bounds.check_toolset_depth,     # TC233 (before composing)
+    composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302 TC234
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103

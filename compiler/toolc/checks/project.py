@@ -103,6 +103,7 @@ class Project:
         self.recursive_types: set[TypeDef] = set()
         self.alias_cycle_types: set[TypeDef] = set()
         self.compositions: dict[ToolsetKey, Composition] = {}
+        self.deep_toolsets: set[ToolsetKey] = set()  # past the nesting bound: not composed
         self._writer: SchemaWriter | None = None
         self.written: dict[int, Written] = {}   # id(root) -> written schema
         self._type_descriptions: dict[TypeDef, str | None] = {}
