@@ -77,3 +77,13 @@ def test_literal_and_union_drop_repeats_in_order_in_linear_time() -> None:
     values = [Lit(f"v{i}") for i in range(100_000)]
     big = literal(*values, *values)
     assert isinstance(big, Sub) and big.args == tuple(values)
+
+
+def test_a_union_of_many_literals_folds_them_in_linear_time() -> None:
+    from toolc.generate.layout import Lit, literal, union
+
+    # anyOf of 20,000 consts took 90 s: each part was looked up in a fresh copy of the
+    # list of literals to fold.
+    parts = [literal(Lit(f"v{i}")) for i in range(100_000)]
+    folded = union(*parts)
+    assert isinstance(folded, Sub) and len(folded.args) == 100_000

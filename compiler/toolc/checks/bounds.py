@@ -140,10 +140,10 @@ def check_bounds(project: Project) -> None:
         root.errors += 1
         if any(td in large_types for td, _, _ in root.refs):
             continue  # a type it uses is too large by itself, and says so
+        notes = (("named types are written out in place at every use; a type used "
+                  "twice in each of many types doubles each time"),) if root.refs else ()
         project.report("TC231", f"{root.describe()} would publish more than "
-                       f"{MAX_PUBLISHED_NODES:,} schema nodes", root.span,
-                       notes=(("named types are written out in place at every use; a "
-                              "type used twice in each of many types doubles each time"),))
+                       f"{MAX_PUBLISHED_NODES:,} schema nodes", root.span, notes=notes)
     _check_project_size(project, measure)
 
 

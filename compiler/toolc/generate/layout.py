@@ -131,7 +131,8 @@ def union(*items: Node) -> Node:
     literals = [p for p in out if isinstance(p, Sub) and p.head == "Literal"]
     if len(literals) > 1:
         merged = literal(*(arg for lit in literals for arg in lit.args))
-        out = [merged if p is literals[0] else p for p in out if p not in literals[1:]]
+        folded = {id(lit) for lit in literals[1:]}  # by identity: one pass, not one per part
+        out = [merged if p is literals[0] else p for p in out if id(p) not in folded]
     if FLOAT in out and INT in out:
         out.remove(INT)
     if NONE in out:
