@@ -14,6 +14,7 @@ from .checks import run_checks
 from .diagnostics import DiagnosticBag
 from .ir import ProjectIR
 from .loader import LoadedFile
+from .model.errors import reset_suggestions
 from .model.parse import ParsedModule, parse_module
 from .resolve import resolve
 
@@ -35,6 +36,7 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag) -> ProjectIR | None
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
+    reset_suggestions()  # near misses are suggested within a budget per analysis
     try:
         project = run_checks(parse_files(files, bag), bag)
         if bag.has_errors:
