@@ -209,9 +209,9 @@ class Certifier:
             judge_what_came()
             finished = True
         finally:
-            # Done, the process ends by itself at once: it is given a moment to (what it
-            # left unsaid, its instrumentation's notes, would be cut off by the kill),
-            # then its process group is stopped as always.
+            # A process that is done ends by itself within a millisecond: it gets up to
+            # half a second to, so that what it still writes (bench/timeline.py's notes)
+            # is not cut off; then its process group is stopped as always.
             self.stop(grace_s=0.5 if finished else 0.0)
         for module in project.modules.values():  # in the order certify_build reports them
             bag.items.extend(judged[module.name])
