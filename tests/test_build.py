@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import io
 import json
 import sys
 import threading
@@ -304,7 +305,12 @@ def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached
          "export: both")
     compiled = compile_specs(project)
     assert compiled.project is not None
-    assert certified_code(project, compiled.project) is None  # a live server: never cached
+    # Certification never connects to the server (it lists no tools for it), so the
+    # server is no input of it: the record still holds the wrapper's code only.
+    assert certified_code(project, compiled.project) == {
+        "handlers/notes_wrap.py": hashlib.sha256(
+            (project.root / "handlers/notes_wrap.py").read_bytes()).hexdigest()}
+
 
 
 def test_a_300_character_module_name_is_refused_at_its_line_and_wedges_nothing(
@@ -415,3 +421,34 @@ def test_a_certified_build_of_a_url_the_schema_declares_makes_no_request(
     golden = json.loads((project.output / "schemas/notes/addNote.json").read_text())
     assert golden["inputSchema"]["properties"]["again"]["$ref"] == base
     assert _Recorder.seen == []
+
+
+
+def test_a_spec_linked_out_of_the_project_is_reported_and_never_read(
+        project: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolc.actions import validate
+    from toolc.build import compile_specs
+
+    monkeypatch.setenv("TOOLC_TEST_SECRET", "hunter2")
+    (project.root / "specs" / "env.toolc.yaml").symlink_to("/proc/self/environ")
+    compiled = compile_specs(project)
+    assert [(d.code, d.span.path if d.span else None) for d in compiled.bag] == [
+        ("TC010", "specs/env.toolc.yaml")]
+    assert all("hunter2" not in text for text in compiled.sources.values())
+    monkeypatch.chdir(project.root)
+    for fmt in ("text", "json", "github"):
+        out = io.StringIO()
+        assert validate([], fmt=fmt, out=out, err=io.StringIO()) == 1
+        assert "hunter2" not in out.getvalue() and "TC010" in out.getvalue()
+
+
+def test_a_spec_linked_inside_the_project_is_read_under_its_own_name(project: Config) -> None:
+    from toolc.build import compile_specs
+
+    shared = project.root / "shared"
+    shared.mkdir()
+    (shared / "other.yaml").write_text("toolc: 1\nmodule: other\nbogus: 1\n")
+    (project.root / "specs" / "other.toolc.yaml").symlink_to("../shared/other.yaml")
+    compiled = compile_specs(project)
+    assert [(d.code, d.span.path if d.span else None) for d in compiled.bag] == [
+        ("TC101", "specs/other.toolc.yaml")]

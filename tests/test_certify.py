@@ -422,3 +422,19 @@ def test_the_forked_certifier_certifies_under_each_context_too(
     assert "error[TC502]: description of 'tail' does not reach the wire at /description " \
            "under context 'guest'" in result.stdout
     assert "context 'admin'" not in result.stdout
+
+@pytest.mark.parametrize("keyword", ["items", "additionalProperties"])
+def test_a_tool_nested_to_the_depth_bound_certifies_through_a_real_client(
+        tmp_path: Path, keyword: str) -> None:
+    from toolc.loader import MAX_DEPTH
+
+    schema = "{type: string, description: The bottom.}"
+    for _ in range(MAX_DEPTH - 5):  # the deepest the loader lets a parameter nest
+        kind = "array" if keyword == "items" else "object"
+        schema = f"{{type: {kind}, description: A level., {keyword}: {schema}}}"
+    spec = ("toolc: 1\nmodule: logs\ntools:\n  dig:\n    description: Dig.\n"
+            f"    handler: logs_app:dig\n    params:\n      path: {schema}\n")
+    config, project = make_project(tmp_path, spec)
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    assert list(bag) == []

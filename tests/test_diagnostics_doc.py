@@ -77,9 +77,12 @@ def _spec_block(case: Path) -> list[str]:
     files = sorted(case.glob("*.toolc.yaml"))
     out = ["```yaml"]
     for path in files:
-        raw = path.read_bytes()
         if len(files) > 1:
             out.append(f"# {path.name}")
+        if path.is_symlink():
+            out.append(f"# ({path.name} is a symbolic link to {os.readlink(path)})")
+            continue
+        raw = path.read_bytes()
         if b"\x00" in raw:
             out.append(f"# (a file whose bytes include NUL: {raw!r})")
             continue

@@ -17,7 +17,7 @@ from typing import TextIO
 from .build import BuildResult, build, compile_specs, discover, in_ci
 from .config import Config, load_config
 from .diagnostics import DiagnosticBag, SpecError
-from .report.diagnostics import render
+from .report.diagnostics import json_text, render
 from .serve_http import HttpOptions
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -142,7 +142,7 @@ def _build_json(result: BuildResult, config: Config, checking: bool, strict: boo
         "up_to_date": result.up_to_date or (checking and not p.changes),
         "written": list(p.written), "removed": list(p.removed), "unchanged": len(p.unchanged),
     }
-    out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    out.write(json_text(doc) + "\n")
     if not result.ok or (checking and p is not None and p.changes):
         return EXIT_ERRORS
     return _exit_code(compiled.bag, strict)

@@ -78,8 +78,17 @@ def discover(config: Config, paths: Sequence[Path] = ()) -> list[Path]:
         if root.is_file():
             found.add(root)
         elif root.is_dir():
-            found.update(p for p in root.rglob(f"*{SPEC_SUFFIX}") if p.is_file())
+            # Not only regular files: a FIFO or a link named like a spec is reported by
+            # the loader (TC010), not passed over in silence.
+            found.update(p for p in root.rglob(f"*{SPEC_SUFFIX}") if not p.is_dir())
     return sorted(found)
+
+
+def shown_path(config: Config, path: Path) -> str:
+    """How diagnostics name a spec: by its own name, even when it is a symbolic link
+    (``config.relative`` would name the file the link points to)."""
+    folder = config.relative(path.parent)
+    return path.name if folder == "." else f"{folder}/{path.name}"
 
 
 def compile_specs(config: Config, paths: Sequence[Path] = (),
@@ -93,14 +102,17 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     loaded: list[LoadedFile] = []
     files = discover(config, paths)
     for i, path in enumerate(files, 1):
+        shown = shown_path(config, path)
         if progress:
-            progress(f"loading {i}/{len(files)} {config.relative(path)}")
-        shown = config.relative(path)
+            from .report.diagnostics import escape_controls  # a file name may hold ESC
+
+            progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
-            item = load_file(str(path), shown)
+            item = load_file(str(path), shown, str(config.root))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
-            compiled.sources[shown] = _text_for_display(path)
+            if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those
+                compiled.sources[shown] = _text_for_display(path)
             continue
         compiled.sources[shown] = item.text
         loaded.append(item)

@@ -12,8 +12,8 @@ generated file edited by hand is rebuilt), it is up to date: analysis, generatio
 certification are skipped. Certification imports user code (predicates, prepare
 functions, wrappers): a certified record also holds the hashes of the files of those
 modules found on the python-path, and a project whose certification depends on what
-cannot be hashed (an unpinned MCP server, a module elsewhere) is never certified from
-the cache.
+cannot be hashed (a module elsewhere) is never certified from the cache. MCP servers
+are never contacted by certification, so they are no input of it.
 
 The record is only ever a shortcut for the author's own writing builds: a checking build
 (CI, where ``.toolc-cache/`` could come from the pull request) never answers from it,
@@ -37,6 +37,7 @@ from .config import Config
 from .confine import OutputError, is_plain_file
 from .diagnostics import RULES, Diagnostic, Severity, Span
 from .ir import ProjectIR, ToolsetIR
+from .loader import link_problem
 from .write import JOURNAL, MANIFEST, Plan, read_manifest
 
 CACHE_FORMAT = 1
@@ -112,6 +113,8 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
     }
     h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())
     for path in specs:
+        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
+            return None  # the build reports it (TC010), and reads nothing through it
         try:
             data = path.read_bytes()
         except OSError:
@@ -213,8 +216,8 @@ def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
     """Hashes of the files certification imports user code from; None if not all known."""
     modules: set[str] = set()
     for toolset in _certified_toolsets(project):
-        if toolset.kind == "mcp" and toolset.pinned is None:
-            return None  # certification would list a live server
+        # An mcp toolset is never connected to by certification (pinned or not, what it
+        # lists comes from the spec), so it needs no hash of its own.
         for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
             if ref is not None:
                 modules.add(ref.module)

@@ -190,6 +190,7 @@ class Certifier:
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag) -> None:
         """Hand over what is not yet, collect every module's listing, compare and report
         (as ``certify_build`` does), and stop the process."""
+        finished = False
         try:
             try:
                 self._hand_over(project, files)
@@ -208,8 +209,12 @@ class Certifier:
 
             self._collect(project, judge_what_came)
             judge_what_came()
+            finished = True
         finally:
-            self.stop()
+            # A process that is done ends by itself within a millisecond: it gets up to
+            # half a second to, so that what it still writes (bench/timeline.py's notes)
+            # is not cut off; then its process group is stopped as always.
+            self.stop(grace_s=0.5 if finished else 0.0)
         for module in project.modules.values():  # in the order certify_build reports them
             bag.items.extend(judged[module.name])
 
@@ -239,10 +244,11 @@ class Certifier:
             report_unserved(module, value, own)
         return own.items
 
-    def stop(self) -> None:
-        """Stop the process and remove its folder (again: nothing happens)."""
+    def stop(self, grace_s: float = 0.0) -> None:
+        """Stop the process (after up to ``grace_s`` for it to end by itself) and remove its
+        folder (again: nothing happens)."""
         if self.process is not None:
-            self.process.end()
+            self.process.end(grace_s)
             self.process = None
         if not self.stopped:
             self.stopped = True
@@ -368,16 +374,17 @@ class Certifier:
 
 
 def stand_ins(module: ModuleIR) -> StandIns:
-    """What stands in for the module's pinned ``mcp`` toolsets: their module attributes
-    and pinned tools (``toolc.importer.pinned``; computed here, where the IR is)."""
-    pinned = [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
-    if not pinned:
+    """What stands in for each of the module's ``mcp`` toolsets: its module attribute and
+    its pinned tools, none for a set that pins nothing: no server is started or contacted
+    (as ``toolc.importer.pinned.certified_stand_ins``, without importing the runtime)."""
+    sets = [ts for ts in module.toolsets.values() if ts.kind == "mcp"]
+    if not sets:
         return []
     from .generate.names import module_names
     from .importer.pinned import listed_tools
 
     attributes = module_names(module).toolsets
-    return [(attributes[ts.name], listed_tools(ts)) for ts in pinned]
+    return [(attributes[ts.name], listed_tools(ts)) for ts in sets]
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:

@@ -4,7 +4,8 @@ The process is forked at the start of a build, before the specs are even loaded.
 imports the mcp SDK (the longest single step of a certified build) while the build
 process loads, analyses and generates; then, for each generated module as it is
 announced, it imports the module (compiling it), puts the pinned definitions in place
-of pinned ``mcp`` toolsets, lists the module's ``toolset`` through a real mcp Client
+of its ``mcp`` toolsets (none for one that pins nothing: no server is started or
+contacted), lists the module's ``toolset`` through a real mcp Client
 and Server in-process, and leaves the raw listing (or the error, in words) in a result
 file. The build process compares the listings with the IR and reports: diagnostics are
 made in one place only.
@@ -239,8 +240,8 @@ class Session:
         self.channel.send(("done", name))
 
     def _stand_in(self, name: str) -> None:
-        """Pinned definitions in place of the module's pinned ``mcp`` toolsets, before any of
-        its toolsets is built (as ``toolc.importer.pinned.stand_in_pinned`` does)."""
+        """Pinned definitions (or none) in place of the module's ``mcp`` toolsets, before any
+        of its toolsets is built (as ``toolc.importer.pinned.stand_in_pinned`` does)."""
         from .importer.pinned import PinnedToolset
 
         if name in self.stood_in or not self.stand_ins.get(name):

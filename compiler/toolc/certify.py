@@ -18,10 +18,11 @@ wrappers), so those are imported here; ``toolc build --no-certify`` imports noth
 (``toolc.certifier``) and compares here (:func:`compare_module`); :func:`certify_build`
 does it all in this process, where no process can be forked.
 
-An ``mcp`` toolset whose tools are pinned (``toolc import``) is not connected to: its
-pinned definitions stand in for the live server (``toolc.importer.pinned``), so a build
-certifies offline what the module publishes; ``toolc diff --live`` compares the live
-servers with them. The listing is taken as the JSON sent, so fields the SDK's ``Tool``
+No ``mcp`` toolset is connected to: certification starts no server's command and
+contacts no URL (the spec, from a pull request maybe, names them). A pinned one's
+definitions (``toolc import``) stand in for its server (``toolc.importer.pinned``), and
+one that pins nothing lists no tools, so a build certifies offline what the module is
+known to publish; ``toolc diff --live`` compares the live servers with the pins. The listing is taken as the JSON sent, so fields the SDK's ``Tool``
 model does not know (a pinned tool's ``icons``, vendor fields) are compared too.
 """
 
@@ -54,7 +55,7 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
     from .importer.pinned import stand_in_pinned
 
     with staged_package(files, config.python_path) as package:
-        stand_in_pinned(package, project)
+        stand_in_pinned(package, project, unpinned=True)
         with compiled_meanwhile(package, list(project.modules)):
             import anyio  # the mcp SDK costs most of a second to import: meanwhile
 

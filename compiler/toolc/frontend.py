@@ -15,6 +15,7 @@ from .checks import ClientView, run_checks
 from .diagnostics import DiagnosticBag
 from .ir import ProjectIR
 from .loader import LoadedFile
+from .model.errors import reset_suggestions
 from .model.parse import ParsedModule, parse_module
 from .resolve import resolve
 
@@ -44,6 +45,7 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
+    reset_suggestions()  # near misses are suggested within a budget per analysis
     try:
         project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
         if bag.has_errors:

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..diagnostics import DiagnosticBag
 from ..model.parse import ParsedModule
 from . import (
+    bounds,
     clients,
     code,
     composition,
@@ -26,6 +27,7 @@ from . import (
     references,
     refs,
     schemas,
+    toolset_bounds,
     toolsets,
     types,
 )
@@ -45,6 +47,7 @@ CHECKS: tuple[Check, ...] = (
     code.check_code_targets,                # TC340 TC341 TC342
     schemas.check_schemas,                  # TC101 TC103 TC201 TC202 TC203 TC205 TC207 TC305 TC307
     types.check_type_cycles,                # TC206 TC208
+    bounds.check_bounds,                    # TC230 TC231 (before anything is written out)
     descriptions.check_tool_descriptions,   # TC201
     references.check_tool_references,       # TC304 TC407
     references.check_toolset_references,    # TC306 TC307
@@ -54,7 +57,8 @@ CHECKS: tuple[Check, ...] = (
     toolsets.check_pinned_tools,            # TC102 TC103
     toolsets.check_manager_servers,         # TC408
     toolsets.check_handlers,                # TC310
-    composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302
+    toolset_bounds.check_toolset_depth,     # TC233 (before composing)
+    composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302 TC234
     filenames.check_golden_files,           # TC313 TC314
     clients.check_client_names,             # TC320 TC321
     published.check_defaults,               # TC204

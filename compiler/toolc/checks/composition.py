@@ -31,6 +31,7 @@ from ..model.toolsets import (
 )
 from .names import name_level, name_problem, rule_note
 from .project import Composition, Entry, Project, ToolKey, ToolsetKey
+from .toolset_bounds import MAX_SET_TOOLS, too_many
 
 _UNKNOWN = Composition([], False)
 
@@ -54,13 +55,16 @@ class Composer:
         if done is not None:
             return done
         ts = parsed.toolsets.get(name)
-        if ts is None:
-            return _UNKNOWN
+        if ts is None or key in self.project.deep_toolsets:
+            return _UNKNOWN  # past the nesting bound (TC233): never followed
         self.path.append((parsed, name))
         try:
             result = self._kind(parsed, name, ts)
         finally:
             self.path.pop()
+        if len(result.entries) > MAX_SET_TOOLS:
+            too_many(self.project, parsed, name, len(result.entries))
+            result = _UNKNOWN  # and the sets made of it stop growing here
         self.project.compositions[key] = result
         return result
 

@@ -120,6 +120,7 @@ class Project:
             from .clients import ClientView
             clients = ClientView()
         self.clients = clients
+        self.deep_toolsets: set[ToolsetKey] = set()  # past the nesting bound: not composed
         self._writer: SchemaWriter | None = None
         self.written: dict[int, Written] = {}   # id(root) -> written schema
         self._type_descriptions: dict[TypeDef, str | None] = {}
@@ -150,20 +151,30 @@ class Project:
         return parsed.toolsets.get(name)
 
     def type_description(self, td: TypeDef) -> str | None:
-        """A named type's description: its own, or that of the type it is an alias of."""
-        if td in self._type_descriptions:
-            return self._type_descriptions[td]
-        self._type_descriptions[td] = None  # a cycle finds no description
+        """A named type's description: its own, or that of the type it is an alias of.
+
+        Followed in a loop, not by recursion: a chain of 3,000 aliases is a spec error
+        (TC230), not a RecursionError."""
+        chain: list[TypeDef] = []
+        seen: set[int] = set()
         found: str | None = None
-        node = td.node
-        if isinstance(node, dict):
-            own = node.get("description")
-            if isinstance(own, str) and own.strip():
-                found = own
-            elif isinstance(node.get("type"), str):
-                target = self.registry.lookup(td.module, node["type"])
-                found = self.type_description(target) if target is not None else None
-        self._type_descriptions[td] = found
+        current: TypeDef | None = td
+        while current is not None and id(current) not in seen:
+            if current in self._type_descriptions:
+                found = self._type_descriptions[current]
+                break
+            seen.add(id(current))
+            chain.append(current)
+            node, current = current.node, None
+            if isinstance(node, dict):
+                own = node.get("description")
+                if isinstance(own, str) and own.strip():
+                    found = own
+                    break
+                if isinstance(node.get("type"), str):
+                    current = self.registry.lookup(chain[-1].module, node["type"])
+        for member in chain:  # a cycle finds no description
+            self._type_descriptions[member] = found
         return found
 
     # -- written schemas -------------------------------------------------------------------
