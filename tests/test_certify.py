@@ -49,7 +49,7 @@ def make_project(tmp_path: Path, spec: str = SPEC, extra: str = "",
     (tmp_path / "specs" / "logs.toolc.yaml").write_text(spec + extra)
     # (references are looked up in the sources: the handler is there, never imported;
     # `broken_module` is there too, and raises when certification imports it)
-    sources = {"logs_app": "def read_log(ctx, lines): ...\n",
+    sources = {"logs_app": "def read_log(ctx, lines): ...\ndef dig(ctx, **kw): ...\n",
                "broken_module": "raise RuntimeError('broken at import')\ndef blank(): ...\n",
                **(modules or {})}
     for name, source in sources.items():
