@@ -13,8 +13,8 @@ from mcp import Client
 
 pytest.importorskip("claude_agent_sdk")
 
-from claude_agent_sdk import ClaudeAgentOptions  # noqa: E402
-from toolc.adapters.claude_agent_sdk import (  # noqa: E402
+from claude_agent_sdk import ClaudeAgentOptions
+from toolc.adapters.claude_agent_sdk import (
     approval_tool_names,
     sdk_mcp_server,
     tool_names,

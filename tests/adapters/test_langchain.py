@@ -9,21 +9,22 @@ from typing import Any
 
 import pytest
 from adapter_support import Deps, assert_sent_as_published
+from pydantic import Field
 
 pytest.importorskip("langchain_core")
 
-from langchain_core.language_models.chat_models import BaseChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage  # noqa: E402
-from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
-from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
-from toolc.adapters.langchain import langchain_tools, schema_changes  # noqa: E402
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from toolc.adapters.langchain import langchain_tools, schema_changes
 
 
 class ScriptedChatModel(BaseChatModel):
     """Answers with the given tool calls, one per turn, then "done"."""
 
-    calls: list[tuple[str, dict[str, Any]]] = []
-    bound: list[dict[str, Any]] = []
+    calls: list[tuple[str, dict[str, Any]]] = Field(default_factory=list)
+    bound: list[dict[str, Any]] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -72,7 +73,6 @@ async def test_the_model_is_bound_to_the_published_schemas(showcase: Any) -> Non
         function = sent["function"]
         assert_sent_as_published("showcase", function["name"], function["description"],
                                  function["parameters"])
-    assert [t.args_schema for t in tools][0] is not None
     assert all(schema_changes(t) == [] for t in tools)
 
 

@@ -12,17 +12,17 @@ from adapter_support import Deps, assert_sent_as_published, golden
 
 pytest.importorskip("agents")
 
-from agents import Agent, Runner  # noqa: E402
-from agents.items import ModelResponse  # noqa: E402
-from agents.models.chatcmpl_converter import Converter  # noqa: E402
-from agents.models.interface import Model  # noqa: E402
-from agents.usage import Usage  # noqa: E402
-from openai.types.responses import (  # noqa: E402
+from agents import Agent, Runner
+from agents.items import ModelResponse
+from agents.models.chatcmpl_converter import Converter
+from agents.models.interface import Model
+from agents.usage import Usage
+from openai.types.responses import (
     ResponseFunctionToolCall,
     ResponseOutputMessage,
     ResponseOutputText,
 )
-from toolc.adapters.openai_agents import function_tools, strict_problems  # noqa: E402
+from toolc.adapters.openai_agents import function_tools, strict_problems
 
 
 class Script(Model):

@@ -11,8 +11,8 @@ from adapter_support import Deps, assert_sent_as_published
 
 pytest.importorskip("pydantic_ai")
 
-from pydantic_ai import Agent  # noqa: E402
-from pydantic_ai.messages import (  # noqa: E402
+from pydantic_ai import Agent
+from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
     ModelResponse,
@@ -21,9 +21,9 @@ from pydantic_ai.messages import (  # noqa: E402
     ToolCallPart,
     ToolReturnPart,
 )
-from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
-from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied  # noqa: E402
-from toolc.adapters.pydantic_ai import PydanticAIToolset  # noqa: E402
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
+from toolc.adapters.pydantic_ai import PydanticAIToolset
 
 
 class Script:

@@ -36,7 +36,7 @@ from toolc.runtime.results import ToolResult
 
 require("claude-agent-sdk", "claude_agent_sdk")
 
-from claude_agent_sdk import McpSdkServerConfig  # noqa: E402
+from claude_agent_sdk import McpSdkServerConfig
 
 Approval = Literal["elicit", "permissions"]
 
@@ -95,5 +95,5 @@ def approval_tool_names(config: McpSdkServerConfig) -> list[str]:
 def _toolset(config: McpSdkServerConfig) -> AbstractToolset[Any]:
     toolset = getattr(config["instance"], "toolc_toolset", None)
     if not isinstance(toolset, AbstractToolset):
-        raise ValueError("not a server made by sdk_mcp_server")
+        raise TypeError("not a server made by sdk_mcp_server")
     return toolset

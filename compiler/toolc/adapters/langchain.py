@@ -41,8 +41,8 @@ from toolc.runtime.results import ToolResult, to_tool_result
 
 require("langchain", "langchain_core")
 
-from langchain_core.tools import BaseTool, ToolException  # noqa: E402
-from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
+from langchain_core.tools import BaseTool, ToolException
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
 Decide = Callable[[str, dict[str, Any]], bool | Awaitable[bool]]
 RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]

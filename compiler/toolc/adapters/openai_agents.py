@@ -43,10 +43,10 @@ from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
 
 require("openai-agents", "agents")
 
-from agents import FunctionTool, RunContextWrapper  # noqa: E402
-from agents.strict_schema import ensure_strict_json_schema  # noqa: E402
-from agents.tool import ToolOutputImage  # noqa: E402
-from agents.tool_context import ToolContext  # noqa: E402
+from agents import FunctionTool, RunContextWrapper
+from agents.strict_schema import ensure_strict_json_schema
+from agents.tool import ToolOutputImage
+from agents.tool_context import ToolContext
 
 RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
 

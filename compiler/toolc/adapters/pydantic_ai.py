@@ -44,7 +44,7 @@ Behaviour, as pydantic-ai users expect it:
 from __future__ import annotations
 
 import base64
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from toolc.adapters._common import pause_request, published_schema, require
 from toolc.runtime.abstract import AbstractToolset as ToolcToolset
@@ -54,12 +54,12 @@ from toolc.runtime.results import AudioContent, ImageContent, TextContent, ToolR
 
 require("pydantic-ai", "pydantic_ai")
 
-from pydantic_ai import RunContext  # noqa: E402
-from pydantic_ai.exceptions import ApprovalRequired, CallDeferred, ModelRetry, ToolFailed  # noqa: E402
-from pydantic_ai.messages import BinaryContent  # noqa: E402
-from pydantic_ai.tools import ToolDefinition  # noqa: E402
-from pydantic_ai.toolsets import AbstractToolset, ToolsetTool  # noqa: E402
-from pydantic_core import SchemaValidator, core_schema  # noqa: E402
+from pydantic_ai import RunContext
+from pydantic_ai.exceptions import ApprovalRequired, CallDeferred, ModelRetry, ToolFailed
+from pydantic_ai.messages import BinaryContent
+from pydantic_ai.tools import ToolDefinition
+from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
+from pydantic_core import SchemaValidator, core_schema
 
 if TYPE_CHECKING:
     from toolc.runtime.abstract import ToolDefinition as ToolcDefinition
@@ -100,11 +100,11 @@ class PydanticAIToolset(AbstractToolset[Any]):
     def id(self) -> str | None:
         return self._id
 
-    async def __aenter__(self) -> PydanticAIToolset:
+    async def __aenter__(self) -> Self:
         await self.toolset.__aenter__()
         return self
 
-    async def __aexit__(self, *args: Any) -> bool | None:
+    async def __aexit__(self, *args: object) -> bool | None:
         await self.toolset.__aexit__(*args)
         return None
 
