@@ -22,7 +22,12 @@ from pydantic_ai.messages import (
     ToolReturnPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
+from pydantic_ai.tools import (
+    DeferredToolRequests,
+    DeferredToolResults,
+    ToolApproved,
+    ToolDenied,
+)
 from toolc.adapters.pydantic_ai import PydanticAIToolset
 
 
@@ -132,6 +137,28 @@ def test_approval_pauses_the_run_and_resumes_with_the_answer(showcase: Any) -> N
     assert again.output == "done"
     [saved] = script.last_parts()
     assert isinstance(saved, ToolReturnPart) and saved.content == {"line": 1}
+
+
+def test_approved_override_arguments_are_validated_and_used(showcase: Any) -> None:
+    script = Script(("wb_saveNote", {"text": "draft"}), ("wb_listNotes", {}))
+    first = agent(showcase, script).run_sync("hi", deps=Deps())
+    call_id = first.output.approvals[0].tool_call_id
+    edited = ToolApproved(override_args={"text": "edited"})
+    agent(showcase, script).run_sync(
+        message_history=first.all_messages(), deps=Deps(),
+        deferred_tool_results=DeferredToolResults(approvals={call_id: edited}))
+    [listed] = script.last_parts()
+    assert listed.content == {"notes": [{"line": 1, "text": "edited"}]}
+
+    script = Script(("wb_saveNote", {"text": "draft"}))
+    first = agent(showcase, script).run_sync("hi", deps=Deps())
+    call_id = first.output.approvals[0].tool_call_id
+    too_long = ToolApproved(override_args={"text": "x" * 2001})
+    agent(showcase, script).run_sync(
+        message_history=first.all_messages(), deps=Deps(),
+        deferred_tool_results=DeferredToolResults(approvals={call_id: too_long}))
+    retry = script.seen[1][0][-1].parts[0]
+    assert outcome(retry) == "retried" and "longer than 2000 characters" in str(retry.content)
 
 
 def test_a_denied_call_is_not_run(showcase: Any) -> None:
