@@ -44,7 +44,7 @@ Behaviour, as pydantic-ai users expect it:
 from __future__ import annotations
 
 import base64
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 from toolc.adapters._common import pause_request, published_schema, require
 from toolc.runtime.abstract import AbstractToolset as ToolcToolset
@@ -105,7 +105,8 @@ class PydanticAIToolset(AbstractToolset[Any]):
         return self
 
     async def __aexit__(self, *args: object) -> bool | None:
-        await self.toolset.__aexit__(*args)
+        exc_info = cast("tuple[Any, Any, Any]", (*args, None, None, None)[:3])
+        await self.toolset.__aexit__(*exc_info)
         return None
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
