@@ -45,6 +45,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("WORKBENCH_LOG", raising=False)
     monkeypatch.syspath_prepend(str(ROOT / "examples"))
     monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
+        monkeypatch.delitem(sys.modules, name)  # the copy here is imported, then forgotten
     before = set(sys.modules)
     yield tmp_path
     for name in set(sys.modules) - before:

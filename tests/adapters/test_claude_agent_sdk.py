@@ -61,7 +61,12 @@ async def test_a_call_bad_arguments_and_a_handler_error(
     assert not ok.is_error and ok.content[0].text.endswith("GET /weather")
     assert bad.is_error and bad.content[0].text == \
         "Invalid arguments:\n- lines: 0 is less than the minimum of 1"
-    assert failed.is_error and failed.content[0].text.startswith("readLog failed")
+    assert failed.is_error and failed.content[0].text.startswith("internal error in tool readLog")
+
+    exposing = sdk_mcp_server(showcase.toolset, deps=Deps(), expose_errors=True)
+    async with Client(exposing["instance"]) as client:
+        failed = await client.call_tool("wb_readLog", {})
+    assert failed.is_error and failed.content[0].text.startswith("readLog failed: FileNotFound")
 
 
 @pytest.mark.anyio

@@ -110,7 +110,11 @@ async def test_a_call_bad_arguments_and_a_handler_error(
 
     monkeypatch.setenv("WORKBENCH_LOG", str(tmp_path / "missing.log"))
     _, [failed] = await run(tools, ("wb_readLog", {}))
-    assert failed.status == "error" and failed.content.startswith("readLog failed")
+    assert failed.status == "error"
+    assert failed.content.startswith("internal error in tool readLog (ref ")
+    exposing = await langchain_tools(showcase.toolset, expose_errors=True)
+    _, [failed] = await run(exposing, ("wb_readLog", {}))
+    assert failed.content.startswith("readLog failed: FileNotFoundError")
 
 
 @pytest.mark.anyio

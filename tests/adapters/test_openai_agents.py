@@ -130,6 +130,10 @@ async def test_a_call_bad_arguments_and_a_handler_error(
     monkeypatch.setenv("WORKBENCH_LOG", str(tmp_path / "missing.log"))
     script = Script(("wb_readLog", {}))
     await Runner.run(await agent(showcase, script), "hi", context=Deps())
+    assert script.last_output().startswith("internal error in tool readLog (ref ")
+    script = Script(("wb_readLog", {}))
+    tools = await function_tools(showcase.toolset, expose_errors=True)
+    await Runner.run(Agent(name="t", model=script, tools=tools), "hi", context=Deps())
     assert script.last_output().startswith("readLog failed: FileNotFoundError")
 
 

@@ -113,11 +113,12 @@ def test_a_handler_error_is_a_retry_prompt_or_a_failed_result(
     agent(showcase, script).run_sync("hi", deps=Deps())
     [retry] = script.last_parts()
     assert outcome(retry) == "retried"
-    assert str(retry.content).startswith("readLog failed: FileNotFoundError")
+    assert str(retry.content).startswith("internal error in tool readLog (ref ")
 
     for on_error, expected in (("fail", "failed"), ("return", "success")):
         script = Script(("wb_readLog", {}))
-        agent(showcase, script, on_error=on_error).run_sync("hi", deps=Deps())
+        agent(showcase, script, on_error=on_error, expose_errors=True).run_sync(
+            "hi", deps=Deps())
         [returned] = script.last_parts()
         assert outcome(returned) == expected
         assert "readLog failed: FileNotFoundError" in str(returned.content)

@@ -7,6 +7,10 @@
 - `approval_names(toolset)`: the published names whose calls always ask for approval,
   for frameworks that must know before the call (the OpenAI Agents SDK).
 - `pause_request(exc)`: the one request of a paused call.
+- `calling(policy)`: how a call's unexpected exceptions read. What a tool answers goes to
+  a model provider, as from a server, so by default they read "internal error in tool X
+  (ref N)" (the traceback logged under that ref), as `toolc serve` says them; an
+  adapter's `expose_errors=True` sends their type and text.
 """
 
 from __future__ import annotations
@@ -19,6 +23,14 @@ from typing import Any
 
 from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition
 from toolc.runtime.deferred import DeferredCallError, DeferredToolRequest
+from toolc.runtime.failures import FailurePolicy, reporting_failures
+
+calling = reporting_failures
+
+
+def failure_policy(expose_errors: bool) -> FailurePolicy:
+    """The policy an adapter's calls report unexpected exceptions by."""
+    return FailurePolicy(expose=expose_errors)
 
 
 def require(extra: str, module: str) -> ModuleType:

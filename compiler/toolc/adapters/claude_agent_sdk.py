@@ -14,7 +14,10 @@ each tool `mcp__<server>__<tool>`, `<server>` being the key in `mcp_servers`:
 and `can_use_tool`; `tool_names(config)` lists them.
 
 - deps: `deps=` is every call's `ctx.deps` (one server instance per deps).
-- errors come back as MCP error results (`is_error`), which Claude reads.
+- errors come back as MCP error results (`is_error`), which Claude reads. As behind
+  any toolc server, a handler's unexpected exception reads "internal error in tool X
+  (ref N)" (its traceback logged under that ref) unless `expose_errors=True`; a
+  `ToolError`'s message is sent as written.
 - approval: toolc asks through MCP elicitation, which the SDK does not forward to your
   application yet: such calls answer with an error saying approval could not be asked.
   `approval="permissions"` leaves approval to Claude Code's own permission system
@@ -61,6 +64,7 @@ def sdk_mcp_server(
     deps: Any = None,
     approval: Approval = "elicit",
     instructions: str | None = None,
+    expose_errors: bool = False,
 ) -> McpSdkServerConfig:
     """An `McpSdkServerConfig` for `ClaudeAgentOptions.mcp_servers`, served by toolc."""
     from toolc.runtime.server import to_mcp_server
@@ -68,7 +72,8 @@ def sdk_mcp_server(
     if approval not in ("elicit", "permissions"):
         raise ValueError(f"approval must be 'elicit' or 'permissions', not {approval!r}")
     served = PermissionApproved(toolset) if approval == "permissions" else toolset
-    server = to_mcp_server(served, name=name, deps=deps, instructions=instructions)
+    server = to_mcp_server(served, name=name, deps=deps, instructions=instructions,
+                           expose_errors=expose_errors)
     server.toolc_toolset = toolset  # type: ignore[attr-defined]  # for tool_names
     return McpSdkServerConfig(type="sdk", name=name, instance=server)
 

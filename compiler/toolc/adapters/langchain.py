@@ -28,7 +28,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from toolc.adapters._common import pause_request, published_schema, require
+from toolc.adapters._common import calling, failure_policy, pause_request, published_schema, require
 from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
@@ -59,6 +59,7 @@ class ToolcTool(BaseTool):
     deps: Any = None
     approve: Any = None
     run_external: Any = None
+    failures: Any = None  # a FailurePolicy
     handle_tool_error: Any = True
 
     # The arguments travel as one value, never as keyword arguments: a property named
@@ -75,7 +76,8 @@ class ToolcTool(BaseTool):
     async def _arun(self, toolc_call: tuple[dict[str, Any], str | None]) -> Any:
         args, call_id = toolc_call
         ctx = RunContext(deps=self.deps, tool_call_id=call_id)
-        result = await self._call(ctx, args)
+        with calling(self.failures or failure_policy(False)):
+            result = await self._call(ctx, args)
         if result.is_error:
             raise ToolException(result.text_content or "The tool call failed.")
         if result.structured_content is not None:
@@ -124,11 +126,16 @@ async def langchain_tools(
     deps: Any = None,
     approve: Decide | None = None,
     run_external: RunExternal | None = None,
+    expose_errors: bool = False,
 ) -> list[BaseTool]:
-    """The tools `toolset` lists for `deps`, as async LangChain tools."""
+    """The tools `toolset` lists for `deps`, as async LangChain tools.
+
+    `expose_errors`: as for `PydanticAIToolset` (unexpected exceptions masked by default).
+    """
     listed = await toolset.list_tools(RunContext(deps=deps))
-    return [_tool(toolset, d, deps=deps, approve=approve, run_external=run_external)
-            for d in listed]
+    failures = failure_policy(expose_errors)
+    return [_tool(toolset, d, deps=deps, approve=approve, run_external=run_external,
+                  failures=failures) for d in listed]
 
 
 def schema_changes(tool: BaseTool) -> list[str]:

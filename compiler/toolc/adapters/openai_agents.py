@@ -30,7 +30,13 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from toolc.adapters._common import approval_names, published_schema, require
+from toolc.adapters._common import (
+    approval_names,
+    calling,
+    failure_policy,
+    published_schema,
+    require,
+)
 from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
@@ -39,6 +45,7 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.failures import FailurePolicy
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
 
 require("openai-agents", "agents")
@@ -126,9 +133,14 @@ async def function_tools(
     deps: Any = None,
     strict: bool | None = None,
     run_external: RunExternal | None = None,
+    expose_errors: bool = False,
 ) -> list[FunctionTool]:
-    """The tools `toolset` lists for `deps`, as FunctionTools (see the module docstring)."""
+    """The tools `toolset` lists for `deps`, as FunctionTools (see the module docstring).
+
+    `expose_errors`: as for `PydanticAIToolset` (unexpected exceptions masked by default).
+    """
     needs_approval = approval_names(toolset)
+    failures = failure_policy(expose_errors)
     tools = []
     for definition in await toolset.list_tools(RunContext(deps=deps)):
         schema = published_schema(definition)
@@ -138,7 +150,7 @@ async def function_tools(
         tools.append(_function_tool(toolset, definition, schema,
                                     strict=not problems if strict is None else strict,
                                     approval=definition.name in needs_approval,
-                                    run_external=run_external))
+                                    run_external=run_external, failures=failures))
     return tools
 
 
@@ -150,6 +162,7 @@ def _function_tool(
     strict: bool,
     approval: bool,
     run_external: RunExternal | None,
+    failures: FailurePolicy,
 ) -> FunctionTool:
     name = definition.name
 
@@ -163,7 +176,9 @@ def _function_tool(
         run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id)
         if approval:  # the SDK calls a needs_approval tool only once it is approved
             run_ctx = run_ctx.resume(approvals={ctx.tool_call_id: Approved()})
-        return sdk_output(await _call(toolset, run_ctx, name, args, run_external))
+        with calling(failures):
+            result = await _call(toolset, run_ctx, name, args, run_external)
+        return sdk_output(result)
 
     async def enabled(ctx: RunContextWrapper[Any], agent: Any) -> bool:
         listed = await toolset.list_tools(RunContext(deps=ctx.context))

@@ -46,7 +46,13 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
-from toolc.adapters._common import pause_request, published_schema, require
+from toolc.adapters._common import (
+    calling,
+    failure_policy,
+    pause_request,
+    published_schema,
+    require,
+)
 from toolc.runtime.abstract import AbstractToolset as ToolcToolset
 from toolc.runtime.context import RunContext as ToolcContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved, ExternalCallRequired
@@ -77,6 +83,9 @@ class PydanticAIToolset(AbstractToolset[Any]):
     `max_retries`: retries per tool before pydantic-ai gives up on the run.
     `strict`: `ToolDefinition.strict` for every tool; False by default, so no provider
     rewrites the published schema into its strict form.
+    `expose_errors`: send a handler's unexpected exception as its type and text; by
+    default it reads "internal error in tool X (ref N)", as from `toolc serve` (the
+    model provider is not the application). `ToolError` messages are always sent.
     """
 
     def __init__(
@@ -87,6 +96,7 @@ class PydanticAIToolset(AbstractToolset[Any]):
         on_error: OnError = "retry",
         max_retries: int = 1,
         strict: bool | None = False,
+        expose_errors: bool = False,
     ) -> None:
         if on_error not in ("retry", "fail", "return"):
             raise ValueError(f"on_error must be 'retry', 'fail' or 'return', not {on_error!r}")
@@ -95,6 +105,7 @@ class PydanticAIToolset(AbstractToolset[Any]):
         self.on_error: OnError = on_error
         self.max_retries = max_retries
         self.strict = strict
+        self.failures = failure_policy(expose_errors)
 
     @property
     def id(self) -> str | None:
@@ -134,7 +145,8 @@ class PydanticAIToolset(AbstractToolset[Any]):
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
     ) -> Any:
         try:
-            result = await self.toolset.call_tool(toolc_context(ctx), name, tool_args)
+            with calling(self.failures):
+                result = await self.toolset.call_tool(toolc_context(ctx), name, tool_args)
         except ApprovalRequiredError as paused:
             raise ApprovalRequired(metadata=_request_metadata(paused)) from None
         except ExternalCallRequired as paused:
