@@ -12,7 +12,7 @@ from adapter_support import Deps, assert_sent_as_published, golden
 
 pytest.importorskip("agents")
 
-from agents import Agent, Runner
+from agents import Agent, RunConfig, Runner
 from agents.items import ModelResponse
 from agents.models.chatcmpl_converter import Converter
 from agents.models.interface import Model
@@ -58,6 +58,15 @@ class Script(Model):
         return outputs[-1]["output"]
 
 
+# No tracing: the SDK's trace exporter would start a thread, and a process with other
+# threads running must not fork (the certifier tests refuse to, rightly).
+NO_TRACING = RunConfig(tracing_disabled=True)
+
+
+async def run(agent: Agent[Any], input: Any, **kwargs: Any) -> Any:
+    return await Runner.run(agent, input, run_config=NO_TRACING, **kwargs)
+
+
 async def agent(showcase: Any, script: Script, deps: Deps | None = None) -> Agent[Any]:
     tools = await function_tools(showcase.toolset, deps=deps or Deps())
     return Agent(name="test", model=script, tools=tools)
@@ -66,7 +75,7 @@ async def agent(showcase: Any, script: Script, deps: Deps | None = None) -> Agen
 @pytest.mark.anyio
 async def test_the_model_is_sent_the_published_schemas(showcase: Any) -> None:
     script = Script()
-    await Runner.run(await agent(showcase, script), "hi", context=Deps())
+    await run(await agent(showcase, script), "hi", context=Deps())
     sent = [t["function"] for t in script.tools[0]]
     assert [t["name"] for t in sent] == ["draw_measure", "draw_removeShape", "openPage",
                                          "wb_readLog", "wb_saveNote", "wb_listNotes"]
@@ -111,7 +120,7 @@ async def test_a_strict_schema_is_sent_strict_and_unchanged() -> None:
 @pytest.mark.anyio
 async def test_deps_hide_tools_each_turn(showcase: Any) -> None:
     script = Script()
-    await Runner.run(await agent(showcase, script), "hi", context=Deps(drawing_disabled=True))
+    await run(await agent(showcase, script), "hi", context=Deps(drawing_disabled=True))
     names = [t["function"]["name"] for t in script.tools[0]]
     assert "draw_measure" not in names and "wb_readLog" in names
 
@@ -121,7 +130,7 @@ async def test_a_call_bad_arguments_and_a_handler_error(
     showcase: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     script = Script(("wb_readLog", {"lines": 1, "level": "error"}), ("wb_readLog", {"lines": 0}))
-    result = await Runner.run(await agent(showcase, script), "hi", context=Deps())
+    result = await run(await agent(showcase, script), "hi", context=Deps())
     assert result.final_output == "done"
     assert script.inputs[1][-1]["output"] == \
         "2026-11-29 08:07:55 ERROR upstream timeout after 30s: GET /weather"
@@ -129,11 +138,11 @@ async def test_a_call_bad_arguments_and_a_handler_error(
 
     monkeypatch.setenv("WORKBENCH_LOG", str(tmp_path / "missing.log"))
     script = Script(("wb_readLog", {}))
-    await Runner.run(await agent(showcase, script), "hi", context=Deps())
+    await run(await agent(showcase, script), "hi", context=Deps())
     assert script.last_output().startswith("internal error in tool readLog (ref ")
     script = Script(("wb_readLog", {}))
     tools = await function_tools(showcase.toolset, expose_errors=True)
-    await Runner.run(Agent(name="t", model=script, tools=tools), "hi", context=Deps())
+    await run(Agent(name="t", model=script, tools=tools), "hi", context=Deps())
     assert script.last_output().startswith("readLog failed: FileNotFoundError")
 
 
@@ -141,12 +150,12 @@ async def test_a_call_bad_arguments_and_a_handler_error(
 async def test_approval_interrupts_and_resumes(showcase: Any) -> None:
     script = Script(("wb_saveNote", {"text": "remember"}))
     the_agent = await agent(showcase, script)
-    first = await Runner.run(the_agent, "hi", context=Deps())
+    first = await run(the_agent, "hi", context=Deps())
     [item] = first.interruptions
     assert item.raw_item.name == "wb_saveNote"
     state = first.to_state()
     state.approve(item)
-    again = await Runner.run(the_agent, state)
+    again = await run(the_agent, state)
     assert again.final_output == "done"
     assert json.loads(script.last_output()) == {"line": 1}
 
@@ -155,17 +164,17 @@ async def test_approval_interrupts_and_resumes(showcase: Any) -> None:
 async def test_a_rejected_call_is_not_run(showcase: Any) -> None:
     script = Script(("wb_saveNote", {"text": "no"}), ("wb_listNotes", {}))
     the_agent = await agent(showcase, script)
-    first = await Runner.run(the_agent, "hi", context=Deps())
+    first = await run(the_agent, "hi", context=Deps())
     state = first.to_state()
     state.reject(first.interruptions[0])
-    await Runner.run(the_agent, state)
+    await run(the_agent, state)
     assert json.loads(script.last_output()) == {"notes": []}
 
 
 @pytest.mark.anyio
 async def test_external_tools_run_through_run_external_or_say_they_cannot(showcase: Any) -> None:
     script = Script(("openPage", {"url": "https://example.com"}))
-    await Runner.run(await agent(showcase, script), "hi", context=Deps())
+    await run(await agent(showcase, script), "hi", context=Deps())
     assert script.last_output().startswith("openPage is an external tool")
 
     opened: list[Any] = []
@@ -176,6 +185,6 @@ async def test_external_tools_run_through_run_external_or_say_they_cannot(showca
 
     script = Script(("openPage", {"url": "https://example.com"}))
     tools = await function_tools(showcase.toolset, deps=Deps(), run_external=open_page)
-    await Runner.run(Agent(name="t", model=script, tools=tools), "hi", context=Deps())
+    await run(Agent(name="t", model=script, tools=tools), "hi", context=Deps())
     assert script.last_output() == "Example Domain"
     assert opened == [("openPage", {"url": "https://example.com"})]
