@@ -2,7 +2,7 @@
 the repository's generated/ with the guide's own `mail` spec built beside it.
 
 A block whose first line is `# file: NAME.py` is a module the guide asks the reader to
-write: it is written to disk (on sys.path), not run.
+write: it is written to disk (on the python path), not run.
 """
 
 from __future__ import annotations
@@ -22,15 +22,27 @@ GUIDE = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(python|yaml)\n(.*?)```", GUIDE, re.DOTALL)
 
 
+def files_to_write() -> dict[str, str]:
+    """The modules the guide asks the reader to write, by file name."""
+    return {text.splitlines()[0].removeprefix("# file: ").strip(): text
+            for lang, text in BLOCKS
+            if lang == "python" and text.startswith("# file: ")}
+
+
 def build_mail_spec(project: Path) -> None:
-    """The guide's yaml spec, built as `toolc build` would, into project/generated."""
+    """The guide's yaml spec, built as `toolc build` would (its handler module written
+    first, so that the build checks the reference), into project/generated."""
     [spec] = [text for lang, text in BLOCKS if lang == "yaml"]
+    for name, text in files_to_write().items():
+        (project / name).write_text(text, encoding="utf-8")
     (project / "specs").mkdir()
     (project / "specs" / "mail.toolc.yaml").write_text(spec, encoding="utf-8")
     (project / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\n', encoding="utf-8")
+        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n',
+        encoding="utf-8")
     compiled = compile_specs(load_config(project))
-    assert compiled.project is not None, [str(d) for d in compiled.bag]
+    assert compiled.project is not None and not list(compiled.bag), \
+        [d.message for d in compiled.bag]
     for rel, text in render_outputs(compiled.project).items():
         if rel.endswith(".py") and rel != "__init__.py":
             (project / "generated" / rel).write_text(text, encoding="utf-8")
@@ -69,7 +81,6 @@ def test_every_python_block_runs(project: Path, monkeypatch: pytest.MonkeyPatch)
             continue
         first = text.splitlines()[0]
         if first.startswith("# file: "):
-            (project / first.removeprefix("# file: ").strip()).write_text(text, "utf-8")
-            continue
+            continue  # written before the build
         code = compile(text, f"docs/python.md block {first!r}", "exec", dont_inherit=True)
         exec(code, namespace)  # noqa: S102  # the guide is this repository's own text
