@@ -26,6 +26,7 @@ specs = ["a", "b/c.toolc.yaml"]
 output = "out"
 python-path = ["src"]
 format = "assert"
+serve-deps = "app.deps:make"
 [tool.toolc.severity]
 TC201 = "warning"
 unportable-name = "off"
@@ -38,6 +39,7 @@ severity = {FORMAT_ADDED = "info"}
     assert config.output == root.resolve() / "out"
     assert config.python_path == (root.resolve() / "src",)
     assert config.format == "assert"
+    assert config.serve_deps == "app.deps:make"
     assert config.severities == {"TC201": Severity.WARNING, "TC302": Severity.OFF}
     assert config.diff == {"severity": {"FORMAT_ADDED": "info"}}
 
@@ -52,6 +54,8 @@ severity = {FORMAT_ADDED = "info"}
         ('[tool.toolc.severity]\nTC201 = "loud"', "must be \"off\", \"warning\" or \"error\"", 5),
         ('[tool.toolc]\nspecs = "s', "not valid TOML", 1),
         ('[tool.toolc]\nformat = "strict"', 'format must be "annotate" or "assert"', 5),
+        ('[tool.toolc]\nserve-deps = "app.deps"', 'serve-deps must be "package.module:factory"', 5),
+        ('[tool.toolc]\nserve-deps = ["a:b"]', 'serve-deps must be "package.module:factory"', 5),
     ],
 )
 def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,

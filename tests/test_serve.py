@@ -143,3 +143,59 @@ def test_bad_targets_are_clear_errors(project: Path) -> None:
     assert broken.returncode == 1
     assert "error[TC101]" in broken.stderr and "nothing is served" in broken.stderr
     assert "Traceback" not in broken.stderr
+
+
+WHOAMI_SPEC = """\
+toolc: 1
+module: who
+tools:
+  whoami:
+    description: Say whose session this is.
+    handler: who_app:whoami
+toolsets:
+  main: {kind: function, tools: [whoami]}
+export: main
+"""
+
+WHOAMI = """\
+import itertools
+
+SESSIONS = itertools.count(1)
+
+def make():
+    return {"session": next(SESSIONS)}
+
+def whoami(ctx):
+    return f"session {ctx.deps['session']}"
+"""
+
+
+def test_deps_come_from_the_factory_per_session(project: Path) -> None:
+    (project / "specs" / "who.toolc.yaml").write_text(WHOAMI_SPEC)
+    (project / "who_app.py").write_text(WHOAMI)
+
+    async def ask(*extra: str) -> str:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "toolc", "serve", "specs/who.toolc.yaml", *extra],
+            cwd=str(project), env=dict(os.environ))
+        async with Client(params) as client:
+            first = await client.call_tool("whoami", {})
+            again = await client.call_tool("whoami", {})
+        assert first.content[0].text == again.content[0].text  # kept for the session
+        return str(first.content[0].text)
+
+    assert anyio.run(ask, "--deps", "who_app:make") == "session 1"
+    with (project / "pyproject.toml").open("a") as f:
+        f.write('serve-deps = "who_app:make"\n')
+    assert anyio.run(ask) == "session 1"
+
+
+def test_a_bad_deps_factory_is_a_clear_error(project: Path) -> None:
+    for reference, message in (("nowhere:make", "cannot import nowhere:make"),
+                               ("desk_app", "a reference is 'package.module:attribute'"),
+                               ("desk_app:SHREDDED", "is not callable")):
+        run = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--deps", reference),
+                             cwd=project, capture_output=True, text=True, timeout=30,
+                             check=False)
+        assert run.returncode == 1 and message in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr

@@ -248,8 +248,10 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
 
 def run_serve(target: str, *, toolset_name: str | None, transport: str,
               http: HttpOptions | None = None, pinned: bool = False,
-              expose_errors: bool = False, err: TextIO | None = None) -> int:
-    """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``."""
+              expose_errors: bool = False, deps: str | None = None,
+              err: TextIO | None = None) -> int:
+    """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``.
+    ``deps`` (else ``[tool.toolc] serve-deps``) names the session deps factory."""
     err = err or sys.stderr
     from .serve import serve
     from .serve_http import BindRefused, check_bind, host_policy
@@ -268,7 +270,8 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
     if config is None:
         return EXIT_ERRORS
     return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,
-                 pinned=pinned, expose_errors=expose_errors, err=err)
+                 pinned=pinned, expose_errors=expose_errors,
+                 deps=deps or config.serve_deps, err=err)
 
 
 def run_import(*, stdio: str | None, http: str | None, saved: str | None,

@@ -141,8 +141,11 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
                    "'internal error in tool X (ref N)', the details in the server's log).")
 @click.option("--pinned", is_flag=True,
               help="Pinned MCP servers list their pinned tools (calls still go to them).")
+@click.option("--deps", metavar="MODULE:FACTORY",
+              help="Called per client session; its value is the deps predicates and "
+                   "handlers receive (default: [tool.toolc] serve-deps).")
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
-          expose_errors: bool, **http: Any) -> None:
+          expose_errors: bool, deps: str | None, **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
 
     Over HTTP each request's Host and Origin must be allowed (the bind address's names,
@@ -153,7 +156,8 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
     from .serve_http import HttpOptions
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
-                       http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors))
+                       http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,
+                       deps=deps))
 
 
 @main.command("import")

@@ -12,6 +12,7 @@ tool-search = false          # clients defer MCP tools: only always-load tools c
 clients = ["claude", "openai"]   # names are checked as these clients see them
 # server-name = "desk"       # the server name clients give (Claude: mcp__desk__<tool>),
                              # or a table {module = "name"}; default: the module's name
+serve-deps = "app.deps:make" # `toolc serve`: called per client session for the RunContext deps
 
 [tool.toolc.severity]        # per rule, by code or name: "off" | "warning" | "error"
 TC201 = "warning"
@@ -37,7 +38,7 @@ from typing import Any
 from .diagnostics import RULES, Severity, Span, fail
 
 _KNOWN = ("specs", "output", "python-path", "format", "severity", "diff", "token-budget",
-          "tool-budget", "tool-search", "clients", "server-name")
+          "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
 CLIENTS = ("claude", "openai")
 # A server name as a client config's key can give it and Claude's tool names can hold it.
 SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -65,6 +66,7 @@ class Config:
     server_name: str | None = None              # every module's server name, if given
     server_names: dict[str, str] = field(default_factory=dict)  # per module
     source: Path | None = None                  # the pyproject.toml read, if any
+    serve_deps: str | None = None               # `module:factory` of `toolc serve`'s deps
 
     def relative(self, path: Path) -> str:
         """How diagnostics show a path: relative to the project root when inside it."""
@@ -133,6 +135,10 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
     for spec in specs_list:
         _inside_project(root, spec, "specs", where, allow_root=True)
     _inside_project(root, output, "output", where, allow_root=False)
+    serve_deps = table.get("serve-deps")
+    if serve_deps is not None and not _is_reference(serve_deps):
+        fail("TC901", '[tool.toolc] serve-deps must be "package.module:factory"',
+             where("serve-deps"))
     return Config(
         root=root,
         specs=tuple(root / s for s in specs_list),
@@ -148,6 +154,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         server_name=server_name,
         server_names=server_names,
         source=source,
+        serve_deps=serve_deps,
     )
 
 
@@ -186,6 +193,14 @@ def _count(table: dict[str, Any], key: str, default: int, where: _Locator) -> in
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         fail("TC901", f"[tool.toolc] {key} must be a whole number, 0 or more", where(key))
     return value
+
+
+def _is_reference(value: Any) -> bool:
+    """`package.module:attr.path`, checked without importing anything."""
+    if not isinstance(value, str):
+        return False
+    module, sep, attr = value.partition(":")
+    return bool(sep) and all(p.isidentifier() for p in (*module.split("."), *attr.split(".")))
 
 
 def _inside_project(root: Path, value: str, key: str, where: _Locator, *,

@@ -78,6 +78,19 @@ def open_target(config: Config, target: str, toolset_name: str | None, err: Text
         yield _pick(_import(f"{package}.{module.name}"), toolset_name)
 
 
+def _deps_factory(reference: str) -> Any:
+    """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
+    from .runtime.tool import LazyRef, LazyRefError
+
+    try:
+        factory = LazyRef.parse(reference).resolve()
+    except (ValueError, LazyRefError) as exc:
+        raise ServeError(f"--deps: {exc}") from None
+    if not callable(factory):
+        raise ServeError(f"--deps: {reference} is not callable")
+    return factory
+
+
 def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
     compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
@@ -121,8 +134,12 @@ def _pick(module: ModuleType, toolset_name: str | None) -> Target:
 
 def serve(config: Config, target: str, *, toolset_name: str | None = None,
           transport: str = "stdio", http: HttpOptions | None = None, pinned: bool = False,
-          expose_errors: bool = False, err: TextIO | None = None) -> int:
+          expose_errors: bool = False, deps: str | None = None,
+          err: TextIO | None = None) -> int:
     """Serve until the client goes away or a signal arrives; the exit code.
+
+    ``deps``: ``package.module:factory``, imported from the python path; the factory is
+    called per client session for the deps its predicates and handlers receive.
 
     ``expose_errors``: an unexpected exception of a tool reaches the client with its
     type and message; without it, as "internal error in tool X (ref N)" (details logged).
@@ -138,7 +155,8 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
 
             server = to_mcp_server(chosen.toolset, name=chosen.name,
                                    instructions=chosen.instructions,
-                                   expose_errors=expose_errors)
+                                   expose_errors=expose_errors,
+                                   deps_factory=_deps_factory(deps) if deps else None)
             if transport == "stdio":
                 anyio.run(_run_stdio, server)
             else:

@@ -137,6 +137,26 @@ async def test_calls_run_the_toolset(mode: str) -> None:
 
 
 @ERAS
+async def test_a_deps_factory_makes_each_sessions_deps(mode: str) -> None:
+    made: list[dict[str, str]] = []
+
+    def session_deps() -> dict[str, str]:
+        made.append({"user": f"user{len(made) + 1}"})
+        return made[-1]
+
+    server = rt.to_mcp_server(toolset(), deps_factory=session_deps)
+    async with Client(server, mode=mode) as first, Client(server, mode=mode) as second:
+        one = await first.call_tool("whoami", {"text": "x"})
+        two = await second.call_tool("whoami", {"text": "x"})
+        again = await first.call_tool("whoami", {"text": "x"})
+    users = [r.content[0].text.split(" at ")[0] for r in (one, two, again)]
+    if mode == "legacy":  # sessions: one deps each, kept for the session
+        assert users[0] == users[2] != users[1]
+    else:  # 2026-07-28 has no sessions: one deps for the server
+        assert users[0] == users[1] == users[2] and len(made) == 1
+
+
+@ERAS
 async def test_bad_args_and_failures_are_error_results_and_serving_goes_on(mode: str) -> None:
     async with Client(rt.to_mcp_server(toolset()), mode=mode) as client:
         bad = await client.call_tool("echo", {"text": "x" * 30, "times": 0})

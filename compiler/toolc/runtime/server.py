@@ -34,7 +34,8 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Mapping
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -113,14 +114,21 @@ def to_mcp_server(
     deps: Any = None,
     instructions: str | None = None,
     expose_errors: bool = False,
+    deps_factory: Callable[[], Any] | None = None,
 ) -> Server[Any]:
     """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext.
+
+    `deps_factory` instead makes the deps: once per client session where the protocol
+    has sessions (before 2026-07-28: a stdio connection, a streamable HTTP
+    `Mcp-Session-Id`), once for the whole server where it has none (2026-07-28) and for
+    the server's own instructions; predicates, prepare functions and handlers get them.
 
     An unexpected exception of a tool reaches the client as "internal error in tool X
     (ref N)", its traceback logged under that ref; `expose_errors=True` sends its type
     and message instead (see `toolc.runtime.failures`).
     """
     bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors))
+    bridge.deps_factory = deps_factory
     server = _ToolsetServer(
         name,
         instructions=instructions,
@@ -148,9 +156,21 @@ class _Bridge:
         self.fixed: bool | None = None  # True: no call can change the listing
         self._last: tuple[list[ToolDefinition], list[dict[str, Any]]] = ([], [])
         self._secret = secrets.token_bytes(16)
+        self.deps_factory: Callable[[], Any] | None = None
+        # Each session's deps, forgotten with the session.
+        self._session_deps: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
-    def run_context(self, call_id: str | None = None) -> RunContext[Any]:
-        return RunContext(deps=self.deps, step=self.step, tool_call_id=call_id)
+    def run_context(self, call_id: str | None = None, session: Any = None) -> RunContext[Any]:
+        return RunContext(deps=self.deps_of(session), step=self.step, tool_call_id=call_id)
+
+    def deps_of(self, session: Any) -> Any:
+        """The deps of `session` (made at its first request), or the server's own."""
+        if self.deps_factory is None:
+            return self.deps
+        key = self if session is None else session
+        if key not in self._session_deps:
+            self._session_deps[key] = self.deps_factory()
+        return self._session_deps[key]
 
     @asynccontextmanager
     async def lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -185,7 +205,7 @@ class _Bridge:
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         try:
-            tools = await self.published(self.run_context())
+            tools = await self.published(self.run_context(session=_session_of(ctx)))
         except ToolsetError as exc:  # may quote a predicate's exception: masked like a tool's
             shown = str(exc) if self.failures.expose else self.failures.masked(
                 "listing the tools", exc)
@@ -223,7 +243,8 @@ class _Bridge:
     ) -> dict[str, Any] | types.InputRequiredResult:
         self.step += 1
         name, args = params.name, params.arguments or {}
-        run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None)
+        run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None,
+                                   _session_of(ctx))
         try:
             with reporting_failures(self.failures):
                 result = await self._call(run_ctx, name, args)
@@ -321,7 +342,7 @@ class _Bridge:
         if self.fixed:
             return  # listing again would cost O(tools) per call to find no change
         try:
-            now = await self.published(self.run_context())
+            now = await self.published(self.run_context(session=_session_of(ctx)))
         except ToolsetError:
             return  # the next tools/list reports it
         if now == self.listed:
@@ -364,6 +385,18 @@ def listing_is_fixed(toolset: AbstractToolset[Any]) -> bool:
     }:
         return listing_is_fixed(toolset.inner)
     return False
+
+
+def _session_of(ctx: ServerRequestContext[Any]) -> Any:
+    """The client connection a request belongs to; None when the protocol has none
+    (from 2026-07-28 each request stands alone).
+
+    `ServerSession` objects are made per request; the SDK's `Connection` behind them is
+    the one per client (read from the session: the SDK has no public accessor yet).
+    """
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return None
+    return getattr(ctx.session, "_connection", None)
 
 
 def _can_elicit(ctx: ServerRequestContext[Any]) -> bool:
