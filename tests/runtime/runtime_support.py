@@ -8,8 +8,6 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -117,12 +115,6 @@ class HttpToy:
         self.server.should_exit = True
         self.thread.join(10)
         assert not self.thread.is_alive(), "the HTTP toy server did not stop"
-
-
-@contextmanager
-def elapsed() -> Iterator[Callable[[], float]]:
-    start = time.perf_counter()
-    yield lambda: time.perf_counter() - start
 
 
 def write_module(directory: Path, name: str, source: str) -> str:
