@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -19,6 +18,7 @@ import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from net_support import start_on_free_port
 
 SPEC = """\
 toolc: 1
@@ -110,29 +110,15 @@ def test_stdio(project: Path) -> None:
     anyio.run(exercise, params)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def http_server(project: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    port = free_port()
-    proc = subprocess.Popen(toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport", "http",
-                                      "--port", str(port)),
-                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError(f"server did not start: {proc.communicate()[1]}") from None
-            time.sleep(0.05)
+    def start(port: int) -> subprocess.Popen[str]:
+        return subprocess.Popen(toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport",
+                                          "http", "--port", str(port)),
+                                cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+
+    proc, port = start_on_free_port(start)
     try:
         yield proc, f"http://127.0.0.1:{port}/mcp"
     finally:
@@ -147,7 +133,7 @@ def test_http_then_clean_shutdown_on_signal(http_server: tuple[subprocess.Popen[
     proc, url = http_server
     anyio.run(exercise, url)
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=15)
+    out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert "toolc serve" not in out  # logs go to stderr (a handler may print to stdout)
     assert f"serving desk at {url}" in err and "shutting down" in err
@@ -159,13 +145,13 @@ def test_stdio_stops_cleanly_on_signal(project: Path, signum: int) -> None:
     proc = subprocess.Popen(toolc_cmd("serve", "specs/desk.toolc.yaml"), cwd=project,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 300
     assert proc.stderr is not None
     line = proc.stderr.readline()
     while "serving desk over stdio" not in line and time.monotonic() < deadline:
         line = proc.stderr.readline()
     proc.send_signal(signum)
-    out, err = proc.communicate(timeout=15)
+    out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert out == "" and "Traceback" not in err and "shutting down" in err
 
@@ -176,7 +162,7 @@ def test_stdout_stays_clean_for_the_protocol(project: Path) -> None:
         "clientInfo": {"name": "raw", "version": "0"}}}
     proc = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml"), cwd=project,
                           input=json.dumps(request) + "\n", capture_output=True, text=True,
-                          timeout=30, check=False)
+                          timeout=300, check=False)
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines and all(msg.get("jsonrpc") == "2.0" for msg in lines)
     assert lines[0]["id"] == 1 and "result" in lines[0]
@@ -184,15 +170,15 @@ def test_stdout_stays_clean_for_the_protocol(project: Path) -> None:
 
 def test_bad_targets_are_clear_errors(project: Path) -> None:
     missing = subprocess.run(toolc_cmd("serve", "specs/nope.toolc.yaml"), cwd=project,
-                             capture_output=True, text=True, timeout=30, check=False)
+                             capture_output=True, text=True, timeout=300, check=False)
     assert missing.returncode == 1 and "no such spec" in missing.stderr
     wrong = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--toolset", "nope"),
-                           cwd=project, capture_output=True, text=True, timeout=30, check=False)
+                           cwd=project, capture_output=True, text=True, timeout=300, check=False)
     assert wrong.returncode == 1 and "has no toolset 'nope'" in wrong.stderr
     typo = SPEC.replace("description: Always", "descripton: Always")
     (project / "specs" / "desk.toolc.yaml").write_text(typo)
     broken = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml"), cwd=project,
-                            capture_output=True, text=True, timeout=30, check=False)
+                            capture_output=True, text=True, timeout=300, check=False)
     assert broken.returncode == 1
     assert "error[TC101]" in broken.stderr and "nothing is served" in broken.stderr
     assert "Traceback" not in broken.stderr

@@ -35,7 +35,7 @@ def test_script_runs_at_smoke_size(script: str, tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(BENCH / f"{script}.py"), *smoke, "--workdir", str(tmp_path / "w"),
          "--json", str(results)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"reproduce: bench/.venv/bin/python bench/{script}.py" in done.stdout
     figures = [json.loads(line) for line in results.read_text().splitlines()]
@@ -64,7 +64,7 @@ def test_timeline_notes_every_process_of_a_build(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(BENCH / "timeline.py"), "--tools", "20", "--workdir",
          str(tmp_path / "w")], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=120, check=False)
+        timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     for line in ("build    compile_specs", "certify  import the mcp SDK",
                  "certify  serve 1 modules", "writer   write a batch of staged files",
