@@ -78,33 +78,41 @@ def instrument() -> None:
     wrap(certifier.Certifier, "certify", "build", "certify (hand over, wait, compare)")
     wrap(staging.StagedTree, "commit", "build", "commit (manifest, journal, renames)")
     wrap(child, "_import_sdk", "certify", "import the mcp SDK")
-    _summarize_modules(child.Session)
+    _summarize_modules(child)
     wrap(staging, "_write_batch", "writer", "write a batch of staged files")
 
 
-def _summarize_modules(session: Any) -> None:
-    """One line for all the modules the certifying process served: the first start,
-    the last end, and how long it was busy with them."""
+def _summarize_modules(child: Any) -> None:
+    """One line for the modules the certifying process served: the first start, the last
+    end, and how long it was busy with them. The build stops the process the moment it
+    has every result, so the line is written as a module's result is (before the build
+    can know it is done), whenever nothing else is waiting to be served: the last such
+    line counts every module."""
     spans: list[tuple[float, float]] = []
-    serve_one, serve_all = session.certify, session.serve
+    started: list[float] = []
+    sessions: list[Any] = []
+    serve_one, serve_all = child.Session.certify, child.Session.serve
+    result_file = child.Stage.result_file
 
     async def certify(self: Any, name: str) -> None:
-        start = time.perf_counter()
-        try:
-            await serve_one(self, name)
-        finally:
-            spans.append((start, time.perf_counter()))
+        started.append(time.perf_counter())
+        await serve_one(self, name)
 
     async def serve(self: Any) -> None:
-        try:
-            await serve_all(self)
-        finally:
-            if spans:
+        sessions.append(self)
+        await serve_all(self)
+
+    def noted_result_file(self: Any, name: str) -> Any:
+        if sessions and started:  # in the certifying process, serving `name`
+            spans.append((started.pop(), time.perf_counter()))
+            if not sessions[-1].waiting:
                 busy = sum(end - start for start, end in spans)
                 note("certify", f"serve {len(spans)} modules, busy {1000 * busy:.0f}",
                      spans[0][0], spans[-1][1])
+        return result_file(self, name)
 
-    session.certify, session.serve = certify, serve
+    child.Session.certify, child.Session.serve = certify, serve
+    child.Stage.result_file = noted_result_file
 
 
 def main(argv: list[str] | None = None) -> None:
