@@ -359,6 +359,10 @@ def test_what_user_code_prints_does_not_reach_the_json_on_stdout(tmp_path: Path)
     assert list((tmp_path / "temp").iterdir()) == []
 
 
+def ctrl_c_by_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_the_certifying_process_too(tmp_path: Path) -> None:
     seen = tmp_path / "seen.json"
     make_project(tmp_path, {"alpha": wrapped("alpha", "slow")}, {"slow": WRAP + textwrap.dedent(f"""
@@ -367,7 +371,9 @@ def test_ctrl_c_stops_the_certifying_process_too(tmp_path: Path) -> None:
         open({str(seen)!r}, "w").write(json.dumps([os.getpid(), stage]))
         time.sleep(120)
         """)})
-    process = run_toolc(tmp_path, "build")
+    # A shell without job control starts background jobs with SIGINT ignored, and a
+    # process inherits that: the build must start with Ctrl-C's default.
+    process = run_toolc(tmp_path, "build", preexec_fn=ctrl_c_by_default)
     deadline = time.monotonic() + 300
     while not seen.exists() or not seen.read_text():
         assert time.monotonic() < deadline and process.poll() is None
