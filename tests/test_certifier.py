@@ -252,7 +252,7 @@ def patient_while_hang_is_served(monkeypatch: pytest.MonkeyPatch, timeout_s: flo
 def test_a_module_that_hangs_is_stopped_after_the_timeout_with_what_it_started(
     tmp_path: Path, forked_only: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    patient_while_hang_is_served(monkeypatch, 2.0)
+    patient_while_hang_is_served(monkeypatch, 0.5)
     started_by_user = tmp_path / "server.pid"
     config = make_project(tmp_path, {"hang": wrapped("hang", "sleeping"), "zeta": spec("zeta")},
                           {"sleeping": WRAP + textwrap.dedent(f"""
@@ -263,7 +263,7 @@ def test_a_module_that_hangs_is_stopped_after_the_timeout_with_what_it_started(
                               """)})
     assert certified(config) == [
         ("TC503", 11, ("cannot serve module 'hang' for certification: the certifying process "
-                      "had no answer after 2 s and was stopped while serving it"))]
+                      "had no answer after 0.5 s and was stopped while serving it"))]
     assert not running(int(started_by_user.read_text()))
 
 

@@ -59,8 +59,9 @@ def test_a_missing_command_is_named() -> None:
 
 
 def test_a_server_that_never_answers_times_out() -> None:
-    # Silent for an hour: only the timeout can end the wait.
+    # Reads everything and answers nothing: only the timeout can end the wait; it ends
+    # when its stdin is closed, so the client need not wait for it to exit.
     server = Server("mute", stdio={"command": sys.executable,
-                                   "args": ["-c", "import time; time.sleep(3600)"]})
+                                   "args": ["-c", "import sys; sys.stdin.read()"]})
     with pytest.raises(ImportFailure, match=r"MCP server mute .* did not answer within 0.5 s"):
         anyio.run(list_live, server, 0.5)

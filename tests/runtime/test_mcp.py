@@ -104,9 +104,10 @@ async def test_a_server_that_cannot_start_is_a_clear_error(ctx: rt.RunContext[No
 
 
 async def test_a_server_that_never_speaks_times_out_at_connect(ctx: rt.RunContext[None]) -> None:
-    # Silent for an hour: only the connect timeout can end the wait (had the process
-    # exited, the error would say the connection closed, not Timeout).
-    silent = rt.StdioServer(sys.executable, ["-c", "import time; time.sleep(3600)"])
+    # Reads everything and answers nothing: only the connect timeout can end the wait
+    # (had the process exited, the error would say the connection closed, not Timeout).
+    # It ends when its stdin is closed, so the client need not wait for it to exit.
+    silent = rt.StdioServer(sys.executable, ["-c", "import sys; sys.stdin.read()"])
     toolset = rt.MCPToolset(stdio=silent, connect_timeout_s=0.5, id="mute")
     with pytest.raises(rt.MCPServerError, match="mute: cannot connect: Timeout"):
         await toolset.list_tools(ctx)
