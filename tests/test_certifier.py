@@ -228,17 +228,25 @@ def running(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def patient_while_hang_is_served(monkeypatch: pytest.MonkeyPatch, timeout_s: float) -> None:
-    """The certifier's answer timeout is ``timeout_s`` only while module 'hang' is served,
-    and generous otherwise: on a busy machine the other modules, or a new process, may
-    well be silent for longer than a timeout short enough for a test."""
+def patient_until_hang_hangs(monkeypatch: pytest.MonkeyPatch, hanging: Path,
+                             timeout_s: float) -> None:
+    """The certifier's answer timeout is ``timeout_s`` only while module 'hang' is served
+    and once its user code has written ``hanging``, and generous otherwise: on a busy
+    machine the other modules, a new process, or the user code before it hangs may well
+    be silent for longer than a timeout short enough for a test."""
     generous = 600.0
     monkeypatch.setattr(certifier, "ANSWER_TIMEOUT_S", generous)
     take, lost = Certifier._take, Certifier._lost
 
     def taking(self: Certifier, message: tuple[Any, ...]) -> None:
         take(self, message)
-        certifier.ANSWER_TIMEOUT_S = timeout_s if self.serving == "hang" else generous
+        if self.serving != "hang":
+            certifier.ANSWER_TIMEOUT_S = generous
+            return
+        deadline = time.monotonic() + generous  # only a bound: the user code writes it
+        while not hanging.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        certifier.ANSWER_TIMEOUT_S = timeout_s
 
     def losing(self: Certifier, project: Any, why: str) -> None:
         certifier.ANSWER_TIMEOUT_S = generous
@@ -252,13 +260,15 @@ def patient_while_hang_is_served(monkeypatch: pytest.MonkeyPatch, timeout_s: flo
 def test_a_module_that_hangs_is_stopped_after_the_timeout_with_what_it_started(
     tmp_path: Path, forked_only: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    patient_while_hang_is_served(monkeypatch, 0.5)
     started_by_user = tmp_path / "server.pid"
+    patient_until_hang_hangs(monkeypatch, started_by_user, 0.5)
     config = make_project(tmp_path, {"hang": wrapped("hang", "sleeping"), "zeta": spec("zeta")},
                           {"sleeping": WRAP + textwrap.dedent(f"""
                               import pathlib, subprocess, time
                               server = subprocess.Popen(["sleep", "3600"])
-                              pathlib.Path({str(started_by_user)!r}).write_text(str(server.pid))
+                              pid = pathlib.Path({str(started_by_user)!r} + ".partial")
+                              pid.write_text(str(server.pid))
+                              pid.rename({str(started_by_user)!r})
                               time.sleep(3600)
                               """)})
     assert certified(config) == [
