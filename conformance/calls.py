@@ -9,7 +9,9 @@ for a valid instance); `valid-changed` (the handler ran, but with another value)
 `crash` (an error result that is not an invalid-arguments message); `exception` (the
 call itself raised). The listed inputSchema is also checked on its own with `jsonschema`
 (no retrieval): `published-unresolvable`, `published-rejects-valid`,
-`published-accepts-invalid`. Any connection the process tries is refused and recorded.
+`published-accepts-invalid`. Each instance is called once more through the Python
+toolset API (`toolset.call_tool`), whose contract is that it never raises: `api` records
+an exception. Any connection the process tries is refused and recorded.
 """
 
 from __future__ import annotations
@@ -118,7 +120,9 @@ async def call_module(root: Path, module: ModuleState) -> list[dict[str, Any]]:
             schema = dict(tool.input_schema) if tool is not None else {}
             g.published = schema.get("properties", {}).get("x")
             for test in g.group.tests:
-                rows.append(await _call(client, module, g, test, schema, handlers))
+                row = await _call(client, module, g, test, schema, handlers)
+                row["api"] = await _api_call(generated.toolset, g.tool, test.data, handlers)
+                rows.append(row)
     return rows
 
 
@@ -150,11 +154,24 @@ async def _call(client: Any, module: ModuleState, g: Any, test: Any,
     return row
 
 
+async def _api_call(toolset: Any, tool: str, instance: Any, handlers: Any) -> str:
+    """What escaped `call_tool` of the Python API, if anything ("" when it returned)."""
+    from toolc.runtime import RunContext
+
+    handlers.CALLS.clear()
+    try:
+        await toolset.call_tool(RunContext.empty(), tool, {"x": instance})
+    except Exception as exc:  # noqa: BLE001 - exactly what the contract forbids
+        return f"{type(exc).__name__}: {exc}"[:MAX_TEXT]
+    return ""
+
+
 def _row(module: ModuleState, g: Any, test: Any, outcome: str, text: str,
          happened: str = "exception") -> dict[str, Any]:
     return {"file": module.file.name, "group": g.group.description, "tool": g.tool,
             "schema": g.group.schema, "test": test.description, "instance": test.data,
-            "valid": test.valid, "class": outcome, "happened": happened, "error": text}
+            "valid": test.valid, "class": outcome, "happened": happened, "error": text,
+            "network": [], "published": "", "api": ""}
 
 
 def jsonable(value: Any) -> Any:

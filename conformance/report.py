@@ -3,7 +3,8 @@
 A *disagreement* is any of: an instance whose call did not agree with the suite, an
 instance on which the listed inputSchema itself (checked with `jsonschema`) disagrees
 or does not resolve, a connection attempted while calling, and a refused group without
-a located diagnostic (line:column inside its own tool).
+a located diagnostic (line:column inside its own tool), and an exception escaping the
+Python API's `call_tool` (`api`).
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def combine(parts: list[dict[str, Any]], suite: str, toolc: str,
     per_file = [_summary(f, [g for g in groups if g["file"] == f],
                          [r for r in rows if r["file"] == f]) for f in files]
     totals = _summary("TOTAL", groups, rows)
-    disagreements = [r for r in rows if r["class"] != "agree" or r["published"] or r["network"]]
+    disagreements = [r for r in rows
+                     if r["class"] != "agree" or r["published"] or r["network"] or r["api"]]
     unlocated = [g for g in groups if g["status"] == "refused" and not g.get("located")]
     totals["disagreements"] = len(disagreements) + len(unlocated)
     return {
@@ -78,7 +80,10 @@ def _summary(name: str, groups: list[dict[str, Any]], rows: list[dict[str, Any]]
         "published_differs": sum(1 for g in groups if g.get("published_differs")),
         "instances": len(rows), "classes": {c: classes[c] for c in CALL_CLASSES},
         "published": {c: published[c] for c in PUBLISHED_CLASSES},
+        "published_groups": {c: len({(r["file"], r["tool"]) for r in rows if r["published"] == c})
+                             for c in PUBLISHED_CLASSES},
         "network": sum(1 for r in rows if r["network"]),
+        "api": sum(1 for r in rows if r["api"]),
         "not_run": sum(g["instances"] for g in groups if g["status"] != "built"),
     }
 
@@ -86,12 +91,12 @@ def _summary(name: str, groups: list[dict[str, Any]], rows: list[dict[str, Any]]
 def table(result: dict[str, Any]) -> str:
     heads = ["file", "grp", "built", "refus", "unexp", "inst", "agree",
              *(_SHORT[c] for c in CALL_CLASSES[1:]), *(_SHORT[c] for c in PUBLISHED_CLASSES),
-             "net"]
+             "net", "api"]
     lines = []
     for s in [*result["files"], result["totals"]]:
         cells = [s["file"], s["groups"], s["built"], s["refused"], s["unexpressible"],
                  s["instances"], *(s["classes"][c] for c in CALL_CLASSES),
-                 *(s["published"][c] for c in PUBLISHED_CLASSES), s["network"]]
+                 *(s["published"][c] for c in PUBLISHED_CLASSES), s["network"], s["api"]]
         lines.append([str(c) if c != 0 or i < 1 else "." for i, c in enumerate(cells)])
     widths = [max(len(h), *(len(row[i]) for row in lines)) for i, h in enumerate(heads)]
     fmt = "  ".join(f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths))
@@ -105,6 +110,7 @@ def table(result: dict[str, Any]) -> str:
                f"{t['classes']['agree']} agree; {t['disagreements']} disagreements; "
                f"{t['refused_unlocated']} refused without a located diagnostic; "
                f"{t['published_differs']} built groups publish `x` differently from the "
-               f"suite; {result['seconds']} s")
+               f"suite; published schema of {t['published_groups']['published-unresolvable']} "
+               f"groups does not resolve on its own; {result['seconds']} s")
     out.extend(f"note: {n}" for n in result["notes"])
     return "\n".join(out)

@@ -54,13 +54,19 @@ def markdown(result: dict[str, Any]) -> str:
     net = [r for r in rows if r["network"]]
     every.append(("network attempted", len(net), sum(r["valid"] for r in net),
                   sum(not r["valid"] for r in net)))
+    api = [r for r in rows if r["api"]]
+    every.append(("Python API call_tool raised", len(api), sum(r["valid"] for r in api),
+                  sum(not r["valid"] for r in api)))
     for kind, n, v, i in every:
         out.append(f"| {kind} | {n} | {'' if v is None else v} | {'' if i is None else i} |")
     out.append("")
     out.append(f"Groups: {t['groups']}, built {t['built']}, refused {t['refused']} "
                f"({t['refused_unlocated']} without a located diagnostic), unexpressible "
                f"{t['unexpressible']}; {t['published_differs']} built groups publish `x` "
-               f"differently from the suite's schema.")
+               f"differently from the suite's schema. Groups whose listed inputSchema "
+               f"does not resolve on its own: {t['published_groups']['published-unresolvable']}; "
+               f"rejects a valid instance: {t['published_groups']['published-rejects-valid']}; "
+               f"accepts an invalid one: {t['published_groups']['published-accepts-invalid']}.")
     for kind in [*CALL_CLASSES[1:], *PUBLISHED_CLASSES]:
         mine = [r for r in rows if _kind_of(r, kind)]
         if mine:
@@ -73,6 +79,15 @@ def markdown(result: dict[str, Any]) -> str:
             for n in r["network"]:
                 targets[n] += 1
         out.extend(f"- `{k}`: {v} calls" for k, v in sorted(targets.items(), key=lambda kv: -kv[1]))
+    api = [r for r in rows if r["api"]]
+    if api:
+        out.extend(["", f"### exception escaped the Python API's call_tool ({len(api)})", ""])
+        kinds: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in api:
+            kinds[pattern({**r, "error": r["api"]}, "crash")].append(r)
+        for name, members in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            files = ", ".join(sorted({m["file"] for m in members}))
+            out.append(f"- **{name}**: {len(members)} ({files})")
     refused = [g for g in result["groups"] if g["status"] == "refused"]
     if refused:
         out.extend(["", f"### refused at build ({len(refused)} groups)", ""])
