@@ -113,16 +113,21 @@ async def call_module(root: Path, module: ModuleState) -> list[dict[str, Any]]:
     except Exception as exc:  # noqa: BLE001 - the whole module failed: every call fails
         return [_row(module, g, t, "exception", f"import/serve: {type(exc).__name__}: {exc}")
                 for g in built for t in g.group.tests]
-    async with Client(server) as client:
-        listed = {t.name: t for t in (await client.list_tools()).tools}
-        for g in built:
-            tool = listed.get(g.tool)
-            schema = dict(tool.input_schema) if tool is not None else {}
-            g.published = schema.get("properties", {}).get("x")
-            for test in g.group.tests:
-                row = await _call(client, module, g, test, schema, handlers)
-                row["api"] = await _api_call(generated.toolset, g.tool, test.data, handlers)
-                rows.append(row)
+    try:
+        async with Client(server) as client:
+            listed = {t.name: t for t in (await client.list_tools()).tools}
+            for g in built:
+                tool = listed.get(g.tool)
+                schema = dict(tool.input_schema) if tool is not None else {}
+                g.published = schema.get("properties", {}).get("x")
+                for test in g.group.tests:
+                    row = await _call(client, module, g, test, schema, handlers)
+                    row["api"] = await _api_call(generated.toolset, g.tool, test.data, handlers)
+                    rows.append(row)
+    except Exception as exc:  # noqa: BLE001 - the connection failed: the rest is unanswered
+        done = {(r["tool"], r["test"]) for r in rows}
+        rows.extend(_row(module, g, t, "exception", f"connection: {type(exc).__name__}: {exc}")
+                    for g in built for t in g.group.tests if (g.tool, t.description) not in done)
     return rows
 
 
