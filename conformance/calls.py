@@ -29,7 +29,10 @@ from translate import differences, same
 
 CLASSES = ("agree", "invalid-reached-handler", "valid-refused", "valid-changed", "crash",
            "exception")
-INVALID_ARGUMENTS = re.compile(r"^\s*invalid arguments", re.IGNORECASE)
+# The first line of an invalid-arguments error result (today: "Invalid arguments:").
+INVALID_ARGUMENTS = re.compile(
+    r"\binvalid (approved )?arguments\b|\barguments (are|were) (invalid|not valid)\b",
+    re.IGNORECASE)
 MAX_TEXT = 1500
 
 # -- no network: every connection (and name lookup) is refused and remembered -------------
@@ -92,7 +95,8 @@ def classify(valid: bool, ran: bool, received: Any, instance: Any, is_error: boo
         if not valid:
             return "invalid-reached-handler"
         return "agree" if same(received, instance) else "valid-changed"
-    if is_error and INVALID_ARGUMENTS.search(text):
+    first = text.strip().split("\n", 1)[0]
+    if is_error and INVALID_ARGUMENTS.search(first):
         return "valid-refused" if valid else "agree"
     return "crash"
 

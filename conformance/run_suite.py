@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -40,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         chunks = _chunks(files, max(1, args.jobs))
         jobs = [(i, [f.name for f in chunk], str(suite.core_folder(root)), toolc,
-                 args.certify, str(work / f"p{i}")) for i, chunk in enumerate(chunks)]
+                 args.certify, str(work / f"p{i}"), args.invalid_pattern)
+                for i, chunk in enumerate(chunks)]
         if len(jobs) == 1:
             parts = [run_chunk(*jobs[0])]
         else:
@@ -74,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--toolc", help="the toolc executable (default: the worktree's .venv)")
     p.add_argument("--no-certify", dest="certify", action="store_false",
                    help="build with --no-certify (faster; certification is part of the contract)")
+    p.add_argument("--invalid-pattern", metavar="REGEX",
+                   help="what the first line of an invalid-arguments error matches "
+                        "(default: 'invalid arguments' or 'arguments are invalid')")
     p.add_argument("--keep", action="store_true", help="keep the generated projects")
     return p
 
@@ -104,7 +109,7 @@ def _run_job(job: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def run_chunk(index: int, names: list[str], folder: str, toolc: str, certify: bool,
-              work: str) -> dict[str, Any]:
+              work: str, invalid_pattern: str | None = None) -> dict[str, Any]:
     """Build one project of these keyword files, call every instance; plain-data result."""
     import importlib
     import logging
@@ -120,6 +125,8 @@ def run_chunk(index: int, names: list[str], folder: str, toolc: str, certify: bo
     sys.path.insert(0, str(root))
     importlib.import_module(project.HANDLERS)
     calls.forbid_network()
+    if invalid_pattern:
+        calls.INVALID_ARGUMENTS = re.compile(invalid_pattern, re.IGNORECASE)
     # The runtime logs each failed call with its traceback; the report holds the error.
     logging.getLogger("toolc").setLevel(logging.CRITICAL)
 
