@@ -177,7 +177,9 @@ async def _api_call(toolset: Any, tool: str, instance: Any, handlers: Any) -> st
 
 def _row(module: ModuleState, g: Any, test: Any, outcome: str, text: str,
          happened: str = "exception") -> dict[str, Any]:
-    return {"file": module.file.name, "group": g.group.description, "tool": g.tool,
+    number = next(i for i, t in enumerate(g.group.tests) if t is test)
+    return {"case": f"{module.file.name}#{g.group.index}/{number}",
+            "file": module.file.name, "group": g.group.description, "tool": g.tool,
             "schema": g.group.schema, "test": test.description, "instance": test.data,
             "valid": test.valid, "class": outcome, "happened": happened, "error": text,
             "network": [], "published": "", "api": ""}

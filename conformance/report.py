@@ -62,10 +62,49 @@ def combine(parts: list[dict[str, Any]], suite: str, toolc: str,
         "suite": suite, "toolc": toolc, "seconds": round(seconds, 1),
         "notes": [n for p in parts for n in p["notes"]],
         "files": per_file, "totals": totals,
+        "outcomes": {r["case"]: outcome(r) for r in rows},
+        "group_status": {f"{g['file']}#{g['index']}": g["status"] for g in groups},
         "disagreements": disagreements,
         "refused_unlocated": unlocated,
         "groups": groups,
     }
+
+
+def outcome(row: dict[str, Any]) -> str:
+    """One instance's result in a word: its class, then each other problem it showed."""
+    flags = [row["published"]] if row["published"] else []
+    flags += ["network"] if row["network"] else []
+    flags += ["api-raised"] if row["api"] else []
+    return "+".join([row["class"], *flags])
+
+
+def compare(old: dict[str, Any], new: dict[str, Any], limit: int = 25) -> str:
+    """What changed since ``old`` (a report or an outcomes file): fixed, broken, moved."""
+    files = {f["file"] for f in new["files"]}  # a run of some files compares only those
+    before = {c: o for c, o in old.get("outcomes", {}).items() if c.split("#")[0] in files}
+    after = new["outcomes"]
+    fixed = [c for c in after if after[c] == "agree" and before.get(c, "agree") != "agree"]
+    broken = [c for c in after if after[c] != "agree" and before.get(c) == "agree"]
+    moved = [c for c in after if c in before and "agree" not in (before[c], after[c])
+             and before[c] != after[c]]
+    appeared = [c for c in after if c not in before]
+    gone = [c for c in before if c not in after]
+    status_old, status_new = old.get("group_status", {}), new["group_status"]
+    regrouped = [f"{k}: {status_old[k]} -> {v}" for k, v in status_new.items()
+                 if k in status_old and status_old[k] != v]
+    lines = [(f"vs baseline: {len(fixed)} fixed, {len(broken)} newly disagreeing, "
+              f"{len(moved)} disagreeing differently, {len(appeared)} now called, "
+              f"{len(gone)} no longer called; {len(regrouped)} groups changed status")]
+    for title, cases in (("newly disagreeing", broken), ("disagreeing differently", moved)):
+        for c in cases[:limit]:
+            lines.append(f"  {title}: {c}: {before.get(c)} -> {after[c]}")
+        if len(cases) > limit:
+            lines.append(f"  ... and {len(cases) - limit} more {title}")
+    for c in appeared:
+        if after[c] != "agree":
+            lines.append(f"  now called, disagreeing: {c}: {after[c]}")
+    lines.extend(f"  group {r}" for r in regrouped[:limit])
+    return "\n".join(lines)
 
 
 def _summary(name: str, groups: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:

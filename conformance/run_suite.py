@@ -2,7 +2,8 @@
 """Run the JSON-Schema-Test-Suite (draft2020-12, core files) through toolc.
 
     .venv/bin/python conformance/run_suite.py [--suite DIR] [--files a.json ...]
-        [--json FILE] [--markdown FILE] [--jobs N] [--toolc PATH] [--no-certify] [--keep]
+        [--json FILE] [--markdown FILE] [--outcomes FILE]
+        [--baseline FILE] [--jobs N] [--toolc PATH] [--no-certify] [--keep]
 
 Each group becomes one tool with one parameter `x` whose schema is the group's schema,
 built with the real `toolc build`, and each instance is called as `{"x": instance}`
@@ -55,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(work, ignore_errors=True)
     result = report.combine(parts, str(root), toolc, time.monotonic() - started)
     print(report.table(result))
+    if args.baseline:
+        print(report.compare(json.loads(Path(args.baseline).read_text(encoding="utf-8")), result))
+    if args.outcomes:
+        compact = {k: result[k] for k in ("group_status", "outcomes")}
+        Path(args.outcomes).write_text(json.dumps(compact, indent=0, ensure_ascii=False)
+                                       + "\n", encoding="utf-8")
     if args.markdown:
         Path(args.markdown).write_text(summary.markdown(result), encoding="utf-8")
     if args.json:
@@ -72,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", help="write the full report, every disagreement")
     p.add_argument("--markdown", metavar="FILE",
                    help="write a summary: counts per class, top patterns with examples")
+    p.add_argument("--outcomes", metavar="FILE",
+                   help="write each instance's outcome in a word (a baseline for --baseline)")
+    p.add_argument("--baseline", metavar="FILE",
+                   help="compare with an --outcomes or --json file: fixed, broken, moved")
     p.add_argument("--jobs", type=int, default=1, help="projects built and called in parallel")
     p.add_argument("--toolc", help="the toolc executable (default: the worktree's .venv)")
     p.add_argument("--no-certify", dest="certify", action="store_false",

@@ -23,6 +23,7 @@ TOOLC = Path(sys.executable).parent / "toolc"
 
 sys.path.insert(0, str(ROOT / "conformance"))
 import calls
+import report
 import translate
 
 
@@ -151,3 +152,20 @@ def test_translation_makes_properties_optional_and_records_what_it_cannot_say() 
     assert t.schema["not"]["properties"]["c"] == {"required": False}
     assert translate.translate({"nullable": True}).unexpressible
     assert translate.translate({"enum": [{"nullable": 1, "foo": 2}]}).unexpressible == []
+
+
+def test_comparison_with_a_baseline_names_what_was_fixed_and_what_broke() -> None:
+    old = {"group_status": {"a.json#0": "built", "a.json#1": "refused"},
+           "outcomes": {"a.json#0/0": "agree", "a.json#0/1": "crash+api-raised",
+                        "a.json#0/2": "valid-refused", "b.json#0/0": "crash"}}
+    new = {"files": [{"file": "a.json"}],
+           "group_status": {"a.json#0": "built", "a.json#1": "built"},
+           "outcomes": {"a.json#0/0": "invalid-reached-handler", "a.json#0/1": "agree",
+                        "a.json#0/2": "crash", "a.json#1/0": "agree"}}
+    text = report.compare(old, new)
+    assert text.splitlines()[0] == (
+        "vs baseline: 1 fixed, 1 newly disagreeing, 1 disagreeing differently, 1 now called, "
+        "0 no longer called; 1 groups changed status")  # b.json was not run: not compared
+    assert "newly disagreeing: a.json#0/0: agree -> invalid-reached-handler" in text
+    assert "disagreeing differently: a.json#0/2: valid-refused -> crash" in text
+    assert "group a.json#1: refused -> built" in text
