@@ -79,32 +79,49 @@ def outcome(row: dict[str, Any]) -> str:
 
 
 def compare(old: dict[str, Any], new: dict[str, Any], limit: int = 25) -> str:
-    """What changed since ``old`` (a report or an outcomes file): fixed, broken, moved."""
+    """What changed since ``old`` (a report or an outcomes file), instance by instance.
+
+    *fixed*: now `agree`; *broken*: was `agree`; *better*: the same class or `agree` with
+    fewer problems beside it; *worse*: any other change (another class, a new problem).
+    """
     files = {f["file"] for f in new["files"]}  # a run of some files compares only those
     before = {c: o for c, o in old.get("outcomes", {}).items() if c.split("#")[0] in files}
     after = new["outcomes"]
-    fixed = [c for c in after if after[c] == "agree" and before.get(c, "agree") != "agree"]
-    broken = [c for c in after if after[c] != "agree" and before.get(c) == "agree"]
-    moved = [c for c in after if c in before and "agree" not in (before[c], after[c])
-             and before[c] != after[c]]
+    kinds: dict[str, list[str]] = {"fixed": [], "broken": [], "better": [], "worse": []}
+    for case, now in after.items():
+        was = before.get(case)
+        if was is None or was == now:
+            continue
+        kinds[_change(was, now)].append(case)
     appeared = [c for c in after if c not in before]
     gone = [c for c in before if c not in after]
     status_old, status_new = old.get("group_status", {}), new["group_status"]
     regrouped = [f"{k}: {status_old[k]} -> {v}" for k, v in status_new.items()
                  if k in status_old and status_old[k] != v]
-    lines = [(f"vs baseline: {len(fixed)} fixed, {len(broken)} newly disagreeing, "
-              f"{len(moved)} disagreeing differently, {len(appeared)} now called, "
-              f"{len(gone)} no longer called; {len(regrouped)} groups changed status")]
-    for title, cases in (("newly disagreeing", broken), ("disagreeing differently", moved)):
-        for c in cases[:limit]:
-            lines.append(f"  {title}: {c}: {before.get(c)} -> {after[c]}")
+    lines = [(f"vs baseline: {len(kinds['fixed'])} fixed, {len(kinds['better'])} better, "
+              f"{len(kinds['worse'])} worse, {len(kinds['broken'])} broken (agreed before); "
+              f"{len(appeared)} now called, {len(gone)} no longer called; "
+              f"{len(regrouped)} groups changed status")]
+    for title in ("broken", "worse"):
+        cases = kinds[title]
+        lines.extend(f"  {title}: {c}: {before[c]} -> {after[c]}" for c in cases[:limit])
         if len(cases) > limit:
             lines.append(f"  ... and {len(cases) - limit} more {title}")
-    for c in appeared:
-        if after[c] != "agree":
-            lines.append(f"  now called, disagreeing: {c}: {after[c]}")
+    lines.extend(f"  now called, disagreeing: {c}: {after[c]}" for c in appeared
+                 if after[c] != "agree")
     lines.extend(f"  group {r}" for r in regrouped[:limit])
     return "\n".join(lines)
+
+
+def _change(was: str, now: str) -> str:
+    if now == "agree":
+        return "fixed"
+    if was == "agree":
+        return "broken"
+    (was_class, *was_flags), (now_class, *now_flags) = was.split("+"), now.split("+")
+    if now_class in (was_class, "agree") and set(now_flags) <= set(was_flags):
+        return "better"
+    return "worse"
 
 
 def _summary(name: str, groups: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -157,15 +157,18 @@ def test_translation_makes_properties_optional_and_records_what_it_cannot_say() 
 def test_comparison_with_a_baseline_names_what_was_fixed_and_what_broke() -> None:
     old = {"group_status": {"a.json#0": "built", "a.json#1": "refused"},
            "outcomes": {"a.json#0/0": "agree", "a.json#0/1": "crash+api-raised",
-                        "a.json#0/2": "valid-refused", "b.json#0/0": "crash"}}
+                        "a.json#0/2": "valid-refused", "a.json#0/3": "crash+network",
+                        "b.json#0/0": "crash"}}
     new = {"files": [{"file": "a.json"}],
            "group_status": {"a.json#0": "built", "a.json#1": "built"},
            "outcomes": {"a.json#0/0": "invalid-reached-handler", "a.json#0/1": "agree",
-                        "a.json#0/2": "crash", "a.json#1/0": "agree"}}
+                        "a.json#0/2": "crash", "a.json#0/3": "crash",
+                        "a.json#1/0": "agree"}}
     text = report.compare(old, new)
-    assert text.splitlines()[0] == (
-        "vs baseline: 1 fixed, 1 newly disagreeing, 1 disagreeing differently, 1 now called, "
-        "0 no longer called; 1 groups changed status")  # b.json was not run: not compared
-    assert "newly disagreeing: a.json#0/0: agree -> invalid-reached-handler" in text
-    assert "disagreeing differently: a.json#0/2: valid-refused -> crash" in text
+    assert text.splitlines()[0] == (  # b.json was not run: not compared
+        "vs baseline: 1 fixed, 1 better, 1 worse, 1 broken (agreed before); 1 now called, "
+        "0 no longer called; 1 groups changed status")
+    assert "broken: a.json#0/0: agree -> invalid-reached-handler" in text
+    assert "worse: a.json#0/2: valid-refused -> crash" in text
+    assert "a.json#0/3" not in text  # better: listed only in the count
     assert "group a.json#1: refused -> built" in text
