@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from report import CALL_CLASSES, PUBLISHED_CLASSES
@@ -67,6 +67,11 @@ def markdown(result: dict[str, Any]) -> str:
                f"does not resolve on its own: {t['published_groups']['published-unresolvable']}; "
                f"rejects a valid instance: {t['published_groups']['published-rejects-valid']}; "
                f"accepts an invalid one: {t['published_groups']['published-accepts-invalid']}.")
+    said = Counter(f"{d['code']} ({d['severity']})" for g in result["groups"]
+                   if g["status"] == "built" for d in g.get("diagnostics", []))
+    if said:
+        out.append("Diagnostics on built groups: "
+                   + ", ".join(f"{k} x{v}" for k, v in sorted(said.items())) + ".")
     for kind in [*CALL_CLASSES[1:], *PUBLISHED_CLASSES]:
         mine = [r for r in rows if _kind_of(r, kind)]
         if mine:
