@@ -73,8 +73,10 @@ def test_a_file_the_runtime_agrees_with_is_total_agreement(
     assert enum["built"] == enum["groups"] == 14
     assert enum["classes"]["agree"] == enum["instances"] == 45
     assert not [r for r in report["disagreements"] if r["file"] == "enum.json"]
-    # the published schema of `x` is the suite's own, keyword for keyword
-    assert not [g for g in _records(report, "enum.json") if g.get("published_differs")]
+    # the published schema of `x` is the suite's own, keyword for keyword, but for objects
+    # the harness keeps open in so many words where toolc would close them
+    differs = [d for g in _records(report, "enum.json") for d in g.get("published_differs", [])]
+    assert all(d.endswith("/additionalProperties: added true") for d in differs), differs
 
 
 def _write_suite(folder: Path, groups: list[dict[str, Any]]) -> Path:
@@ -125,9 +127,11 @@ def test_a_suite_that_agrees_exits_zero(tmp_path: Path) -> None:
     code, report, _ = run_harness(suite, tmp_path)
     assert (code, report["totals"]["disagreements"]) == (0, 0)
     # `properties` alone requires nothing: the translation says `required: false`, and the
-    # published schema is the suite's, with no `required` list made up
-    assert report["groups"][0]["published"] == {"type": "object",
-                                               "properties": {"a": {"type": "integer"}}}
+    # published schema is the suite's, with no `required` list made up (and, where toolc
+    # would close the object, kept open in so many words)
+    published = report["groups"][0]["published"]
+    assert published.pop("additionalProperties", True) is True
+    assert published == {"type": "object", "properties": {"a": {"type": "integer"}}}
 
 
 @pytest.mark.parametrize(("valid", "ran", "received", "is_error", "text", "expected"), [
