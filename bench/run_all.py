@@ -15,6 +15,7 @@ from pathlib import Path
 import call_overhead
 import codegen
 import full_build
+import growth
 import import_time
 import noop_rebuild
 import scale
@@ -25,6 +26,8 @@ from harness import Figure, machine, show
 SCRIPTS: dict[str, tuple[Callable[[list[str]], object], list[str], list[str]]] = {
     "codegen": (codegen.main, [], ["--tools", "20", "--repeat", "1"]),
     "full_build": (full_build.main, [], ["--tools", "20", "--repeat", "1"]),
+    "growth": (growth.main, [], ["--tools", "20", "--keys", "200", "--chars", "20000",
+                                 "--values", "200", "--repeat", "1"]),
     "scale": (scale.main, [], ["--tools", "20", "--repeat", "1"]),
     "noop_rebuild": (noop_rebuild.main, [], ["--tools", "20", "--repeat", "1"]),
     "call_overhead": (call_overhead.main, [], ["--calls", "50", "--repeat", "1"]),

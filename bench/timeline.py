@@ -84,25 +84,46 @@ def instrument() -> None:
 
 def _summarize_modules(session: Any) -> None:
     """One line for all the modules the certifying process served: the first start,
-    the last end, and how long it was busy with them."""
+    the last end, and how long it was busy with them.
+
+    The line is written as the last module's "done" is sent: the build stops the process
+    (SIGKILL) as soon as it has every result, so nothing after that send is sure to run.
+    """
     spans: list[tuple[float, float]] = []
+    written: list[bool] = []
     serve_one, serve_all = session.certify, session.serve
+
+    def summary() -> None:
+        if spans and not written:
+            written.append(True)
+            busy = sum(end - start for start, end in spans)
+            note("certify", f"serve {len(spans)} modules, busy {1000 * busy:.0f}",
+                 spans[0][0], spans[-1][1])
 
     async def certify(self: Any, name: str) -> None:
         start = time.perf_counter()
+        channel, send = self.channel, self.channel.send
+
+        def noting_send(message: tuple[Any, ...]) -> None:
+            if message == ("done", name):
+                spans.append((start, time.perf_counter()))
+                if self.all_sent and not self.waiting:
+                    summary()  # the last one: the build may stop the process any moment
+            send(message)
+
+        channel.send = noting_send
         try:
             await serve_one(self, name)
         finally:
-            spans.append((start, time.perf_counter()))
+            del channel.send  # the class's own again
+            if not spans or spans[-1][0] != start:
+                spans.append((start, time.perf_counter()))
 
     async def serve(self: Any) -> None:
         try:
             await serve_all(self)
         finally:
-            if spans:
-                busy = sum(end - start for start, end in spans)
-                note("certify", f"serve {len(spans)} modules, busy {1000 * busy:.0f}",
-                     spans[0][0], spans[-1][1])
+            summary()
 
     session.certify, session.serve = certify, serve
 

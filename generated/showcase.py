@@ -35,14 +35,14 @@ else:
 class Point(BaseModel):
     """A point on the drawing canvas."""
 
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow")
 
-    x: float = Field(description="Distance from the left edge, in pixels.")
-    y: float = Field(description="Distance from the top edge, in pixels.")
+    x: int | float = Field(description="Distance from the left edge, in pixels.")
+    y: int | float = Field(description="Distance from the top edge, in pixels.")
 
 
 class MeasureParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="ignore")
 
     start: Point = Field(description="Where the measurement starts.")
     end: Point = Field(description="Where the measurement ends.")
@@ -50,15 +50,15 @@ class MeasureParams(BaseModel):
 
 
 class MeasureResult(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow")
 
-    distance: float = Field(description="The distance in the requested unit.")
+    distance: int | float = Field(description="The distance in the requested unit.")
 
 
 class DeleteShapeParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
+    model_config = ConfigDict(extra="ignore")
 
-    id: str = Field(description="The shape's identifier.", pattern="^shape-[0-9]+$")
+    id: str = Field(description="The shape's identifier.")
     reason: str | None = Field(
         None,
         description="Why the shape is deleted, kept in the audit log.",
@@ -144,20 +144,19 @@ def _tool_Measure() -> rt.Tool:
             'starts.","type":"object","properties":{"x":{"type":"number",'
             '"description":"Distance from the left edge, in pixels."},'
             '"y":{"type":"number","description":"Distance from the top edge, in '
-            'pixels."}},"required":["x","y"]},"end":{"description":"Where the measurement '
-            'ends.","type":"object","properties":{"x":{"type":"number",'
-            '"description":"Distance from the left edge, in pixels."},'
-            '"y":{"type":"number","description":"Distance from the top edge, in '
-            'pixels."}},"required":["x","y"]},"unit":{"description":"Unit of the result.",'
-            '"enum":["px","mm"],"default":"px"}},"required":["start","end"],'
-            '"additionalProperties":false}'
+            'pixels."}},"required":["x","y"],"additionalProperties":false},'
+            '"end":{"description":"Where the measurement ends.","type":"object",'
+            '"properties":{"x":{"type":"number","description":"Distance from the left '
+            'edge, in pixels."},"y":{"type":"number","description":"Distance from the top '
+            'edge, in pixels."}},"required":["x","y"],"additionalProperties":false},'
+            '"unit":{"description":"Unit of the result.","enum":["px","mm"],'
+            '"default":"px"}},"required":["start","end"],"additionalProperties":false}'
         ),
         output_schema=(
             '{"type":"object","properties":{"distance":{"type":"number",'
             '"description":"The distance in the requested unit."}},'
             '"required":["distance"]}'
         ),
-        returns_model=lambda: _lazy.model("MeasureResult"),
         annotations={"readOnlyHint": True, "idempotentHint": True},
     )
 

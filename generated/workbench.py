@@ -26,58 +26,41 @@ else:
 
 
 class ReadLogParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="ignore")
 
-    lines: Annotated[int, rt.integral()] = Field(
-        50,
-        description="How many lines to return.",
-        ge=1,
-        le=500,
-    )
-    level: Annotated[Severity | None, rt.not_null()] = Field(
-        None,
-        description="Only lines at or above this level.",
-    )
+    lines: int = Field(50, description="How many lines to return.")
+    level: Severity | None = Field(None, description="Only lines at or above this level.")
 
 
 class SaveNoteParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="ignore")
 
-    text: str = Field(description="The note's text.", max_length=2000)
+    text: str = Field(description="The note's text.")
 
 
 class SaveNoteResult(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow")
 
-    line: Annotated[int, rt.integral()] = Field(
-        description="Line number of the note in notes.jsonl.",
-    )
+    line: int = Field(description="Line number of the note in notes.jsonl.")
 
 
 class ListNotesParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="ignore")
 
-    limit: Annotated[int, rt.integral()] = Field(
-        10,
-        description="How many notes to return at most.",
-        ge=1,
-        le=100,
-    )
+    limit: int = Field(10, description="How many notes to return at most.")
 
 
 class ListNotesResultNotesItem(BaseModel):
     """One saved note."""
 
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow")
 
-    line: Annotated[int, rt.integral()] = Field(
-        description="Line number of the note in notes.jsonl.",
-    )
+    line: int = Field(description="Line number of the note in notes.jsonl.")
     text: str = Field(description="The note's text.")
 
 
 class ListNotesResult(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
+    model_config = ConfigDict(extra="allow")
 
     notes: list[ListNotesResultNotesItem] = Field(description="The notes, oldest first.")
 
@@ -178,7 +161,6 @@ def _tool_SaveNote() -> rt.Tool:
             '{"type":"object","properties":{"line":{"type":"integer","description":"Line '
             'number of the note in notes.jsonl."}},"required":["line"]}'
         ),
-        returns_model=lambda: _lazy.model("SaveNoteResult"),
         requires_approval=True,
     )
 
@@ -201,7 +183,6 @@ def _tool_ListNotes() -> rt.Tool:
             'the note in notes.jsonl."},"text":{"type":"string","description":"The '
             'note\'s text."}},"required":["line","text"]}}},"required":["notes"]}'
         ),
-        returns_model=lambda: _lazy.model("ListNotesResult"),
         title="List notes",
         annotations={"readOnlyHint": True, "idempotentHint": True},
     )

@@ -7,8 +7,10 @@ generated modules are imported from a staging folder, and each module's exported
 toolset is walked, through every wrapping kind, down to the object that validates a
 call's arguments under each published name:
 
-* an ``rt.Tool``: its params model (``model_validate``, as ``Tool.call`` does);
-* an ``rt.ExternalTool``: its JSON Schema check (``problems``, as its toolset's
+* an ``rt.Tool``: its validator of record (the published schema, compiled by
+  jsonschema-rs, as ``Tool.call`` runs it), then its params model, which must convert
+  every instance the validator accepted;
+* an ``rt.ExternalTool``: the same validator (``problems``, as its toolset's
   ``call_tool`` does).
 
 Nothing in user code is imported or run: handlers, predicates, prepare functions and
@@ -94,15 +96,21 @@ class RuntimeCheck:
         return model if model is not None else json.dumps(self.input_schema, sort_keys=True)
 
     def verdict(self, args: dict[str, Any]) -> Verdict:
+        """The runtime's verdict; an accepted instance its model refuses fails the test
+        (the handler would not run a valid call)."""
+        target = self.target
+        problems = target.problems(args) if isinstance(target, rt.ExternalTool) \
+            else target.validator.problems(args)
+        if problems:
+            return Verdict(False, "\n".join(problems))
         model = self.model
-        if model is None:
-            assert isinstance(self.target, rt.ExternalTool)
-            problems = self.target.problems(args)
-            return Verdict(not problems, "\n".join(problems))
-        try:
-            model.model_validate(args)
-        except ValidationError as exc:
-            return Verdict(False, str(exc))
+        if model is not None:
+            try:
+                model.model_validate(args)
+            except ValidationError as exc:
+                raise AssertionError(
+                    f"the params model refused arguments the validator accepted: {exc}"
+                ) from exc
         return Verdict(True)
 
 

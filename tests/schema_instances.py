@@ -29,6 +29,33 @@ ANY_JSON: Values = st.recursive(
     max_leaves=4)
 
 
+# -- references ------------------------------------------------------------------------
+
+# The key of ``defs`` that holds the whole document, for references that point anywhere in
+# it: toolc rewrites a parameter's `#/$defs/a` to `#/properties/x/$defs/a`.
+DOCUMENT = "#"
+
+
+def document_defs(schema: Schema) -> dict[str, Any]:
+    """The ``defs`` of a whole published document: its ``$defs``, and itself."""
+    if not isinstance(schema, dict):
+        return {}
+    return {**(schema.get("$defs") or {}), DOCUMENT: schema}
+
+
+def resolve_ref(ref: str, defs: dict[str, Any]) -> Schema:
+    """The schema a ``$ref`` of the document points at (``#/$defs/Name`` or any pointer)."""
+    name = ref.removeprefix("#/$defs/")
+    if name != ref and "/" not in name and name in defs:
+        return defs[name]
+    from toolc.model.refs import lookup
+
+    found, target = lookup(defs.get(DOCUMENT), ref.removeprefix("#"))
+    if ref.startswith("#") and found:
+        return target
+    raise KeyError(f"cannot follow $ref {ref!r}")
+
+
 # -- values the schema accepts ---------------------------------------------------------
 
 def json_values(schema: Schema, defs: dict[str, Any] | None = None, depth: int = 0
@@ -40,18 +67,11 @@ def json_values(schema: Schema, defs: dict[str, Any] | None = None, depth: int =
         return ANY_SCALAR
     if not isinstance(schema, dict) or _impossible(schema):
         return st.nothing()
-    defs = schema.get("$defs", defs or {})
-    values = _built(schema, defs, depth)
-    if FILTERED.intersection(schema):
-        values = values.filter(lambda v: _matches(schema, v, defs))
-    return values
-
-
-# Keywords a value is filtered for rather than built for.
-FILTERED = frozenset({"not", "oneOf", "allOf", "if", "then", "else", "contains",
-                      "minContains", "maxContains", "dependentRequired", "dependentSchemas",
-                      "minProperties", "maxProperties", "propertyNames", "patternProperties",
-                      "uniqueItems"})
+    if defs is None:
+        defs = document_defs(schema)
+    # Every value is filtered through the validator: what is built is only likely valid
+    # (a type-less ``maxLength`` draws any JSON value, a long string among them).
+    return _built(schema, defs, depth).filter(lambda v: _matches(schema, v, defs))
 
 
 def _impossible(schema: Schema) -> bool:
@@ -61,7 +81,7 @@ def _impossible(schema: Schema) -> bool:
 
 def _built(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:
     if "$ref" in schema:
-        target = defs[schema["$ref"].rsplit("/", 1)[1]]
+        target = resolve_ref(schema["$ref"], defs)
         return st.deferred(lambda: json_values(target, defs, depth + 1))
     rest = {k: v for k, v in schema.items()
             if k not in ("not", "anyOf", "oneOf", "allOf", "$defs")}
@@ -81,27 +101,37 @@ def _built(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:
     kind = schema.get("type", "object" if "properties" in schema else None)
     if isinstance(kind, list):
         return st.one_of([json_values({**rest, "type": k}, defs, depth) for k in kind])
+    if kind is None and rest:  # no type, but keywords (a bound) its scalars must meet
+        return ANY_SCALAR.filter(lambda v: _matches(rest, v, defs))
     return _by_type(kind, rest, defs, depth)
 
 
 @functools.lru_cache(maxsize=512)
 def _validator(text: str) -> Any:
-    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    """jsonschema-rs, as the runtime (JSON Schema's regexes are ECMA-262's); None for a
+    piece of a schema that does not resolve on its own (a pointer into the document)."""
+    from jsonschema_rs import Draft202012Validator, ValidationError
 
-    return Draft202012Validator(json.loads(text))
+    try:
+        return Draft202012Validator(text, offline=True)
+    except ValidationError:
+        return None
 
 
 def _matches(schema: Schema, value: Any, defs: dict[str, Any]) -> bool:
+    """Whether ``value`` is valid; a piece that only resolves inside its document is left
+    to the filter of the whole input schema (which always resolves)."""
     if isinstance(schema, dict) and defs and "$defs" not in schema:
-        schema = {**schema, "$defs": defs}
-    return bool(_validator(json.dumps(schema, sort_keys=True)).is_valid(value))
+        schema = {**schema, "$defs": {k: v for k, v in defs.items() if k != DOCUMENT}}
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    return validator is None or bool(validator.is_valid(value))
 
 
 def _by_type(kind: Any, schema: dict[str, Any], defs: dict[str, Any], depth: int) -> Values:
     if kind == "string":
         if "pattern" in schema:
             low, high = schema.get("minLength", 0), schema.get("maxLength", 50)
-            return st.from_regex(schema["pattern"]).filter(lambda s: low <= len(s) <= high)
+            return _ecma_regex(schema["pattern"]).filter(lambda s: low <= len(s) <= high)
         return st.text(min_size=schema.get("minLength", 0),
                        max_size=schema.get("maxLength", 12))
     if kind in ("integer", "number"):
@@ -139,6 +169,8 @@ def _numbers(kind: str, schema: dict[str, Any]) -> Values:
     values = values | values.map(float)
     if kind == "number" and "multipleOf" not in schema:
         values = st.floats(low, high, allow_nan=False) | values
+    if kind == "integer":  # a fine multipleOf (1e-8) makes fractions: not integers
+        values = values.filter(lambda v: float(v).is_integer())
     return values.filter(lambda v: _within(v, schema))
 
 
@@ -154,7 +186,7 @@ def _objects(schema: dict[str, Any], defs: dict[str, Any], depth: int
     required = set(schema.get("required", []))
     extra = schema.get("additionalProperties", True)
     names = schema.get("propertyNames", {})
-    keys = (st.from_regex(str(names["pattern"])) if isinstance(names, dict) and "pattern" in names
+    keys = (_ecma_regex(str(names["pattern"])) if isinstance(names, dict) and "pattern" in names
             else st.text(min_size=1, max_size=4)).filter(lambda k: k not in props)
     if isinstance(extra, dict) and not props:
         return st.dictionaries(keys, json_values(extra, defs, depth + 1),
@@ -166,7 +198,7 @@ def _objects(schema: dict[str, Any], defs: dict[str, Any], depth: int
                   if k not in required and depth < 3 and not _impossible(v)})
     others: list[Values] = []
     for pattern, sub in (schema.get("patternProperties") or {}).items():
-        others.append(st.dictionaries(st.from_regex(str(pattern)).filter(lambda k: k not in props),
+        others.append(st.dictionaries(_ecma_regex(str(pattern)).filter(lambda k: k not in props),
                                       json_values(sub, defs, depth + 1), max_size=2))
     if extra is not False and "maxProperties" not in schema:
         # an open object: undeclared keys with values its additionalProperties allows
@@ -176,3 +208,9 @@ def _objects(schema: dict[str, Any], defs: dict[str, Any], depth: int
         return fixed
     return st.builds(lambda a, *b: {k: v for d in (*b, a) for k, v in d.items()}, fixed,
                      *others)
+
+
+def _ecma_regex(pattern: str) -> st.SearchStrategy[str]:
+    """Strings matching ``pattern`` as JSON Schema reads it (ECMA-262): hypothesis reads
+    it as Python does, where ``$`` also matches before a final newline."""
+    return st.from_regex(pattern).filter(lambda s: not s.endswith("\n"))

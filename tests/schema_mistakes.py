@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import strategies as st
-from schema_instances import ANY_JSON, Schema, Values, json_values
+from schema_instances import ANY_JSON, Schema, Values, document_defs, json_values, resolve_ref
 
 # What models most often send instead of the right thing.
 ODD_VALUES: tuple[Any, ...] = (
@@ -40,12 +40,12 @@ class _Where:
         for _ in range(20):
             if not (isinstance(schema, dict) and "$ref" in schema):
                 break
-            schema = self.defs[schema["$ref"].rsplit("/", 1)[1]]
+            schema = resolve_ref(schema["$ref"], self.defs)
         return schema
 
 
 def _where(schema: dict[str, Any], names: Sequence[str]) -> _Where:
-    return _Where(schema.get("$defs", {}), tuple(names))
+    return _Where(document_defs(schema), tuple(names))
 
 
 # -- the pieces ------------------------------------------------------------------------

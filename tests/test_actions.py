@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import http.server
 import io
 import json
 import subprocess
+import sys
+import threading
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from toolc.actions import run_build, run_diff
@@ -133,3 +137,193 @@ def test_bad_inputs_are_clear_errors(repo: Path) -> None:
     edit(repo, "toolc: 1", "toolc: 3")
     code, _, err = diff()
     assert code == 1 and "TC104" in err
+
+
+HIDDEN = """\
+  .hidden:
+    description: A tool whose golden file's name starts with a dot.
+    handler: notes_app:hidden
+    params:
+      secret: {type: string, description: What the tool needs.}
+      other: {type: string, description: Something else., required: false}
+"""
+
+
+def test_a_tool_published_with_a_leading_dot_is_compared_like_any_other(repo: Path) -> None:
+    (repo / "specs" / "notes.toolc.yaml").write_text(SPEC + HIDDEN)
+    assert build() == 0 and (repo / "generated" / "schemas" / "notes" / ".hidden.json").exists()
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "hidden")
+    edit(repo, "      secret: {type: string, description: What the tool needs.}\n", "")
+    for against in (None, "HEAD"):
+        code, out, err = diff(against=against)
+        assert code == 1 and "PROPERTY_REMOVED" in out and "notes/.hidden" in out, err
+    out = io.StringIO()
+    code = run_build(check=True, write=False, certify=False, fmt="text", strict=False,
+                     out=out, err=io.StringIO())
+    assert code == 1 and "PROPERTY_REMOVED" in out.getvalue()
+
+# -- nothing runs or connects unless asked ---------------------------------------------
+
+SERVED_SPEC = """\
+toolc: 1
+module: served
+tools:
+  ping:
+    description: Ping.
+    handler: served_app:ping
+toolsets:
+  local: {{kind: function, tools: [ping]}}
+  server:
+    kind: mcp
+    {transport}
+  both: {{kind: combined, toolsets: [local, server]}}
+export: both
+"""
+
+
+def _served_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, transport: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "served.toolc.yaml").write_text(
+        SERVED_SPEC.format(transport=transport))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    return tmp_path
+
+
+def _marking_command(tmp_path: Path, marker: Path) -> str:
+    """An ``stdio`` entry whose command would create ``marker`` if it were started."""
+    script = tmp_path / "make_marker.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    return f"stdio: {{command: {json.dumps(sys.executable)}, args: [{json.dumps(str(script))}]}}"
+
+
+def _every_offline_command(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """validate, build (writing, certified), build --check under CI, diff: exit codes."""
+    from toolc.actions import validate
+
+    out, err = io.StringIO(), io.StringIO()
+    codes = [validate([], out=out, err=err)]
+    codes.append(run_build(check=False, write=True, certify=True, fmt="text", strict=False,
+                           out=out, err=err))
+    monkeypatch.setenv("CI", "1")
+    codes.append(run_build(check=True, write=False, certify=True, fmt="text", strict=False,
+                           out=out, err=err))
+    codes.append(run_build(check=False, write=False, certify=True, fmt="json", strict=False,
+                           out=out, err=err))
+    monkeypatch.delenv("CI")
+    codes.append(run_diff(None, None, against=None, fmt="text", fail_on="error", out=out,
+                          err=err))
+    return codes
+
+
+def test_an_unpinned_stdio_server_is_never_started(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "MARKER"
+    project = _served_project(tmp_path, monkeypatch, _marking_command(tmp_path, marker))
+    assert _every_offline_command(monkeypatch) == [0, 0, 0, 0, 0]
+    assert not marker.exists()
+    tool = json.loads((project / "generated" / "schemas" / "served" / "ping.json").read_text())
+    assert tool["name"] == "ping"  # certified from what the spec says: the local tool
+
+
+class _Recording(http.server.BaseHTTPRequestHandler):
+    requests: ClassVar[list[str]] = []
+
+    def do_POST(self) -> None:
+        self.requests.append(self.path)
+        self.send_response(500)
+        self.end_headers()
+
+    do_GET = do_DELETE = do_POST
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_an_unpinned_http_server_is_never_contacted(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    _Recording.requests = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recording)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/mcp"
+        _served_project(tmp_path, monkeypatch, f"http: {{url: {url!r}}}")
+        assert _every_offline_command(monkeypatch) == [0, 0, 0, 0, 0]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert _Recording.requests == []
+
+
+def test_live_still_contacts_the_servers_it_is_asked_to(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "MARKER"
+    spec = (f"toolc: 1\nmodule: pinned\ntoolsets:\n  server:\n    kind: mcp\n"
+            f"    {_marking_command(tmp_path, marker)}\n"
+            f"    tools:\n      ping: {{description: Ping., input_schema: {{type: object}}}}\n"
+            f"export: server\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "pinned.toolc.yaml").write_text(spec)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    assert _every_offline_command(monkeypatch) == [0, 0, 0, 0, 0]
+    assert not marker.exists()
+    out, err = io.StringIO(), io.StringIO()
+    run_diff(None, None, against=None, fmt="text", fail_on="error", out=out, err=err,
+             live=True)
+    assert marker.exists()  # the server was started, as asked (it is no MCP server)
+
+
+USER_CODE_SPEC = """\
+toolc: 1
+module: guarded
+tools:
+  ping:
+    description: Ping.
+    handler: guarded_handlers:ping
+toolsets:
+  local: {kind: function, tools: [ping]}
+  shown: {kind: filtered, inner: local, predicate: guarded_policy:allow}
+  main: {kind: wrapper, inner: shown, wrapper: guarded_wrap:Pass}
+export: main
+"""
+
+
+def test_user_code_is_imported_only_by_a_certifying_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["code"]\n')
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "guarded.toolc.yaml").write_text(USER_CODE_SPEC)
+    code = tmp_path / "code"
+    code.mkdir()
+    mark = "import pathlib\npathlib.Path({!r}).touch()\n"
+    (code / "guarded_handlers.py").write_text(
+        mark.format(str(tmp_path / "HANDLERS")) + "def ping(ctx):\n    return 'pong'\n")
+    (code / "guarded_policy.py").write_text(
+        mark.format(str(tmp_path / "POLICY")) + "def allow(ctx):\n    return True\n")
+    (code / "guarded_wrap.py").write_text(
+        mark.format(str(tmp_path / "WRAP")) + "from toolc import runtime as rt\n\n\n"
+        "class Pass(rt.WrapperToolset):\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    from toolc.actions import validate
+
+    out, err = io.StringIO(), io.StringIO()
+    assert validate([], out=out, err=err) == 0
+    for check in (False, True):  # writing, then checking: --no-certify imports nothing
+        assert run_build(check=check, write=not check, certify=False, fmt="text",
+                         strict=False, out=out, err=err) == 0, out.getvalue()
+    assert run_diff(None, None, against=None, fmt="text", fail_on="error", out=out,
+                    err=err) == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.isupper()) == []
+    assert run_build(check=False, write=True, certify=True, fmt="text", strict=False,
+                     out=out, err=err) == 0, out.getvalue()
+    # Serving the export to list it builds what it is made of; handlers run only when
+    # a tool is called, and certification calls none.
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.isupper()) == ["POLICY", "WRAP"]

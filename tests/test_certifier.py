@@ -86,7 +86,8 @@ def make_project(root: Path, specs: dict[str, str], code: dict[str, str] | None 
     (root / "specs").mkdir(parents=True)
     for name, text in specs.items():
         (root / "specs" / f"{name}.toolc.yaml").write_text(text)
-    for name, source in (code or {}).items():
+    # (references are looked up in the sources: the handler is there, never imported)
+    for name, source in {"logs_app": "def read_log(ctx, lines): ...\n", **(code or {})}.items():
         (root / f"{name}.py").write_text(source)
     (root / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\noutput = "generated"\n'
                                          'python-path = ["."]\n')
@@ -168,21 +169,25 @@ def test_a_lost_description_and_a_wire_difference_are_caught(
 
 @pytest.mark.parametrize("specs", [
     {"alpha": prepared("alpha", "blanking:blank"), "beta": wrapped("beta", "no_default"),
-     "gamma": prepared("gamma", "no_such_module:blank"), "delta": spec("delta")},
+     "gamma": prepared("gamma", "vanishing:blank"), "delta": spec("delta")},
     {"broken": wrapped("broken", "raising"), "fine": spec("fine")},
 ], ids=["three-kinds", "import-error"])
 def test_the_process_reports_exactly_what_certifying_in_the_build_process_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specs: dict[str, str]
 ) -> None:
-    config = make_project(tmp_path, specs, {"blanking": BLANK, "no_default": NO_DEFAULT,
-                                            "raising": "raise ImportError('no luck')\n"})
+    config = make_project(tmp_path, specs, {
+        "blanking": BLANK, "no_default": NO_DEFAULT,
+        "raising": "raise ImportError('no luck')\nclass Wrap: ...\n",
+        # found in its source, gone when certification imports it
+        "vanishing": "import sys\ndel sys.modules[__name__]\nraise ImportError('gone')\n"
+                     "def blank(ctx, tools): ...\n"})
     forked = certified(config)
     assert any(code == "TC503" for code, _, _ in forked)
     monkeypatch.setattr(certifier, "can_fork", lambda: False)
     try:
         assert certified(config) == forked
     finally:
-        for name in ("blanking", "no_default", "raising"):
+        for name in ("blanking", "no_default", "raising", "vanishing"):
             sys.modules.pop(name, None)
 
 
@@ -190,7 +195,7 @@ def test_an_import_error_in_user_code_is_a_located_error(
     tmp_path: Path, forked_only: list[int]
 ) -> None:
     config = make_project(tmp_path, {"broken": wrapped("broken", "raising")},
-                          {"raising": "raise ImportError('no luck')\n"})
+                          {"raising": "raise ImportError('no luck')\nclass Wrap: ...\n"})
     assert certified(config) == [("TC503", 11, ("cannot serve module 'broken' for certification: "
                                                "ToolsetError: the wrapper of broken.tidy: cannot "
                                                "import raising:Wrap: ImportError: no luck"))]
@@ -309,7 +314,9 @@ def test_no_fork_while_other_threads_run() -> None:
 
 
 def test_a_sink_gets_each_generated_file_as_it_is_made(tmp_path: Path) -> None:
-    config = make_project(tmp_path, {"alpha": spec("alpha"), "beta": wrapped("beta", "w")})
+    config = make_project(tmp_path, {"alpha": spec("alpha"), "beta": wrapped("beta", "w")},
+                          {"w": "from toolc import runtime as rt\n\n\n"
+                                "class Wrap(rt.WrapperToolset):\n    pass\n"})
     project = compile_specs(config).project
     assert project is not None
     handed: list[tuple[str, str | None]] = []

@@ -47,7 +47,12 @@ def make_project(tmp_path: Path, spec: str = SPEC, extra: str = "",
                  modules: dict[str, str] | None = None) -> tuple[Config, ProjectIR]:
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "logs.toolc.yaml").write_text(spec + extra)
-    for name, source in (modules or {}).items():
+    # (references are looked up in the sources: the handler is there, never imported;
+    # `broken_module` is there too, and raises when certification imports it)
+    sources = {"logs_app": "def read_log(ctx, lines): ...\ndef dig(ctx, **kw): ...\n",
+               "broken_module": "raise RuntimeError('broken at import')\ndef blank(): ...\n",
+               **(modules or {})}
+    for name, source in sources.items():
         (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
     config = Config(root=tmp_path, specs=(tmp_path / "specs",), output=tmp_path / "generated",
                     python_path=(tmp_path,))
@@ -203,14 +208,14 @@ def test_other_differences_are_located_at_the_tool(tmp_path: Path) -> None:
 
 def test_a_module_that_cannot_be_served_is_a_located_error(tmp_path: Path) -> None:
     extra = ("toolsets:\n  base: {kind: function, tools: [readLog]}\n"
-             "  tidy: {kind: prepared, inner: base, prepare: no_such_module:blank}\n"
+             "  tidy: {kind: prepared, inner: base, prepare: broken_module:blank}\n"
              "export: tidy\n")
     config, project = make_project(tmp_path, extra=extra)
     bag = DiagnosticBag()
     certify_build(config, project, render_outputs(project), bag)
     [d] = list(bag)
     assert d.code in ("TC503", "TC501")
-    assert "no_such_module" in d.message or any("no_such_module" in n for n in d.notes)
+    assert "broken_module" in d.message or any("broken_module" in n for n in d.notes)
 
 
 def test_json_differences_ignore_key_order_but_not_types() -> None:
@@ -245,7 +250,7 @@ def test_every_module_is_certified_in_one_run_and_a_broken_one_does_not_stop_the
     (tmp_path / "specs" / "broken.toolc.yaml").write_text(
         SPEC.replace("module: logs", "module: broken") + "toolsets:\n"
         "  base: {kind: function, tools: [readLog]}\n"
-        "  tidy: {kind: prepared, inner: base, prepare: no_such_module:blank}\nexport: tidy\n")
+        "  tidy: {kind: prepared, inner: base, prepare: broken_module:blank}\nexport: tidy\n")
     project = compile_specs(config).project
     assert project is not None and len(project.modules) == 4
     files = render_outputs(project)
@@ -282,3 +287,154 @@ def test_staged_modules_are_compiled_meanwhile_and_the_child_is_reaped(tmp_path:
             assert module.toolset is not None
     with pytest.raises(ChildProcessError):  # no child left behind, not even a zombie
         os.waitpid(-1, os.WNOHANG)
+
+
+APPROVAL_SPEC = """\
+toolc: 1
+module: logs
+tools:
+  purge:
+    description: Delete old log files.
+    handler: logs_app:purge
+    requires_approval: true
+    meta: {com.example/owner: ops}
+  rotate:
+    description: Start a new log file.
+    handler: logs_app:rotate
+toolsets:
+  own: {kind: function, tools: [purge]}
+  plain: {kind: function, tools: [rotate]}
+  gated: {kind: approval_required, inner: plain}
+  all: {kind: combined, toolsets: [own, gated]}
+export: all
+"""
+
+
+def test_approval_is_published_and_listed_alike_through_a_real_client(tmp_path: Path) -> None:
+    config, project = make_project(tmp_path, APPROVAL_SPEC, modules={
+        "logs_app": "def purge(ctx):\n    return 'gone'\n\ndef rotate(ctx):\n    return 'new'\n"})
+    files = render_outputs(project)
+    golden = {t.name: t.published()["_meta"] for t in project.modules["logs"].exported_tools}
+    assert golden == {"purge": {"com.example/owner": "ops", "toolc/requiresApproval": True},
+                      "rotate": {"toolc/requiresApproval": True}}
+    assert '"toolc/requiresApproval": true' in files["schemas/logs/rotate.json"]
+    bag = DiagnosticBag()
+    certify_build(config, project, files, bag)  # lists over a real mcp Client, compares
+    assert list(bag) == []
+
+
+SEARCH_SPEC = """\
+toolc: 1
+module: logs
+tools:
+  tail:
+    description: Show the newest log lines.
+    handler: logs_app:tail
+    search: {always_load: true, hint: log tail newest lines}
+    meta: {com.example/owner: ops, anthropic/searchHint: log tail newest lines}
+"""
+
+
+def test_search_keys_are_published_in_meta_and_listed_alike(tmp_path: Path) -> None:
+    config, project = make_project(tmp_path, SEARCH_SPEC,
+                                   modules={"logs_app": "def tail(ctx):\n    return ''\n"})
+    [tool] = project.modules["logs"].exported_tools
+    assert tool.published()["_meta"] == {"com.example/owner": "ops",
+                                         "anthropic/searchHint": "log tail newest lines",
+                                         "anthropic/alwaysLoad": True}
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    assert list(bag) == []
+
+
+CONTEXT_SPEC = """\
+toolc: 1
+module: logs
+tools:
+  tail:
+    description: Show the newest log lines.
+    handler: logs_app:tail
+toolsets:
+  plain: {kind: function, tools: [tail]}
+  shown: {kind: prepared, inner: plain, prepare: logs_app:prepare}
+export: shown
+certify:
+  contexts:
+    - {name: guest, deps: logs_app:guest}
+    - {name: admin, deps: logs_app:admin}
+"""
+
+CONTEXT_APP = """\
+import dataclasses
+
+def tail(ctx):
+    return ''
+
+def prepare(ctx, tools):
+    # Guests see the tool, but not what it does: the bug certification must catch.
+    if ctx.deps == "guest":
+        return [dataclasses.replace(t, description="") for t in tools]
+    return tools
+
+def guest():
+    return "guest"
+
+async def admin():
+    return "admin"
+"""
+
+
+def test_a_description_lost_under_a_declared_context_names_it(tmp_path: Path) -> None:
+    config, project = make_project(tmp_path, CONTEXT_SPEC, modules={"logs_app": CONTEXT_APP})
+    assert [c for c, _ in project.modules["logs"].certify_contexts] == ["guest", "admin"]
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)  # the default one is clean
+    assert [(d.code, d.span.line if d.span else 0, d.message) for d in bag.sorted()] == [
+        ("TC502", 5, ("description of 'tail' does not reach the wire at /description under "
+                     "context 'guest'"))]
+
+
+def test_a_context_whose_factory_fails_is_a_located_error(tmp_path: Path) -> None:
+    # Another module name: the first test's logs_app is imported in this process already.
+    app = CONTEXT_APP.replace('return "guest"', 'raise RuntimeError("no guest here")')
+    spec = CONTEXT_SPEC.replace("logs_app:", "logs_failing_app:")
+    config, project = make_project(tmp_path, spec, modules={"logs_failing_app": app})
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    [problem] = bag.sorted()
+    assert problem.code == "TC503" and "under context 'guest'" in problem.message
+    assert "no guest here" in problem.message
+
+
+def test_the_forked_certifier_certifies_under_each_context_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+    from toolc.cli import main
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["."]\n')
+    make_project(tmp_path, CONTEXT_SPEC.replace("logs_app:", "logs_cli_app:"),
+                 modules={"logs_cli_app": CONTEXT_APP})  # a module no other test imported
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    result = CliRunner().invoke(main, ["build"], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "error[TC502]: description of 'tail' does not reach the wire at /description " \
+           "under context 'guest'" in result.stdout
+    assert "context 'admin'" not in result.stdout
+
+@pytest.mark.parametrize("keyword", ["items", "additionalProperties"])
+def test_a_tool_nested_to_the_depth_bound_certifies_through_a_real_client(
+        tmp_path: Path, keyword: str) -> None:
+    from toolc.loader import MAX_DEPTH
+
+    schema = "{type: string, description: The bottom.}"
+    for _ in range(MAX_DEPTH - 5):  # the deepest the loader lets a parameter nest
+        kind = "array" if keyword == "items" else "object"
+        schema = f"{{type: {kind}, description: A level., {keyword}: {schema}}}"
+    spec = ("toolc: 1\nmodule: logs\ntools:\n  dig:\n    description: Dig.\n"
+            f"    handler: logs_app:dig\n    params:\n      path: {schema}\n")
+    config, project = make_project(tmp_path, spec)
+    bag = DiagnosticBag()
+    certify_build(config, project, render_outputs(project), bag)
+    assert list(bag) == []

@@ -104,6 +104,44 @@ def test_schema_prints_the_format_and_the_committed_copy_is_current(project: Pat
     assert committed == spec_json_schema(), "regenerate: toolc schema > docs/spec.schema.json"
 
 
+def test_a_misspelt_handler_is_found_before_any_call(project: Path) -> None:
+    """With python-path set, handler references are looked up in the sources (issue 14):
+    a typo is an error at the spec line, and nothing is imported."""
+    (project / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["src"]\n')
+    (project / "src").mkdir()
+    (project / "src" / "notes_app.py").write_text(
+        "raise SystemExit('imported!')\ndef add(ctx, text): ...\n")
+    assert run("validate")[0] == 0
+    (project / "specs" / "notes.toolc.yaml").write_text(GOOD.replace("notes_app:add",
+                                                                     "notes_app:ad"))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert ("specs/notes.toolc.yaml:6:14: error[TC341]: handler 'notes_app:ad' of tool "
+            "'addNote': module 'notes_app' has no attribute 'ad'; did you mean 'add'?") in out
+    assert run("build", "--no-certify")[0] == 1
+
+
+def test_init_names_the_module_ignores_the_cache_and_configures_mypy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "support-desk"\n')
+    (tmp_path / ".gitignore").write_text("*.pyc")
+    code, out, _ = run("init")
+    assert code == 0 and "wrote specs/support_desk.toolc.yaml" in out  # from [project].name
+    assert (tmp_path / ".gitignore").read_text() == "*.pyc\n.toolc-cache/\n"
+    config = (tmp_path / "pyproject.toml").read_text()
+    assert '[tool.mypy]\nstrict = true\nfiles = ["generated", "support_desk_tools.py"]' in config
+    assert run("init", "--force")[0] == 0
+    assert (tmp_path / ".gitignore").read_text().count(".toolc-cache/") == 1  # said once
+    assert (tmp_path / "pyproject.toml").read_text().count("[tool.mypy]") == 1
+    code, out, _ = run("init", "--module", "desk")
+    assert code == 0 and "wrote specs/desk.toolc.yaml" in out
+    code, _, err = run("init", "--module", "not a name")
+    assert code == 2 and "not an ASCII Python identifier" in err
+
+
 def test_init_writes_a_starter_that_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "shop"
     target.mkdir()

@@ -25,6 +25,8 @@ def test_reads_every_key(tmp_path: Path) -> None:
 specs = ["a", "b/c.toolc.yaml"]
 output = "out"
 python-path = ["src"]
+format = "assert"
+serve-deps = "app.deps:make"
 [tool.toolc.severity]
 TC201 = "warning"
 unportable-name = "off"
@@ -36,6 +38,8 @@ severity = {FORMAT_ADDED = "info"}
     assert config.specs == (root.resolve() / "a", root.resolve() / "b/c.toolc.yaml")
     assert config.output == root.resolve() / "out"
     assert config.python_path == (root.resolve() / "src",)
+    assert config.format == "assert"
+    assert config.serve_deps == "app.deps:make"
     assert config.severities == {"TC201": Severity.WARNING, "TC302": Severity.OFF}
     assert config.diff == {"severity": {"FORMAT_ADDED": "info"}}
 
@@ -49,6 +53,9 @@ severity = {FORMAT_ADDED = "info"}
         ('[tool.toolc.severity]\nmissing-descripton = "off"', "did you mean 'missing-description'", 5),
         ('[tool.toolc.severity]\nTC201 = "loud"', "must be \"off\", \"warning\" or \"error\"", 5),
         ('[tool.toolc]\nspecs = "s', "not valid TOML", 1),
+        ('[tool.toolc]\nformat = "strict"', 'format must be "annotate" or "assert"', 5),
+        ('[tool.toolc]\nserve-deps = "app.deps"', 'serve-deps must be "package.module:factory"', 5),
+        ('[tool.toolc]\nserve-deps = ["a:b"]', 'serve-deps must be "package.module:factory"', 5),
     ],
 )
 def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,
@@ -59,3 +66,33 @@ def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,
     assert d.code == "TC901"
     assert message in d.message
     assert d.span is not None and d.span.line == line
+
+
+@pytest.mark.parametrize(
+    ("table", "line"),
+    [
+        ('[tool.toolc]\noutput = "../elsewhere"', 5),
+        ('[tool.toolc]\noutput = "/tmp"', 5),
+        ('[tool.toolc]\noutput = "."', 5),
+        ('[tool.toolc]\noutput = "gen"\nspecs = ["specs", "../../etc"]', 6),
+        ('[tool.toolc]\noutput = "linked"', 5),  # a link in the project to outside it
+    ],
+)
+def test_specs_and_output_must_lie_inside_the_project(tmp_path: Path, table: str,
+                                                      line: int) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (tmp_path / "outside").mkdir()
+    (root / "linked").symlink_to(tmp_path / "outside")
+    with pytest.raises(SpecError) as exc:
+        load_config(project(root, table))
+    [d] = exc.value.diagnostics
+    assert d.code == "TC902" and d.span is not None and d.span.line == line
+    assert "project" in d.message
+
+
+def test_a_link_that_stays_inside_the_project_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "build" / "gen").mkdir(parents=True)
+    (tmp_path / "generated").symlink_to(tmp_path / "build" / "gen")
+    config = load_config(project(tmp_path, '[tool.toolc]\noutput = "generated"'))
+    assert config.output == tmp_path.resolve() / "generated"

@@ -55,6 +55,12 @@ A missing description (TC201) is an error by default and a warning for `external
 _ELSEWHERE = {
     "TC002": "Reported by the loader before parsing; a 10 MiB example does not belong in "
              "the repository (see tests/test_loader.py).",
+    "TC505": "Reported by `toolc build` before it writes, moves or deletes a file, and by "
+             "`toolc build --check`, as one line naming the file: a manifest or journal "
+             "entry outside the output, a link on the way (see tests/test_confine.py and "
+             "docs/security.md).",
+    "TC506": "Reported by `toolc build` as one line naming the file that could not be "
+             "written (see tests/test_staging.py and tests/test_buildlock.py).",
     "TC5": "Reported by `toolc build` when it certifies the generated modules through a "
            "real MCP client (see tests/test_certify.py).",
     "TC9": "Reported when reading `[tool.toolc]` in `pyproject.toml` (see "
@@ -71,9 +77,12 @@ def _spec_block(case: Path) -> list[str]:
     files = sorted(case.glob("*.toolc.yaml"))
     out = ["```yaml"]
     for path in files:
-        raw = path.read_bytes()
         if len(files) > 1:
             out.append(f"# {path.name}")
+        if path.is_symlink():
+            out.append(f"# ({path.name} is a symbolic link to {os.readlink(path)})")
+            continue
+        raw = path.read_bytes()
         if b"\x00" in raw:
             out.append(f"# (a file whose bytes include NUL: {raw!r})")
             continue

@@ -1,7 +1,7 @@
 """The front end end to end: every bad spec in tests/fixtures/invalid/ and its exact diagnostics.
 
 Each folder of ``tests/fixtures/invalid/`` holds one bad spec (several files where a case
-spans modules) and ``expected.txt``: the text diagnostics ``toolc`` prints for it, paths
+spans modules; handler modules in ``handlers/``, the case's python-path) and ``expected.txt``: the text diagnostics ``toolc`` prints for it, paths
 relative to the folder, compared in full. To regenerate them after an intended change,
 run ``TOOLC_REGEN=1 .venv/bin/python -m pytest tests/test_frontend.py`` and review the diff.
 """
@@ -31,12 +31,15 @@ def run_case(folder: Path) -> tuple[str, DiagnosticBag, ProjectIR | None]:
     loaded: list[LoadedFile] = []
     sources: dict[str, str] = {}
     for path in sorted(folder.glob("*.toolc.yaml")):
-        sources[path.name] = path.read_bytes().decode("utf-8", "replace")
+        if not path.is_symlink():  # a link out of the folder is not to be read (TC010)
+            sources[path.name] = path.read_bytes().decode("utf-8", "replace")
         try:
-            loaded.append(load_file(str(path), path.name))
+            loaded.append(load_file(str(path), path.name, str(folder)))
         except SpecError as exc:  # the loader refuses the whole file
             bag.extend(exc.diagnostics)
-    ir = analyse(loaded, bag)
+    # a case's own handler modules, in ``handlers/``, are its python-path
+    handlers = folder / "handlers"
+    ir = analyse(loaded, bag, python_path=(handlers,) if handlers.is_dir() else ())
     return render_text(bag.sorted(), sources) + "\n", bag, ir
 
 
@@ -97,7 +100,8 @@ def test_nonsense_gives_located_errors_not_tracebacks(text: str) -> None:
 # -- never a traceback: random, structured and mutated input ----------------------------------
 
 VALID = sorted((Path(__file__).parent / "fixtures" / "resolve").rglob("*.toolc.yaml"))
-SEEDS = VALID + [p for p in sorted(INVALID.rglob("*.toolc.yaml")) if b"\x00" not in p.read_bytes()]
+SEEDS = VALID + [p for p in sorted(INVALID.rglob("*.toolc.yaml"))
+                 if not p.is_symlink() and b"\x00" not in p.read_bytes()]
 VOCABULARY = [
     "toolc", "module", "description", "types", "tools", "toolsets", "export", "kind", "inner",
     "prefix", "names", "tools", "params", "returns", "handler", "type", "properties", "items",

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import math
+import os
 import time
+from pathlib import Path
 
 import pytest
 from toolc.diagnostics import SpecError
-from toolc.loader import MAX_BYTES, MAX_DEPTH, YList, YMap, load_bytes, load_text, spans_at
+from toolc.loader import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    YList,
+    YMap,
+    load_bytes,
+    load_file,
+    load_text,
+    spans_at,
+)
 
 
 def codes(exc: pytest.ExceptionInfo[SpecError]) -> list[tuple[str, int, int]]:
@@ -185,3 +196,62 @@ def test_a_large_file_without_aliases_is_not_an_alias_bomb() -> None:
     rows = "".join(f"  k{i}: {{a: 1, b: [x, y, z]}}\n" for i in range(40_000))
     data = load_text("top:\n" + rows, "big.yaml").data
     assert len(data["top"]) == 40_000
+
+
+@pytest.mark.parametrize("text, code, col", [
+    ("n: " + "9" * 5000 + "\n", "TC232", 4),               # a traceback before
+    ("n: -" + "1" * 641 + "\n", "TC232", 4),
+    ("n: 0x" + "f" * 600 + "\n", "TC232", 4),              # 723 decimal digits
+    ("n: !!int " + "7" * 700 + "\n", "TC232", 4),
+    ("n: [1, 1e400]\n", "TC232", 8),                       # not silently infinity
+    ("n: !!float 1" + "0" * 400 + "\n", "TC232", 4),       # an OverflowError before
+])
+def test_a_number_the_output_cannot_carry_is_a_located_error(
+        text: str, code: str, col: int) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text(text, "n.yaml")
+    assert codes(exc) == [(code, 1, col)]
+    assert len(exc.value.diagnostics[0].message) < 200
+
+
+def test_large_integers_within_the_bound_are_kept_exact() -> None:
+    big = "9" * 640
+    data = load_text(f"a: {big}\nb: -{big}\nc: 0x{'f' * 100}\n", "n.yaml").data
+    assert data == {"a": int(big), "b": -int(big), "c": int("f" * 100, 16)}
+
+
+def test_a_link_out_of_the_project_is_not_read(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLC_TEST_SECRET", "hunter2")
+    project = tmp_path / "project"
+    (project / "specs").mkdir(parents=True)
+    link = project / "specs" / "env.toolc.yaml"
+    link.symlink_to("/proc/self/environ")
+    with pytest.raises(SpecError) as exc:
+        load_file(str(link), "specs/env.toolc.yaml", str(project))
+    assert codes(exc) == [("TC010", 1, 1)]
+    assert "hunter2" not in str(exc.value)
+
+
+def test_a_link_to_a_file_inside_the_project_is_followed(tmp_path: Path) -> None:
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "real.yaml").write_text("a: 1\n")
+    (tmp_path / "specs").mkdir()
+    link = tmp_path / "specs" / "a.toolc.yaml"
+    link.symlink_to("../shared/real.yaml")
+    assert load_file(str(link), "specs/a.toolc.yaml", str(tmp_path)).data == {"a": 1}
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "f.toolc.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(SpecError) as exc:
+        load_file(str(fifo), "f.toolc.yaml", str(tmp_path))
+    assert codes(exc) == [("TC010", 1, 1)]
+
+
+def test_a_control_character_is_a_located_syntax_error() -> None:
+    with pytest.raises(SpecError) as exc:
+        load_text("toolc: 1\nmodule: m\n# a\x0cb\n", "c.yaml")
+    assert codes(exc) == [("TC003", 3, 4)]
+    assert "\n" not in exc.value.diagnostics[0].message

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from toolc.publish import golden_path, golden_text
+from toolc.publish import SCHEMAS_DIR, golden_path, golden_text
 
 scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
            | st.text())
@@ -36,3 +40,55 @@ def test_the_cases_that_differ_most_between_encoders() -> None:
 
 def test_golden_path() -> None:
     assert golden_path("workbench", "wb_readLog") == "schemas/workbench/wb_readLog.json"
+
+
+# -- every published schema resolves on its own (issue 11 item 2) ------------------------------
+
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TESTS))
+
+from agreement_support import build_in_memory, project_folders
+
+
+def _refuse(uri: str) -> Any:
+    raise AssertionError(f"a published schema needs {uri}: it does not resolve on its own")
+
+
+def _compile_every_schema(tool: dict[str, Any], where: str) -> None:
+    for key in ("inputSchema", "outputSchema"):
+        if key in tool:
+            try:
+                jsonschema_rs.Draft202012Validator(tool[key], retriever=_refuse)
+            except jsonschema_rs.ValidationError as exc:
+                raise AssertionError(f"{where} {key}: {exc.message}") from None
+
+
+def _committed_golden_files() -> list[Path]:
+    """The golden files on disk: generated/ and every published tool among the fixtures
+    (expected published JSON, the diff rules' old and new golden files, ...)."""
+    found = sorted((TESTS.parent / "generated" / SCHEMAS_DIR).rglob("*.json"))
+    return found + sorted((TESTS / "fixtures").rglob("*.json"))
+
+
+@pytest.mark.parametrize("folder", project_folders(), ids=lambda p: p.name)
+def test_every_schema_a_project_publishes_compiles_with_nothing_to_retrieve(
+        folder: Path) -> None:
+    files = build_in_memory(folder)
+    assert files is not None, folder
+    golden = {rel: text for rel, text in files.items() if rel.startswith(SCHEMAS_DIR + "/")}
+    assert golden or folder.name == "no_tools"
+    for rel, text in golden.items():
+        _compile_every_schema(json.loads(text), f"{folder.name}/{rel}")
+
+
+def test_every_committed_golden_file_compiles_with_nothing_to_retrieve() -> None:
+    compiled = 0
+    for path in _committed_golden_files():
+        try:
+            tool = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:  # a fixture that is bad JSON on purpose (a `$ref` to it)
+            continue
+        if isinstance(tool, dict) and "inputSchema" in tool:
+            _compile_every_schema(tool, str(path.relative_to(TESTS.parent)))
+            compiled += 1
+    assert compiled > 100

@@ -30,3 +30,15 @@ def test_the_spec_example_validates() -> None:
     bag = DiagnosticBag()
     project = analyse([load_text(block_after("## A spec", "yaml"), "README.md")], bag)
     assert project is not None and list(bag) == []
+
+
+def test_the_adapter_example_is_five_lines_of_real_names() -> None:
+    """The README's adapter example compiles and imports what exists (it needs a model
+    and its API key to run; docs/python.md's examples run in the suite)."""
+    import importlib
+
+    code = block_after("## From Python and agent frameworks", "python")
+    assert len(code.strip().splitlines()) == 5
+    compile(code, "README.md", "exec")
+    for module, name in re.findall(r"^from ([\w.]+) import (\w+)$", code, re.MULTILINE):
+        assert hasattr(importlib.import_module(module), name), (module, name)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,57 +18,16 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-SPEC = """\
-toolc: 1
-module: desk
-description: Tools of the test desk.
-tools:
-  echo:
-    description: Say the text back.
-    handler: desk_app:echo
-    params:
-      text: {type: string, description: What to say back., maxLength: 20}
-  boom:
-    description: Always fails.
-    handler: desk_app:boom
-  shred:
-    description: Shred a document, after asking.
-    handler: desk_app:shred
-    requires_approval: true
-    params:
-      doc: {type: string, description: Which document.}
-"""
+sys.path.insert(0, str(Path(__file__).parent))
 
-HANDLERS = """\
-import sys
+from serve_support import SPEC, Served, http_server, make_project, toolc_cmd
 
-def echo(ctx, text):
-    print("stray output that must not reach the protocol")
-    return text
-
-def boom(ctx):
-    raise RuntimeError("the desk is on fire")
-
-SHREDDED = []
-
-async def shred(ctx, doc):
-    SHREDDED.append(doc)
-    return f"shredded {doc} ({len(SHREDDED)} so far)"
-"""
+SECRET = "/srv/secret/desk.db"
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "desk.toolc.yaml").write_text(SPEC)
-    (tmp_path / "desk_app.py").write_text(textwrap.dedent(HANDLERS))
-    return tmp_path
-
-
-def toolc_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "toolc", *args]
+    return make_project(tmp_path)
 
 
 def answering(action: str, confirm: bool | None = None) -> Any:
@@ -84,16 +41,19 @@ async def exercise(target: Any) -> None:
     """List, call, bad arguments, a raising handler, and approval accepted and declined."""
     async with Client(target, elicitation_callback=answering("accept", True)) as client:
         listed = await client.list_tools()
-        assert [t.name for t in listed.tools] == ["echo", "boom", "shred"]
+        assert [t.name for t in listed.tools] == ["echo", "boom", "refuse", "shred"]
         assert listed.tools[0].input_schema["properties"]["text"]["description"] == (
             "What to say back.")
         result = await client.call_tool("echo", {"text": "hello"})
         assert (result.is_error, result.content[0].text) == (False, "hello")
         bad = await client.call_tool("echo", {"text": "x" * 30})
         assert bad.is_error and "text" in bad.content[0].text
-        assert "at most 20 characters" in bad.content[0].text
+        assert "is longer than 20 characters" in bad.content[0].text
         boom = await client.call_tool("boom", {})
-        assert boom.is_error and "the desk is on fire" in boom.content[0].text
+        assert boom.is_error and boom.content[0].text == "internal error in tool boom (ref 1)"
+        refused = await client.call_tool("refuse", {})
+        assert (refused.is_error, refused.content[0].text) == (
+            True, "The drawer is locked; ask for the key first.")
         again = await client.call_tool("echo", {"text": "still here"})
         assert again.content[0].text == "still here"
         ok = await client.call_tool("shred", {"doc": "minutes"})
@@ -110,48 +70,35 @@ def test_stdio(project: Path) -> None:
     anyio.run(exercise, params)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
-def http_server(project: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    port = free_port()
-    proc = subprocess.Popen(toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport", "http",
-                                      "--port", str(port)),
-                            cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError(f"server did not start: {proc.communicate()[1]}") from None
-            time.sleep(0.05)
-    try:
-        yield proc, f"http://127.0.0.1:{port}/mcp"
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+def served(project: Path) -> Iterator[Served]:
+    with http_server(project) as server:
+        yield server
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_http_then_clean_shutdown_on_signal(http_server: tuple[subprocess.Popen[str], str],
-                                            signum: int) -> None:
-    proc, url = http_server
-    anyio.run(exercise, url)
-    proc.send_signal(signum)
-    out, err = proc.communicate(timeout=15)
-    assert proc.returncode == 0, err
-    assert "toolc serve" not in out  # logs go to stderr (a handler may print to stdout)
-    assert f"serving desk at {url}" in err and "shutting down" in err
+def test_http_then_clean_shutdown_on_signal(served: Served, signum: int) -> None:
+    anyio.run(exercise, served.url)
+    served.proc.send_signal(signum)
+    assert served.proc.wait(timeout=15) == 0, served.stderr()
+    err = served.stderr()
+    assert "toolc serve" not in served.stdout()  # logs go to stderr (handlers may print)
+    assert f"serving desk at {served.url}" in err and "shutting down" in err
     assert "KeyboardInterrupt" not in err and "CancelledError" not in err
+    # the masked exception's details are in the server's log, under the ref the client saw
+    assert "internal error in tool boom (ref 1)\nTraceback" in err and SECRET in err
+
+
+def test_expose_errors_sends_the_exception_text(project: Path) -> None:
+    async def call_boom(url: str) -> Any:
+        async with Client(url) as client:
+            return await client.call_tool("boom", {}), await client.call_tool("refuse", {})
+
+    with http_server(project, "--expose-errors") as server:
+        boom, refused = anyio.run(call_boom, server.url)
+    assert boom.is_error and boom.content[0].text == (
+        f"boom failed: RuntimeError: the desk is on fire at {SECRET}")
+    assert refused.content[0].text == "The drawer is locked; ask for the key first."
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -196,3 +143,59 @@ def test_bad_targets_are_clear_errors(project: Path) -> None:
     assert broken.returncode == 1
     assert "error[TC101]" in broken.stderr and "nothing is served" in broken.stderr
     assert "Traceback" not in broken.stderr
+
+
+WHOAMI_SPEC = """\
+toolc: 1
+module: who
+tools:
+  whoami:
+    description: Say whose session this is.
+    handler: who_app:whoami
+toolsets:
+  main: {kind: function, tools: [whoami]}
+export: main
+"""
+
+WHOAMI = """\
+import itertools
+
+SESSIONS = itertools.count(1)
+
+def make():
+    return {"session": next(SESSIONS)}
+
+def whoami(ctx):
+    return f"session {ctx.deps['session']}"
+"""
+
+
+def test_deps_come_from_the_factory_per_session(project: Path) -> None:
+    (project / "specs" / "who.toolc.yaml").write_text(WHOAMI_SPEC)
+    (project / "who_app.py").write_text(WHOAMI)
+
+    async def ask(*extra: str) -> str:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "toolc", "serve", "specs/who.toolc.yaml", *extra],
+            cwd=str(project), env=dict(os.environ))
+        async with Client(params) as client:
+            first = await client.call_tool("whoami", {})
+            again = await client.call_tool("whoami", {})
+        assert first.content[0].text == again.content[0].text  # kept for the session
+        return str(first.content[0].text)
+
+    assert anyio.run(ask, "--deps", "who_app:make") == "session 1"
+    with (project / "pyproject.toml").open("a") as f:
+        f.write('serve-deps = "who_app:make"\n')
+    assert anyio.run(ask) == "session 1"
+
+
+def test_a_bad_deps_factory_is_a_clear_error(project: Path) -> None:
+    for reference, message in (("nowhere:make", "cannot import nowhere:make"),
+                               ("desk_app", "a reference is 'package.module:attribute'"),
+                               ("desk_app:SHREDDED", "is not callable")):
+        run = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--deps", reference),
+                             cwd=project, capture_output=True, text=True, timeout=30,
+                             check=False)
+        assert run.returncode == 1 and message in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr

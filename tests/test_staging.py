@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 import pytest
 from toolc import staging, write
+from toolc.confine import OutputError
 from toolc.staging import StagedTree, stage_tree
 from toolc.write import JOURNAL, read_manifest, write_tree
 
@@ -100,7 +102,81 @@ def test_a_failed_commit_leaves_the_output_as_it_was(tmp_path: Path,
         raise OSError("disk full")
 
     monkeypatch.setattr(staging, "write_synced", no_room)  # the journal cannot be written
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match="disk full"):
         staged.commit(NEW)
     assert snapshot(tmp_path) == OLD and staging_folders(tmp_path) == []
     no_process_left()
+
+
+def failing_at(errno_code: int, marker: bytes):  # type: ignore[no-untyped-def]
+    """A ``write_new_file`` that fails like the file system would for data with ``marker``
+    (the forked writers inherit it, so each batch fails in both processes)."""
+    real = staging.write_new_file
+
+    def write_new_file(path: Path, data: bytes) -> None:
+        if marker in data:
+            raise OSError(errno_code, os.strerror(errno_code))
+        real(path, data)
+    return write_new_file
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EFBIG, errno.EIO])
+@pytest.mark.parametrize("meanwhile", [False, True])
+def test_a_write_that_fails_names_its_file_and_keeps_the_old_output(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, meanwhile: bool) -> None:
+    write_tree(tmp_path, OLD)
+    monkeypatch.setattr(staging, "write_new_file", failing_at(code, b'"n": 2'))
+    with pytest.raises(OutputError) as exc:
+        staged = stage_tree(tmp_path, NEW, meanwhile=meanwhile)
+        staged.commit(NEW)
+    assert exc.value.code == "TC506" and exc.value.path == tmp_path / "schemas/m/t2.json"
+    assert errno.errorcode[code] in exc.value.message and "\n" not in exc.value.message
+    assert snapshot(tmp_path) == OLD and staging_folders(tmp_path) == []
+    assert not (tmp_path / JOURNAL).exists()
+    no_process_left()
+
+
+@pytest.mark.parametrize("code", [errno.EROFS, errno.EACCES])
+def test_an_output_folder_that_cannot_be_written_is_one_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int) -> None:
+    write_tree(tmp_path, OLD)
+
+    def refuse(**_kw: object) -> str:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(staging.tempfile, "mkdtemp", refuse)
+    with pytest.raises(OutputError) as exc:
+        stage_tree(tmp_path, NEW)
+    assert exc.value.code == "TC506" and exc.value.path == tmp_path
+    assert errno.errorcode[code] in exc.value.message
+    assert snapshot(tmp_path) == OLD and not (tmp_path / JOURNAL).exists()
+
+
+def test_a_rename_refused_after_the_journal_is_finished_by_the_next_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_tree(tmp_path, OLD)
+    real = os.replace
+
+    def forbidden(a: Path, b: Path) -> None:
+        if Path(b).name == "t2.json":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        real(a, b)
+
+    monkeypatch.setattr(write.os, "replace", forbidden)
+    with pytest.raises(OutputError) as exc:
+        write_tree(tmp_path, NEW)
+    assert exc.value.path == tmp_path / "schemas/m/t2.json" and "EACCES" in exc.value.message
+    assert (tmp_path / JOURNAL).exists()  # the journal is the truth now
+    monkeypatch.setattr(write.os, "replace", real)
+    assert not write_tree(tmp_path, NEW).changes  # the next build finished it, not stuck
+    assert snapshot(tmp_path) == NEW and not (tmp_path / JOURNAL).exists()
+
+
+def test_a_name_no_file_system_takes_is_refused_before_the_journal(tmp_path: Path) -> None:
+    write_tree(tmp_path, OLD)
+    with pytest.raises(OutputError) as exc:
+        write_tree(tmp_path, {**NEW, "x" * 300 + ".py": "long\n"})
+    assert exc.value.code == "TC505" and "longer than 255 bytes" in exc.value.message
+    assert snapshot(tmp_path) == OLD and not (tmp_path / JOURNAL).exists()
+    assert write_tree(tmp_path, NEW).changes  # the next build works
+    assert snapshot(tmp_path) == NEW

@@ -110,8 +110,8 @@ def test_interrupted_at_every_point_is_before_or_after(tmp_path: Path,
         assert set(read_manifest(root)) == set(NEW if committing else OLD), kill_at
 
 
-def test_plan_finishes_an_interrupted_commit_first(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plan_leaves_an_interrupted_commit_for_a_writing_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_tree(tmp_path, OLD)
     real = os.replace
     calls = 0
@@ -127,6 +127,9 @@ def test_plan_finishes_an_interrupted_commit_first(tmp_path: Path,
     with pytest.raises(Killed):
         write_tree(tmp_path, NEW)
     monkeypatch.setattr(write.os, "replace", real)
-    assert not plan(tmp_path, NEW).changes
+    before = snapshot(tmp_path)
+    assert plan(tmp_path, NEW).changes  # a checking build reads; it finishes nothing
+    assert snapshot(tmp_path) == before and (tmp_path / JOURNAL).exists()
+    assert not write_tree(tmp_path, NEW).changes  # the writing build finished it first
     assert snapshot(tmp_path) == NEW
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from .build import BuildResult, build, compile_specs, discover, in_ci
 from .config import Config, load_config
 from .diagnostics import DiagnosticBag, SpecError
-from .report.diagnostics import render
+from .report.diagnostics import json_text, render
+from .serve_http import HttpOptions
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -88,7 +89,8 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
         return EXIT_ERRORS
     checking = check or (in_ci() and not write)
     reporter = _progress(err) if progress else None
-    result = build(config, check=checking, certify=certify, progress=reporter)
+    result = build(config, check=checking, certify=certify, progress=reporter,
+                   waiting=_notice(err))
     if reporter:
         err.write("\r\x1b[K")
     if fmt == "json":
@@ -98,6 +100,8 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
         if not result.ok:
             return EXIT_ERRORS
         _print_changes(result, config, fmt, out, color)
+        if fmt == "text":
+            _print_budgets(result, out)
         code = _build_exit(result, config, checking, strict, out)
     if live:  # drift of pinned MCP servers (toolc.importer.drift)
         from .importer.drift import build_drift
@@ -116,21 +120,29 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     out.write(result.diff.render(change_fmt, color=color, golden_root=golden_root) + "\n")
 
 
+def _print_budgets(result: BuildResult, out: TextIO) -> None:
+    """One line per export: its tools and their estimated tokens (toolc.budget)."""
+    out.writelines(f"budget: {b.describe()}\n" for b in result.compiled.budgets or ())
+
+
 def _build_json(result: BuildResult, config: Config, checking: bool, strict: bool,
                 out: TextIO) -> int:
-    """One JSON document: ``{"diagnostics", "changes", "output"}`` (documented in README)."""
+    """One JSON document: ``{"diagnostics", "changes", "budget", "output"}`` (documented
+    in README)."""
     compiled = result.compiled
     doc: dict[str, object] = json.loads(render(compiled.bag.sorted(), "json", compiled.sources))
     golden_root = f"{config.relative(config.output)}/schemas"
     doc["changes"] = (json.loads(result.diff.render("json", golden_root=golden_root))["changes"]
                       if result.diff is not None else [])
     p = result.plan
+    budgets = result.compiled.budgets
+    doc["budget"] = None if budgets is None else [b.as_json() for b in budgets]
     doc["output"] = None if p is None else {
         "folder": config.relative(config.output), "checked": checking,
         "up_to_date": result.up_to_date or (checking and not p.changes),
         "written": list(p.written), "removed": list(p.removed), "unchanged": len(p.unchanged),
     }
-    out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    out.write(json_text(doc) + "\n")
     if not result.ok or (checking and p is not None and p.changes):
         return EXIT_ERRORS
     return _exit_code(compiled.bag, strict)
@@ -155,6 +167,14 @@ def _build_exit(result: BuildResult, config: Config, checking: bool, strict: boo
         out.write(f"wrote {len(p.written)}, removed {len(p.removed)}, "
                   f"unchanged {len(p.unchanged)} file(s) in {out_dir}/\n")
     return _exit_code(result.compiled.bag, strict)
+
+
+def _notice(err: TextIO) -> Callable[[str], None]:
+    """A line on stderr (another build holds the lock), flushed: it is said before waiting."""
+    def say(message: str) -> None:
+        err.write(f"toolc: {message}\n")
+        err.flush()
+    return say
 
 
 def _progress(err: TextIO):  # type: ignore[no-untyped-def]
@@ -226,16 +246,32 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
 
 
-def run_serve(target: str, *, toolset_name: str | None, transport: str, host: str, port: int,
-              pinned: bool = False, err: TextIO | None = None) -> int:
+def run_serve(target: str, *, toolset_name: str | None, transport: str,
+              http: HttpOptions | None = None, pinned: bool = False,
+              expose_errors: bool = False, deps: str | None = None,
+              err: TextIO | None = None) -> int:
+    """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``.
+    ``deps`` (else ``[tool.toolc] serve-deps``) names the session deps factory."""
     err = err or sys.stderr
     from .serve import serve
+    from .serve_http import BindRefused, check_bind, host_policy
 
+    http = http or HttpOptions()
+    if transport == "http":
+        try:
+            warning = check_bind(http)
+            host_policy(http)  # a malformed --allow-host/--allow-origin is a usage error
+        except BindRefused as exc:
+            err.write(f"error: {exc}\n")
+            return EXIT_USAGE
+        if warning:
+            err.write(f"warning: {warning}\n")
     config = _config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS
-    return serve(config, target, toolset_name=toolset_name, transport=transport, host=host,
-                 port=port, pinned=pinned, err=err)
+    return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,
+                 pinned=pinned, expose_errors=expose_errors,
+                 deps=deps or config.serve_deps, err=err)
 
 
 def run_import(*, stdio: str | None, http: str | None, saved: str | None,

@@ -18,14 +18,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cache import cache_record, cached_plan, forget_build, input_key, remember_build
+from .budget import ExportBudget, from_record, measure
+from .buildlock import build_lock
+from .cache import (
+    cache_record,
+    cached_plan,
+    forget_build,
+    input_key,
+    remember_build,
+    remembered,
+    replayed,
+)
 from .config import Config
+from .confine import OutputError
 from .diagnostics import DiagnosticBag, Span, SpecError
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
 from .staging import StagedTree
-from .write import Plan, plan
+from .write import JOURNAL, Plan, plan
 
 if TYPE_CHECKING:
     from .certifier import Certifier
@@ -42,6 +53,7 @@ class Compiled:
     bag: DiagnosticBag
     sources: dict[str, str] = field(default_factory=dict)
     project: ProjectIR | None = None
+    budgets: list[ExportBudget] | None = None   # per export, when the IR was made
 
 
 @dataclass(slots=True)
@@ -66,13 +78,23 @@ def discover(config: Config, paths: Sequence[Path] = ()) -> list[Path]:
         if root.is_file():
             found.add(root)
         elif root.is_dir():
-            found.update(p for p in root.rglob(f"*{SPEC_SUFFIX}") if p.is_file())
+            # Not only regular files: a FIFO or a link named like a spec is reported by
+            # the loader (TC010), not passed over in silence.
+            found.update(p for p in root.rglob(f"*{SPEC_SUFFIX}") if not p.is_dir())
     return sorted(found)
+
+
+def shown_path(config: Config, path: Path) -> str:
+    """How diagnostics name a spec: by its own name, even when it is a symbolic link
+    (``config.relative`` would name the file the link points to)."""
+    folder = config.relative(path.parent)
+    return path.name if folder == "." else f"{folder}/{path.name}"
 
 
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag."""
+    from .checks.clients import ClientView
     from .frontend import analyse
 
     bag = DiagnosticBag(severities=dict(config.severities))
@@ -80,22 +102,42 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     loaded: list[LoadedFile] = []
     files = discover(config, paths)
     for i, path in enumerate(files, 1):
+        shown = shown_path(config, path)
         if progress:
-            progress(f"loading {i}/{len(files)} {config.relative(path)}")
-        shown = config.relative(path)
+            from .report.diagnostics import escape_controls  # a file name may hold ESC
+
+            progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
-            item = load_file(str(path), shown)
+            item = load_file(str(path), shown, str(config.root))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
-            compiled.sources[shown] = _text_for_display(path)
+            if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those
+                compiled.sources[shown] = _text_for_display(path)
             continue
         compiled.sources[shown] = item.text
         loaded.append(item)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
-    project = analyse(loaded, bag)
+    view = ClientView(config.clients, config.server_name, config.server_names)
+    project = analyse(loaded, bag, config.root, formats=config.format,
+                      python_path=config.python_path, clients=view)
     compiled.project = None if bag.has_errors else project
+    if compiled.project is not None:
+        compiled.budgets = measure(compiled.project, config, bag)
     return compiled
+
+
+def _sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
+    """The spec texts replayed diagnostics quote (only files inside the project)."""
+    sources: dict[str, str] = {}
+    root = config.root.resolve()
+    for d in bag:
+        if d.span is None or d.span.path in sources:
+            continue
+        path = (config.root / d.span.path).resolve()
+        if path.is_relative_to(root) and path.is_file():
+            sources[d.span.path] = _text_for_display(path)
+    return sources
 
 
 def _text_for_display(path: Path) -> str:
@@ -157,9 +199,12 @@ def schema_changes(config: Config, old: Any, new: Any) -> SchemaDiff:
 
 
 def golden_on_disk(config: Config) -> Any:
-    from .diff import ToolSet, load_folder
+    from .diff import DiffInputError, ToolSet, load_folder
 
     root = config.output / SCHEMAS_DIR
+    if root.is_symlink():  # the output is checked out from the pull request
+        raise DiffInputError(f"{config.relative(root)}: a link; the golden files are read "
+                             "only from the output folder itself")
     return load_folder(root) if root.is_dir() else ToolSet()
 
 
@@ -170,22 +215,45 @@ def build(
     certify: bool = True,
     progress: Progress | None = None,
     use_cache: bool = True,
+    waiting: Progress | None = None,
 ) -> BuildResult:
     """Run the whole pipeline. ``check`` writes nothing and only says what would change.
 
     When nothing the output depends on changed since the last clean build wrote it (see
-    :func:`input_key`), the result says so (``up_to_date``) without analysing,
-    generating or certifying; ``use_cache=False`` always runs every stage.
+    :func:`input_key`), a writing build says so (``up_to_date``) without analysing,
+    generating or certifying; ``use_cache=False`` always runs every stage. A checking
+    build always runs them: it is the gate, and the record could come from the checkout.
+
+    A writing build holds the project's build lock (``toolc.buildlock``); ``waiting`` is
+    told when it has to wait for another build.
     """
+    if check:
+        with collector_paused():
+            return _run_stages(config, None, check=True, certify=certify, progress=progress)
+    try:
+        with build_lock(config.root, waiting):
+            return _writing_build(config, certify=certify, progress=progress,
+                                  use_cache=use_cache)
+    except OutputError as exc:  # the lock could not be taken
+        result = BuildResult(Compiled(DiagnosticBag(severities=dict(config.severities))))
+        report_output_error(config, result, exc)
+        return result
+
+
+def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
+                   use_cache: bool) -> BuildResult:
     specs = discover(config)
     key = input_key(config, specs) if use_cache else None
     if key is not None:
         cached = cached_plan(config, key, certify=certify)
         if cached is not None:
             compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
-            return BuildResult(compiled, plan=cached, checked=check, up_to_date=True)
+            compiled.bag.extend(replayed(config))  # what it said last time, said again
+            compiled.sources = _sources_of(config, compiled.bag)
+            compiled.budgets = from_record(remembered(config, "budget"))
+            return BuildResult(compiled, plan=cached, up_to_date=True)
     with collector_paused():
-        return _run_stages(config, key, check=check, certify=certify, progress=progress)
+        return _run_stages(config, key, check=False, certify=certify, progress=progress)
 
 
 def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
@@ -211,8 +279,9 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         progress("generating")
     # The files are staged beside the output as they are made, by other processes while
     # the build generates, diffs and certifies, and put in place only if it succeeds.
-    staged = None if check else StagedTree(config.output)
+    staged = None
     try:
+        staged = None if check else StagedTree(config.output)
         sink = certifier.module_generated if certifier is not None else None
         result.files = render_outputs(project, staged, sink)
         result.diff = _diff_or_report(config, result)
@@ -223,17 +292,45 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         if compiled.bag.has_errors:
             return result
         if staged is None:
+            _journal_left(config, result)
             result.plan = plan(config.output, result.files)
             return result
         forget_build(config)  # the record must never describe an output being replaced
         result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
-        if key is not None and not compiled.bag.items:  # a build with warnings says them again
-            remember_build(config, cache_record(config, project, key, certified=certify))
+        if key is not None:  # its warnings are recorded: an up-to-date build says them again
+            record = cache_record(config, project, key, certified=certify,
+                                  diagnostics=list(compiled.bag))
+            record["budget"] = [b.as_json() for b in compiled.budgets or ()]
+            remember_build(config, record)
+        return result
+    except OutputError as exc:
+        report_output_error(config, result, exc)
+        result.plan = None
         return result
     finally:
         if staged is not None:
             staged.discard()  # nothing happens after a commit
+
+
+def report_output_error(config: Config, result: BuildResult, exc: OutputError) -> None:
+    """A refused path or a failed write: one line naming the file (no source to quote).
+    The path is shown as it is inside the project: a link is named, not followed."""
+    try:
+        shown = exc.path.relative_to(config.root).as_posix()
+    except ValueError:
+        shown = config.relative(exc.path)
+    result.compiled.bag.report(exc.code, exc.message, Span(shown, 1, 1))
+
+
+def _journal_left(config: Config, result: BuildResult) -> None:
+    """A checking build finishes no interrupted write, but says that one is there."""
+    journal = config.output / JOURNAL
+    if os.path.lexists(journal):
+        result.compiled.bag.report(
+            "TC505", "an interrupted write's journal is in the output: a checking build "
+                     "replays nothing (`toolc build --write` finishes it, or refuses it)",
+            Span(config.relative(journal), 1, 1))
 
 
 def _certify(config: Config, project: ProjectIR, result: BuildResult,

@@ -1,9 +1,10 @@
 """The no-op rebuild cache: a build whose inputs have not changed does nothing.
 
-A clean build records, in .toolc-cache/build.json beside pyproject.toml (not in the
+A build without errors records, in .toolc-cache/build.json beside pyproject.toml (not in the
 committed output: the record changes with toolc's code and the machine's dependency
 versions, and a committed file must not churn for that), a hash of everything its output
-depends on: the spec files (paths and bytes), the [tool.toolc] configuration, toolc's
+depends on: the spec files (paths and bytes; the schema files their `$ref`s inline are
+recorded after the build, with their hashes), the [tool.toolc] configuration, toolc's
 version and the hash of its own code (an editable install changes without a new
 version), and the versions of its dependencies. When the next build finds the same
 hash, and every file the manifest lists is still on disk with its recorded hash (so a
@@ -11,8 +12,12 @@ generated file edited by hand is rebuilt), it is up to date: analysis, generatio
 certification are skipped. Certification imports user code (predicates, prepare
 functions, wrappers): a certified record also holds the hashes of the files of those
 modules found on the python-path, and a project whose certification depends on what
-cannot be hashed (an unpinned MCP server, a module elsewhere) is never certified from
-the cache.
+cannot be hashed (a module elsewhere) is never certified from the cache. MCP servers
+are never contacted by certification, so they are no input of it.
+
+The record is only ever a shortcut for the author's own writing builds: a checking build
+(CI, where ``.toolc-cache/`` could come from the pull request) never answers from it,
+and nothing is written through a link there (``toolc.buildlock.cache_folder``).
 """
 
 from __future__ import annotations
@@ -27,38 +32,65 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .buildlock import CACHE_DIR, cache_folder
 from .config import Config
+from .confine import OutputError, is_plain_file
+from .diagnostics import RULES, Diagnostic, Severity, Span
 from .ir import ProjectIR, ToolsetIR
-from .write import JOURNAL, Plan, read_manifest_data
+from .loader import link_problem
+from .write import JOURNAL, MANIFEST, Plan, read_manifest
 
 CACHE_FORMAT = 1
-CACHE_FILE = Path(".toolc-cache") / "build.json"
+CACHE_FILE = Path(CACHE_DIR) / "build.json"
+
+
+def _folder(config: Config, *, create: bool = False) -> Path | None:
+    try:
+        return cache_folder(config.root, create=create)
+    except OutputError:
+        return None  # a link or a file there: no cache, rather than one elsewhere
 
 
 def remember_build(config: Config, record: dict[str, Any]) -> None:
-    path = config.root / CACHE_FILE
+    folder = _folder(config, create=True)
+    if folder is None:
+        return
+    path, tmp = folder / CACHE_FILE.name, folder / "build.tmp"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+        tmp.unlink(missing_ok=True)  # a link put there is removed, never written through
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(record, sort_keys=True))
         os.replace(tmp, path)
     except OSError:
         pass  # a cache that cannot be written only costs the next build its shortcut
 
 
 def forget_build(config: Config) -> None:
-    with contextlib.suppress(OSError):
-        (config.root / CACHE_FILE).unlink()
+    folder = _folder(config)
+    if folder is not None:
+        with contextlib.suppress(OSError):
+            (folder / CACHE_FILE.name).unlink()
+
+
+def remembered(config: Config, key: str) -> Any:
+    """One entry of the last clean build's record (None when absent): for what the build
+    only reports (the token budget), which a no-op build says again."""
+    return _remembered(config).get(key)
 
 
 def _remembered(config: Config) -> dict[str, Any]:
+    folder = _folder(config)
+    if folder is None:
+        return {}
     try:
-        data = json.loads((config.root / CACHE_FILE).read_text(encoding="utf-8"))
+        data = json.loads((folder / CACHE_FILE.name).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
-DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "Jinja2", "click", "mcp",
-                "mcp-types")
+DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "jsonschema-rs", "Jinja2",
+                "click", "mcp", "mcp-types")
 
 
 def input_key(config: Config, specs: Sequence[Path]) -> str | None:
@@ -75,10 +107,14 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
             "python_path": [config.relative(p) for p in config.python_path],
             "severities": {code: str(sev) for code, sev in sorted(config.severities.items())},
             "diff": config.diff,
+            "budget": [config.token_budget, config.tool_budget, config.tool_search],
+            "clients": [config.clients, config.server_name, config.server_names],
         },
     }
     h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())
     for path in specs:
+        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
+            return None  # the build reports it (TC010), and reads nothing through it
         try:
             data = path.read_bytes()
         except OSError:
@@ -126,22 +162,67 @@ def _dist_key(name: str) -> str:
     return name.lower().replace("-", "_").replace(".", "_")
 
 
-def cache_record(config: Config, project: ProjectIR, key: str, *,
-                 certified: bool) -> dict[str, Any]:
-    """What a clean build records in the manifest for the next one to compare."""
+def cache_record(config: Config, project: ProjectIR, key: str, *, certified: bool,
+                 diagnostics: Sequence[Diagnostic] = ()) -> dict[str, Any]:
+    """What a build without errors records for the next one to compare; its warnings
+    and infos are kept, so that an up-to-date build says them again."""
     code = certified_code(config, project) if certified else None
-    return {"key": key, "certified": certified and code is not None, "code": code}
+    return {"key": key, "certified": certified and code is not None, "code": code,
+            "schemas": project.schema_files,
+            "diagnostics": [_diagnostic_record(d) for d in diagnostics]}
+
+
+def _diagnostic_record(d: Diagnostic) -> dict[str, Any]:
+    span = list(d.span) if d.span is not None else None
+    return {"code": d.code, "severity": str(d.severity), "message": d.message,
+            "span": span, "notes": list(d.notes)}
+
+
+def replayed(config: Config) -> list[Diagnostic]:
+    """The warnings and infos the recorded build reported. The record is a file on disk:
+    only entries of the known shape are taken (known codes, no errors, bounded text)."""
+    record = _remembered(config)
+    items = record.get("diagnostics") if isinstance(record, dict) else None
+    out: list[Diagnostic] = []
+    for item in items if isinstance(items, list) else ():
+        d = _diagnostic_from(item)
+        if d is not None:
+            out.append(d)
+    return out
+
+
+def _diagnostic_from(item: Any) -> Diagnostic | None:
+    if not isinstance(item, dict) or item.get("code") not in RULES:
+        return None
+    message, notes, span = item.get("message"), item.get("notes"), item.get("span")
+    try:
+        severity = Severity.parse(str(item.get("severity")))
+    except ValueError:
+        return None
+    if severity not in (Severity.INFO, Severity.WARNING) or not isinstance(message, str) \
+            or len(message) > 10_000 or not isinstance(notes, list) \
+            or not all(isinstance(n, str) and len(n) <= 10_000 for n in notes):
+        return None
+    where = None
+    if span is not None:
+        if not (isinstance(span, list) and len(span) == 4 and isinstance(span[0], str)
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in span[1:])):
+            return None
+        where = Span(span[0], span[1], span[2], span[3])
+    return Diagnostic(item["code"], severity, message, where, tuple(notes))
 
 
 def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
     """Hashes of the files certification imports user code from; None if not all known."""
     modules: set[str] = set()
     for toolset in _certified_toolsets(project):
-        if toolset.kind == "mcp" and toolset.pinned is None:
-            return None  # certification would list a live server
+        # An mcp toolset is never connected to by certification (pinned or not, what it
+        # lists comes from the spec), so it needs no hash of its own.
         for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
             if ref is not None:
                 modules.add(ref.module)
+    for module in project.modules.values():  # declared contexts' deps factories
+        modules.update(ref.module for _, ref in module.certify_contexts)
     files: dict[str, str] = {}
     for name in sorted(modules):
         parts = name.split(".")
@@ -186,24 +267,33 @@ def _module_file(config: Config, module: str) -> Path | None:
 def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
     """The plan of an up-to-date output (every file unchanged), or None on a miss."""
     out = config.output
-    if (out / JOURNAL).exists():
+    if os.path.lexists(out / JOURNAL):
         return None  # an interrupted write: let the full build finish it
     record = _remembered(config)
-    files = read_manifest_data(out).get("files")
-    if not isinstance(record, dict) or record.get("key") != key or not isinstance(files, dict):
+    if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    if not os.path.isfile(out / MANIFEST):
+        return None
+    try:
+        files = read_manifest(out)  # every entry checked: a refusal is the full build's
+    except OutputError:
         return None
     if certify and not (record.get("certified") is True
                         and _hashes_match(config.root, record.get("code"))):
         return None
-    if not _hashes_match(out, files):
-        return None
+    if not _hashes_match(out, files, plain=True) or not _hashes_match(
+            config.root, record.get("schemas", {})):
+        return None  # a generated file edited or linked, or a schema file a `$ref` inlines
     return Plan(written=(), removed=(), unchanged=tuple(sorted(files)))
 
 
-def _hashes_match(root: Path, hashes: object) -> bool:
+def _hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
+    """Every file has its hash; ``plain``: and is a plain file (a link is rebuilt)."""
     if not isinstance(hashes, dict):
         return False
     for rel, expected in hashes.items():
+        if plain and not is_plain_file(root / rel):
+            return False
         try:
             data = (root / rel).read_bytes()
         except OSError:

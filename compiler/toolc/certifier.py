@@ -45,7 +45,9 @@ from .ir import ModuleIR, ProjectIR
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
-Result = tuple[str, Any]   # ("listed", raw tools) or ("failed", why in words)
+# ("listed", [(context, "listed" | "failed", raw tools | why), ...]), the default
+# context (None) first, or ("failed", why in words) when the module could not be served.
+Result = tuple[str, Any]
 
 
 def can_fork() -> bool:
@@ -188,6 +190,7 @@ class Certifier:
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag) -> None:
         """Hand over what is not yet, collect every module's listing, compare and report
         (as ``certify_build`` does), and stop the process."""
+        finished = False
         try:
             try:
                 self._hand_over(project, files)
@@ -206,8 +209,12 @@ class Certifier:
 
             self._collect(project, judge_what_came)
             judge_what_came()
+            finished = True
         finally:
-            self.stop()
+            # A process that is done ends by itself within a millisecond: it gets up to
+            # half a second to, so that what it still writes (bench/timeline.py's notes)
+            # is not cut off; then its process group is stopped as always.
+            self.stop(grace_s=0.5 if finished else 0.0)
         for module in project.modules.values():  # in the order certify_build reports them
             bag.items.extend(judged[module.name])
 
@@ -227,20 +234,21 @@ class Certifier:
 
     def _judge(self, module: ModuleIR, files: Mapping[str, str],
                severities: dict[str, Severity]) -> list[Diagnostic]:
-        from .certify import compare_module, report_unserved
+        from .certify import judge_listings, report_unserved
 
         own = DiagnosticBag(severities=severities)
         kind, value = self.results[module.name]
         if kind == "listed":
-            compare_module(module, value, files, own)
+            judge_listings(module, value, files, own)
         else:
             report_unserved(module, value, own)
         return own.items
 
-    def stop(self) -> None:
-        """Stop the process and remove its folder (again: nothing happens)."""
+    def stop(self, grace_s: float = 0.0) -> None:
+        """Stop the process (after up to ``grace_s`` for it to end by itself) and remove its
+        folder (again: nothing happens)."""
         if self.process is not None:
-            self.process.end()
+            self.process.end(grace_s)
             self.process = None
         if not self.stopped:
             self.stopped = True
@@ -259,7 +267,10 @@ class Certifier:
             self.held.clear()
 
     def _announce(self, module: ModuleIR) -> None:
-        message = ("module", module.name, module.imports, stand_ins(module), True)
+        from .certify import declared_contexts
+
+        message = ("module", module.name, module.imports, stand_ins(module),
+                   declared_contexts(module), True)  # serve: last (see _lost)
         self.announced[module.name] = message
         if INIT in self.written:
             self._send(message)
@@ -363,15 +374,17 @@ class Certifier:
 
 
 def stand_ins(module: ModuleIR) -> StandIns:
-    """What stands in for the module's pinned ``mcp`` toolsets: their module attributes
-    and pinned tools (``toolc.importer.pinned``; computed here, where the IR is)."""
-    pinned = [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
-    if not pinned:
+    """What stands in for each of the module's ``mcp`` toolsets: its module attribute and
+    its pinned tools, none for a set that pins nothing: no server is started or contacted
+    (as ``toolc.importer.pinned.certified_stand_ins``, without importing the runtime)."""
+    sets = [ts for ts in module.toolsets.values() if ts.kind == "mcp"]
+    if not sets:
         return []
     from .generate.names import module_names
+    from .importer.pinned import listed_tools
 
     attributes = module_names(module).toolsets
-    return [(attributes[ts.name], ts.pinned) for ts in pinned if ts.pinned is not None]
+    return [(attributes[ts.name], listed_tools(ts)) for ts in sets]
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:

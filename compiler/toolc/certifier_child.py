@@ -4,13 +4,14 @@ The process is forked at the start of a build, before the specs are even loaded.
 imports the mcp SDK (the longest single step of a certified build) while the build
 process loads, analyses and generates; then, for each generated module as it is
 announced, it imports the module (compiling it), puts the pinned definitions in place
-of pinned ``mcp`` toolsets, lists the module's ``toolset`` through a real mcp Client
+of its ``mcp`` toolsets (none for one that pins nothing: no server is started or
+contacted), lists the module's ``toolset`` through a real mcp Client
 and Server in-process, and leaves the raw listing (or the error, in words) in a result
 file. The build process compares the listings with the IR and reports: diagnostics are
 made in one place only.
 
 Messages are length-prefixed pickles; the build process sends
-``("module", name, imports, stand_ins, serve)`` as each module's file is written and
+``("module", name, imports, stand_ins, contexts, serve)`` as each module's file is written and
 ``("all_sent",)`` at the end, and hears ``("start", name)`` before a module (or one it
 needs) is imported and ``("done", name)`` once its result file is in place. So a crash
 is blamed on the module that was being served when it happened. Results go through
@@ -109,6 +110,9 @@ def run_child(channel: Channel, stage: Stage, python_path: tuple[Path, ...],
         _keep_off_the_terminal()
         gc.disable()  # importing the SDK makes no garbage worth a collector's pass
         _import_sdk()
+        # Certifying writes nothing in the project, not even the bytecode caches of the
+        # user's modules (a checking build must leave the checkout as it was).
+        sys.dont_write_bytecode = True
         sys.path[:0] = [str(stage.root), *(str(p) for p in python_path)]
         # User code and the SDK make cyclic garbage while serving: collect it, without
         # rescanning everything imported so far.
@@ -159,6 +163,7 @@ class Session:
     stage: Stage
     imports: dict[str, tuple[str, ...]] = field(default_factory=dict)  # announced modules
     stand_ins: dict[str, StandIns] = field(default_factory=dict)
+    contexts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # declared
     waiting: list[str] = field(default_factory=list)                   # in announced order
     stood_in: set[str] = field(default_factory=set)
     all_sent: bool = False
@@ -187,9 +192,10 @@ class Session:
         if message[0] == "all_sent":
             self.all_sent = True
             return
-        _, name, imports, stand_ins, serve = message
+        _, name, imports, stand_ins, contexts, serve = message
         self.imports[name] = tuple(imports)
         self.stand_ins[name] = stand_ins
+        self.contexts[name] = list(contexts)
         if serve:  # else announced only for what stands in for its pinned toolsets
             self.waiting.append(name)
 
@@ -214,7 +220,7 @@ class Session:
         return seen
 
     async def certify(self, name: str) -> None:
-        from .certify import failure_text, list_over_mcp
+        from .certify import failure_text, list_contexts
 
         result: tuple[str, Any]
         try:
@@ -223,7 +229,7 @@ class Session:
             self.channel.send(("start", name))
             self._stand_in(name)
             mod = importlib.import_module(f"{self.stage.package}.{name}")
-            result = ("listed", await list_over_mcp(mod.toolset))
+            result = ("listed", await list_contexts(mod.toolset, self.contexts.get(name, [])))
         except (Exception, SystemExit, BaseExceptionGroup) as exc:  # noqa: BLE001 - user code
             result = ("failed", failure_text(exc))
         target = self.stage.result_file(name)
@@ -234,8 +240,8 @@ class Session:
         self.channel.send(("done", name))
 
     def _stand_in(self, name: str) -> None:
-        """Pinned definitions in place of the module's pinned ``mcp`` toolsets, before any of
-        its toolsets is built (as ``toolc.importer.pinned.stand_in_pinned`` does)."""
+        """Pinned definitions (or none) in place of the module's ``mcp`` toolsets, before any
+        of its toolsets is built (as ``toolc.importer.pinned.stand_in_pinned`` does)."""
         from .importer.pinned import PinnedToolset
 
         if name in self.stood_in or not self.stand_ins.get(name):

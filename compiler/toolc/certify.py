@@ -18,10 +18,11 @@ wrappers), so those are imported here; ``toolc build --no-certify`` imports noth
 (``toolc.certifier``) and compares here (:func:`compare_module`); :func:`certify_build`
 does it all in this process, where no process can be forked.
 
-An ``mcp`` toolset whose tools are pinned (``toolc import``) is not connected to: its
-pinned definitions stand in for the live server (``toolc.importer.pinned``), so a build
-certifies offline what the module publishes; ``toolc diff --live`` compares the live
-servers with them. The listing is taken as the JSON sent, so fields the SDK's ``Tool``
+No ``mcp`` toolset is connected to: certification starts no server's command and
+contacts no URL (the spec, from a pull request maybe, names them). A pinned one's
+definitions (``toolc import``) stand in for its server (``toolc.importer.pinned``), and
+one that pins nothing lists no tools, so a build certifies offline what the module is
+known to publish; ``toolc diff --live`` compares the live servers with the pins. The listing is taken as the JSON sent, so fields the SDK's ``Tool``
 model does not know (a pinned tool's ``icons``, vendor fields) are compared too.
 """
 
@@ -35,7 +36,7 @@ import os
 import py_compile
 import signal
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
     from .importer.pinned import stand_in_pinned
 
     with staged_package(files, config.python_path) as package:
-        stand_in_pinned(package, project)
+        stand_in_pinned(package, project, unpinned=True)
         with compiled_meanwhile(package, list(project.modules)):
             import anyio  # the mcp SDK costs most of a second to import: meanwhile
 
@@ -68,11 +69,16 @@ async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str,
     for module in project.modules.values():
         try:
             mod = importlib.import_module(f"{package}.{module.name}")
-            wire = await list_over_mcp(mod.toolset)
+            listings = await list_contexts(mod.toolset, declared_contexts(module))
         except Exception as exc:  # noqa: BLE001 - user code may raise anything; report it
             report_unserved(module, failure_text(exc), bag)
             continue
-        compare_module(module, wire, files, bag)
+        judge_listings(module, listings, files, bag)
+
+
+def declared_contexts(module: ModuleIR) -> list[tuple[str, str]]:
+    """The module's certification contexts as the certifying process takes them."""
+    return [(name, str(ref)) for name, ref in module.certify_contexts]
 
 
 def _import_mcp() -> None:
@@ -120,8 +126,11 @@ def compiled_meanwhile(package: str, modules: list[str]) -> Iterator[None]:
 
 
 def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[str, str],
-                   bag: DiagnosticBag) -> None:
-    """Compare one module's listed tools with its IR and golden files."""
+                   bag: DiagnosticBag, context: str | None = None) -> None:
+    """Compare one module's listed tools with its IR and golden files (listed under
+    ``context``, a declared certification context; ``None``: the default, no deps)."""
+    if context is not None:
+        bag = _Naming(bag, _under(context))
     listed = {tool.get("name"): tool for tool in wire}
     expected = {tool.name: tool for tool in module.exported_tools}
     dynamic = any(ts.kind in ("filtered", "prepared") for ts in module.toolsets.values())
@@ -138,6 +147,17 @@ def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[
         if extra not in expected:
             bag.report("TC501", f"the server lists tool '{extra}', which the spec does not "
                        "export", _export_span(module))
+
+
+class _Naming(DiagnosticBag):
+    """A bag that adds ``under context 'x'`` to each message and passes it on."""
+
+    def __init__(self, bag: DiagnosticBag, suffix: str) -> None:
+        self.inner, self.suffix = bag, suffix
+
+    def report(self, code: str, message: str, span: Any = None, *, notes: Any = (),
+               severity: Severity | None = None) -> None:
+        self.inner.report(code, message + self.suffix, span, notes=notes, severity=severity)
 
 
 def compare_tool(tool: ToolIR, got: dict[str, Any], golden: str | None,
@@ -263,22 +283,61 @@ def failure_text(exc: BaseException) -> str:
     return f"{type(cause).__name__}: {cause}"
 
 
-def report_unserved(module: ModuleIR, why: str, bag: DiagnosticBag) -> None:
-    bag.report("TC503", f"cannot serve module '{module.name}' for certification: {why}",
-               _export_span(module))
+def report_unserved(module: ModuleIR, why: str, bag: DiagnosticBag,
+                    context: str | None = None) -> None:
+    bag.report("TC503", f"cannot serve module '{module.name}' for certification"
+               f"{_under(context)}: {why}", _export_span(module))
+
+
+def _under(context: str | None) -> str:
+    return "" if context is None else f" under context '{context}'"
 
 
 def _export_span(module: ModuleIR) -> Any:
     return module.toolsets[module.export].span
 
 
-async def list_over_mcp(toolset: Any) -> list[dict[str, Any]]:
-    """Serve ``toolset`` from a real mcp Server and list it with a real mcp Client."""
+ContextListing = tuple[str | None, str, Any]  # (context, "listed" | "failed", wire | why)
+
+
+async def list_contexts(toolset: Any, contexts: Sequence[tuple[str, str]]
+                        ) -> list[ContextListing]:
+    """The export listed in the default context (no deps, ``None``), then under each
+    declared context: ``(name, "package.module:factory")``, the factory called here."""
+    from .runtime.tool import LazyRef
+
+    out: list[ContextListing] = [(None, "listed", await list_over_mcp(toolset))]
+    for name, ref in contexts:
+        try:
+            module, _, attr = ref.partition(":")
+            deps = LazyRef(module, attr).resolve()()
+            if hasattr(type(deps), "__await__"):  # an async factory
+                deps = await deps
+            out.append((name, "listed", await list_over_mcp(toolset, deps)))
+        except Exception as exc:  # noqa: BLE001 - user code may raise anything; report it
+            out.append((name, "failed", failure_text(exc)))
+    return out
+
+
+def judge_listings(module: ModuleIR, listings: list[ContextListing],
+                   files: Mapping[str, str], bag: DiagnosticBag) -> None:
+    """Compare what each context listed; a failed context is a TC503 that names it."""
+    for context, kind, value in listings:
+        if kind == "listed":
+            compare_module(module, value, files, bag, context)
+        else:
+            report_unserved(module, value, bag, context)
+
+
+async def list_over_mcp(toolset: Any, deps: Any = None) -> list[dict[str, Any]]:
+    """Serve ``toolset`` from a real mcp Server and list it with a real mcp Client;
+    ``deps`` goes into every RunContext (a declared certification context's)."""
     from mcp import Client
 
     from .importer.listing import list_raw
     from .runtime.server import to_mcp_server
 
-    server = to_mcp_server(toolset, name="toolc-certify")
+    # The build's own client: its diagnostics need the real failure, not a masked ref.
+    server = to_mcp_server(toolset, name="toolc-certify", deps=deps, expose_errors=True)
     async with Client(server) as client:
         return await list_raw(client)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import click
 
 from . import __version__
+from .serve_http import HttpOptions
 
 _FORMATS = click.Choice(["text", "json", "github"])
+_SECONDS = click.FloatRange(min=0, min_open=True, max=1e6)
+_HTTP = HttpOptions()  # the defaults of `toolc serve --transport http`
 
 
 def _color() -> bool:
@@ -62,11 +66,15 @@ def schema() -> None:
 
 @main.command()
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-def init(force: bool) -> None:
-    """Write a starter spec and configuration in the current folder."""
+@click.option("--module", "module", metavar="NAME",
+              help="The module's name (default: [project].name, else the folder's).")
+def init(force: bool, module: str | None) -> None:
+    """Write a starter spec, its handlers and configuration in the current folder:
+    [tool.toolc], a mypy configuration that checks the handlers against generated/, and
+    .toolc-cache/ in .gitignore."""
     from .starter import init_project
 
-    sys.exit(init_project(force=force))
+    sys.exit(init_project(force=force, module=module))
 
 
 @main.command()
@@ -101,17 +109,55 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
               help="Serve this toolset of the module instead of its export.")
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
               show_default=True)
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Bind address; anything but loopback needs --allow-remote.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--allow-remote", is_flag=True,
+              help="Allow a non-loopback --host (no authentication: anyone who reaches "
+                   "the port can call every tool).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME[:PORT|:*]",
+              help="Also accept this Host header (repeatable). Default: the bind "
+                   "address's names, bare or with --port.")
+@click.option("--allow-origin", "allow_origins", multiple=True, metavar="URL",
+              help="Also accept this browser Origin, scheme://host[:port] (repeatable). "
+                   "Default: http://NAME:PORT for the bind address's names.")
+@click.option("--max-sessions", type=click.IntRange(min=1), default=_HTTP.max_sessions,
+              show_default=True, help="Open sessions at most; a new one closes the one idle "
+                                      "longest.")
+@click.option("--session-idle-timeout", type=_SECONDS, metavar="SECONDS",
+              default=_HTTP.session_idle_timeout, show_default=True,
+              help="Close a session without requests for this long.")
+@click.option("--header-timeout", type=_SECONDS, metavar="SECONDS",
+              default=_HTTP.header_timeout, show_default=True,
+              help="Close a connection whose request headers take longer.")
+@click.option("--body-timeout", type=_SECONDS, metavar="SECONDS",
+              default=_HTTP.body_timeout, show_default=True,
+              help="Close a connection whose request body takes longer after its headers.")
+@click.option("--max-body-size", type=click.IntRange(min=1), metavar="BYTES",
+              default=_HTTP.max_body_size, show_default=True,
+              help="Refuse larger request bodies (413).")
+@click.option("--expose-errors", is_flag=True,
+              help="Send a tool's unexpected exceptions to the client as they are (default: "
+                   "'internal error in tool X (ref N)', the details in the server's log).")
 @click.option("--pinned", is_flag=True,
               help="Pinned MCP servers list their pinned tools (calls still go to them).")
-def serve(target: str, toolset_name: str | None, transport: str, host: str, port: int,
-          pinned: bool) -> None:
-    """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp)."""
-    from .actions import run_serve
+@click.option("--deps", metavar="MODULE:FACTORY",
+              help="Called per client session; its value is the deps predicates and "
+                   "handlers receive (default: [tool.toolc] serve-deps).")
+def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
+          expose_errors: bool, deps: str | None, **http: Any) -> None:
+    """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
 
-    sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport, host=host,
-                       port=port, pinned=pinned))
+    Over HTTP each request's Host and Origin must be allowed (the bind address's names,
+    --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,
+    so that neither a web page (DNS rebinding) nor one client can take the server over.
+    """
+    from .actions import run_serve
+    from .serve_http import HttpOptions
+
+    sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
+                       http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,
+                       deps=deps))
 
 
 @main.command("import")

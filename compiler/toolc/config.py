@@ -5,6 +5,14 @@
 specs = "specs"              # a folder searched for *.toolc.yaml, or a list of folders/files
 output = "generated"         # generated modules and golden schemas
 python-path = ["examples"]   # put on sys.path for `toolc serve` (handlers live there)
+format = "annotate"          # `format` keywords: "annotate" (JSON Schema's default) or "assert"
+token-budget = 15000         # warn when an export loads more tokens upfront (TC512)
+tool-budget = 40             # ... or more tools (TC513)
+tool-search = false          # clients defer MCP tools: only always-load tools count upfront
+clients = ["claude", "openai"]   # names are checked as these clients see them
+# server-name = "desk"       # the server name clients give (Claude: mcp__desk__<tool>),
+                             # or a table {module = "name"}; default: the module's name
+serve-deps = "app.deps:make" # `toolc serve`: called per client session for the RunContext deps
 
 [tool.toolc.severity]        # per rule, by code or name: "off" | "warning" | "error"
 TC201 = "warning"
@@ -21,6 +29,7 @@ Every key is checked: a misspelt one is an error, as in specs.
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +37,16 @@ from typing import Any
 
 from .diagnostics import RULES, Severity, Span, fail
 
-_KNOWN = ("specs", "output", "python-path", "severity", "diff")
+_KNOWN = ("specs", "output", "python-path", "format", "severity", "diff", "token-budget",
+          "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
+CLIENTS = ("claude", "openai")
+# A server name as a client config's key can give it and Claude's tool names can hold it.
+SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# The budget's defaults, from Anthropic's tool-search figures: fifty tools cost 10-20k
+# tokens upfront, and tool selection degrades past 30-50 loaded tools.
+TOKEN_BUDGET = 15000
+TOOL_BUDGET = 40
+FORMAT_MODES = ("annotate", "assert")
 _NAMES = {rule.name: code for code, rule in RULES.items()}
 
 
@@ -40,7 +58,15 @@ class Config:
     python_path: tuple[Path, ...] = ()
     severities: dict[str, Severity] = field(default_factory=dict)
     diff: dict[str, Any] = field(default_factory=dict)
+    format: str = "annotate"                    # `format` keywords: annotate or assert
+    token_budget: int = TOKEN_BUDGET            # upfront tokens per export (TC512)
+    tool_budget: int = TOOL_BUDGET              # upfront tools per export (TC513)
+    tool_search: bool = False                   # clients defer tools not marked always-load
+    clients: tuple[str, ...] = CLIENTS          # client profiles names are checked for
+    server_name: str | None = None              # every module's server name, if given
+    server_names: dict[str, str] = field(default_factory=dict)  # per module
     source: Path | None = None                  # the pyproject.toml read, if any
+    serve_deps: str | None = None               # `module:factory` of `toolc serve`'s deps
 
     def relative(self, path: Path) -> str:
         """How diagnostics show a path: relative to the project root when inside it."""
@@ -96,6 +122,23 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
     diff = table.get("diff", {})
     if not isinstance(diff, dict):
         fail("TC901", "[tool.toolc.diff] must be a table", where("diff"))
+    formats = table.get("format", "annotate")
+    if formats not in FORMAT_MODES:
+        fail("TC901", '[tool.toolc] format must be "annotate" or "assert"', where("format"))
+    token_budget = _count(table, "token-budget", TOKEN_BUDGET, where)
+    tool_budget = _count(table, "tool-budget", TOOL_BUDGET, where)
+    tool_search = table.get("tool-search", False)
+    if not isinstance(tool_search, bool):
+        fail("TC901", "[tool.toolc] tool-search must be true or false", where("tool-search"))
+    clients = _clients(table.get("clients", list(CLIENTS)), where)
+    server_name, server_names = _server_names(table.get("server-name"), where)
+    for spec in specs_list:
+        _inside_project(root, spec, "specs", where, allow_root=True)
+    _inside_project(root, output, "output", where, allow_root=False)
+    serve_deps = table.get("serve-deps")
+    if serve_deps is not None and not _is_reference(serve_deps):
+        fail("TC901", '[tool.toolc] serve-deps must be "package.module:factory"',
+             where("serve-deps"))
     return Config(
         root=root,
         specs=tuple(root / s for s in specs_list),
@@ -103,8 +146,75 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         python_path=tuple(root / p for p in pypath),
         severities=_severities(table.get("severity", {}), where),
         diff=diff,
+        format=formats,
+        token_budget=token_budget,
+        tool_budget=tool_budget,
+        tool_search=tool_search,
+        clients=clients,
+        server_name=server_name,
+        server_names=server_names,
         source=source,
+        serve_deps=serve_deps,
     )
+
+
+def _clients(value: Any, where: _Locator) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        fail("TC901", "[tool.toolc] clients must be a list of client names", where("clients"))
+    for name in value:
+        if name not in CLIENTS:
+            close = difflib.get_close_matches(name, CLIENTS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            fail("TC901", f"unknown client '{name}' in [tool.toolc] clients{hint}; known: "
+                 + ", ".join(CLIENTS), where("clients"))
+    return tuple(dict.fromkeys(value))
+
+
+def _server_names(value: Any, where: _Locator) -> tuple[str | None, dict[str, str]]:
+    """``server-name``: one name for every module, or a table module -> name."""
+    if value is None:
+        return None, {}
+    names = value if isinstance(value, dict) else {"": value}
+    for module, name in names.items():
+        shown = f"server-name of module '{module}'" if module else "server-name"
+        if not isinstance(name, str) or not SERVER_NAME.fullmatch(name):
+            fail("TC901", f"[tool.toolc] {shown} must be 1-64 of A-Z a-z 0-9 _ -",
+                 where("server-name"))
+        if "__" in name:
+            fail("TC901", f"[tool.toolc] {shown} '{name}' has `__`, which makes Claude's "
+                 f"mcp__{name}__<tool> names ambiguous", where("server-name"))
+    if isinstance(value, dict):
+        return None, dict(names)
+    return value, {}
+
+
+def _count(table: dict[str, Any], key: str, default: int, where: _Locator) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        fail("TC901", f"[tool.toolc] {key} must be a whole number, 0 or more", where(key))
+    return value
+
+
+def _is_reference(value: Any) -> bool:
+    """`package.module:attr.path`, checked without importing anything."""
+    if not isinstance(value, str):
+        return False
+    module, sep, attr = value.partition(":")
+    return bool(sep) and all(p.isidentifier() for p in (*module.split("."), *attr.split(".")))
+
+
+def _inside_project(root: Path, value: str, key: str, where: _Locator, *,
+                    allow_root: bool) -> None:
+    """TC902: ``specs`` and ``output`` lie inside the project, links resolved: a build
+    reads and writes there only (the output is never the project itself)."""
+    real_root = root.resolve()
+    target = (root / value).resolve()
+    if not target.is_relative_to(real_root):
+        fail("TC902", f"[tool.toolc] {key} '{value}' is outside the project ({target}); "
+             f"it must be a path inside {real_root}", where(key))
+    if target == real_root and not allow_root:
+        fail("TC902", f"[tool.toolc] {key} '{value}' is the project folder itself; it must "
+             "be a folder inside it (toolc owns what is in it)", where(key))
 
 
 def _severities(table: Any, where: _Locator) -> dict[str, Severity]:

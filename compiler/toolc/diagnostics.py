@@ -88,7 +88,7 @@ def _rules(*rows: tuple[str, str, Severity, str]) -> dict[str, Rule]:
     return {code: Rule(code, name, sev, purpose) for code, name, sev, purpose in rows}
 
 
-E, W = Severity.ERROR, Severity.WARNING
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # The catalogue. Codes are stable: never renumber, only add. Families:
 # TC0xx input and YAML, TC1xx structure, TC2xx schemas, TC3xx names and references,
@@ -97,12 +97,13 @@ RULES: dict[str, Rule] = _rules(
     ("TC001", "unreadable-file", E, "The spec file cannot be read, or is not UTF-8 text."),
     ("TC002", "file-too-large", E, "A spec file over 10 MiB is refused before parsing."),
     ("TC003", "yaml-syntax", E, "The file is not well-formed YAML."),
-    ("TC004", "yaml-too-deep", E, "Nesting deeper than 200 levels is refused."),
+    ("TC004", "yaml-too-deep", E, "Nesting deeper than 64 levels is refused."),
     ("TC005", "alias-bomb", E, "Aliases that expand to more than 100,000 nodes are refused."),
     ("TC006", "duplicate-key", E, "A key given twice in one mapping; YAML would keep the last."),
     ("TC007", "yaml-tag", E, "Tags are not allowed: specs are data, never objects."),
     ("TC008", "multiple-documents", E, "A spec file holds exactly one YAML document."),
     ("TC009", "non-string-key", E, "Mapping keys must be strings."),
+    ("TC010", "not-a-regular-file", E, "A spec must be a regular file inside the project; a symlink only to one."),
     ("TC101", "unknown-key", E, "A key the format does not know; often a misspelt one."),
     ("TC102", "missing-key", E, "A key the format requires is absent."),
     ("TC103", "bad-value", E, "A value of the wrong type or outside its allowed set."),
@@ -116,6 +117,18 @@ RULES: dict[str, Rule] = _rules(
     ("TC207", "required-unknown", E, "A `required` list names a property that is not there."),
     ("TC208", "type-alias-cycle", E, "Named types that are only aliases of each other, with no structure."),
     ("TC209", "returns-not-object", E, "`returns` must be an object schema: MCP's outputSchema is one."),
+    ("TC210", "remote-ref", E, "A `$ref` to a URL: toolc never fetches one; save the schema in the project."),
+    ("TC211", "ref-file", E, "A `$ref` to a local schema file that cannot be inlined (missing, outside the project, not JSON/YAML)."),
+    ("TC212", "dangling-ref", E, "A `#`-reference that resolves to nothing in the published schema."),
+    ("TC213", "schema-not-compilable", E, "A published schema that jsonschema-rs, the runtime's validator, cannot compile."),
+    ("TC214", "defs-name-taken", E, "A schema's own `$defs` entry takes the name of a recursive type or schema file toolc publishes there."),
+    ("TC215", "duplicate-anchor", E, "Two schemas published in one document declare the same `$anchor`, so a reference to it is ambiguous."),
+    ("TC220", "typed-widely", I, "A schema no Python type can say: its handler parameter is typed wider."),
+    ("TC230", "too-deep", E, "A published schema or value nests objects and arrays deeper than 64 levels."),
+    ("TC231", "schema-too-large", E, "Published schemas over 100,000 nodes a tool (5,000,000 a project), types written out."),
+    ("TC232", "number-too-large", E, "An integer of over 640 digits, or a number beyond a float's range."),
+    ("TC233", "toolset-too-deep", E, "Toolsets nested more than 64 deep (each naming the next as `inner`, member or server)."),
+    ("TC234", "too-many-tools", E, "A toolset that would publish more than 100,000 tools."),
     ("TC301", "bad-name", E, "A name outside the MCP tool-name rule `^[A-Za-z0-9._-]{1,128}$`."),
     ("TC302", "unportable-name", W, "A name outside `^[A-Za-z0-9_-]{1,64}$`, refused by some providers."),
     ("TC303", "bad-reference", E, "A handler, predicate, prepare or wrapper that is not `module.path:attr`."),
@@ -128,6 +141,15 @@ RULES: dict[str, Rule] = _rules(
     ("TC310", "missing-handler", E, "A tool listed by a `function` toolset has no handler."),
     ("TC311", "bad-identifier", E, "Type and toolset names are ASCII identifiers; a type may not take a JSON type's name."),
     ("TC312", "duplicate-tool", E, "An external tool takes the name of another tool of its module."),
+    ("TC313", "case-collision", E, "Two modules, or two golden files of a module, whose names differ only in case: one file on macOS and Windows."),
+    ("TC314", "reserved-file-name", E, "A module or golden file named like a Windows device (`CON`, `nul.txt`, `COM1`...), with any extension."),
+    ("TC315", "shadowing-module", E, "A module name that would shadow `toolc`, what generated code imports, the standard library or the package's `__init__`."),
+    ("TC316", "name-too-long", E, "A module name over 100 characters: it names files, and file systems limit their names."),
+    ("TC320", "claude-name-too-long", W, "A published name over 64 characters as Claude calls it, `mcp__<server>__<tool>`."),
+    ("TC321", "ambiguous-double-underscore", W, "A `__` inside a published name or server name: Claude's `mcp__a__b__c` cannot be split back."),
+    ("TC340", "unknown-code-module", E, "A handler, predicate, prepare or wrapper names a module not on the python-path."),
+    ("TC341", "unknown-code-attribute", E, "A handler, predicate, prepare or wrapper names an attribute its module lacks."),
+    ("TC342", "unchecked-code-reference", W, "A code reference that cannot be checked without importing it."),
     ("TC401", "toolset-cycle", E, "Toolsets that contain themselves."),
     ("TC402", "tool-collision", E, "Two tools publish the same name in a `combined` set."),
     ("TC403", "rename-missing", E, "A `renamed` entry names a tool the inner set does not have."),
@@ -139,7 +161,14 @@ RULES: dict[str, Rule] = _rules(
     ("TC501", "certify-mismatch", E, "What a real MCP client lists differs from the spec."),
     ("TC502", "description-lost", E, "A description in the spec does not reach the wire."),
     ("TC503", "build-failed", E, "Generated code could not be loaded or served."),
+    ("TC505", "unsafe-output-path", E, "A path toolc would write, move or delete (a manifest or journal entry, a link on the way) that is not a plain file of the output folder."),
+    ("TC506", "output-write-failed", E, "Writing the output failed (disk full, file too large, read-only, no permission); the old output is kept."),
+    ("TC510", "search-meta-conflict", E, "A `_meta` key given in `meta` and through `search` with two different values."),
+    ("TC511", "misspelt-search-key", W, "A `meta` key that is a near miss of a tool-search `_meta` key (`anthropic/alwaysLaod`)."),
+    ("TC512", "token-budget", W, "An export costs more tokens upfront than `token-budget` (estimated: characters / 4)."),
+    ("TC513", "tool-budget", W, "An export loads more tools upfront than `tool-budget`."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
+    ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
 del E, W
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from pathlib import Path
 
-from .checks import run_checks
+from .checks import ClientView, run_checks
 from .diagnostics import DiagnosticBag
 from .ir import ProjectIR
 from .loader import LoadedFile
+from .model.errors import reset_suggestions
 from .model.parse import ParsedModule, parse_module
 from .resolve import resolve
 
@@ -29,17 +31,26 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
     return parsed
 
 
-def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag) -> ProjectIR | None:
-    """Check every file and resolve the project; ``None`` when any error was reported."""
+def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None = None, *,
+            formats: str = "annotate", python_path: tuple[Path, ...] = (),
+            clients: ClientView | None = None) -> ProjectIR | None:
+    """Check every file and resolve the project; ``None`` when any error was reported.
+
+    ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
+    one, only inside the folder of the spec that names them). ``formats`` is the
+    project's default `format` mode; ``python_path`` where its handlers are looked for
+    (statically: nothing is imported); ``clients`` the client profiles names are checked
+    for (default: claude and openai, servers named after modules)."""
     # The front end allocates many small objects and frees none of them before it ends:
     # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
     collecting = gc.isenabled()
     gc.disable()
+    reset_suggestions()  # near misses are suggested within a budget per analysis
     try:
-        project = run_checks(parse_files(files, bag), bag)
+        project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
         if bag.has_errors:
             return None
-        return resolve(project)
+        return resolve(project, formats=formats)
     finally:
         if collecting:
             gc.enable()

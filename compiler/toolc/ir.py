@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .diagnostics import Span
+from .runtime.metakeys import with_approval
 
 JSON = Any  # a JSON value: dict / list / str / int / float / bool / None
 
@@ -47,8 +48,11 @@ class ToolIR:
     annotations: dict[str, JSON] | None = None
     meta: dict[str, JSON] | None = None
     handler: Ref | None = None
+    # Calls pause for approval: the tool's own `requires_approval`, or (in a module's
+    # ``exported_tools``) an `approval_required` set it is published through.
     requires_approval: bool = False
     additional_params: bool = False
+    formats: bool = False            # calls assert `format` keywords (`format: assert`)
     external: bool = False           # defined by an `external` toolset: raw schema, no handler
     # Pinned from an MCP server (an `mcp` toolset's `tools`): the toolset that pins it, and
     # the server's other tool fields, published at the top level as given. A pinned tool
@@ -78,7 +82,9 @@ class ToolIR:
             out["outputSchema"] = self.output_schema
         if self.annotations is not None:
             out["annotations"] = self.annotations
-        if self.meta is not None:
+        if self.requires_approval:  # as the runtime lists it (toolc.runtime.metakeys)
+            out["_meta"] = with_approval(self.meta)
+        elif self.meta is not None:
             out["_meta"] = self.meta
         if self.extra:
             out.update(self.extra)
@@ -124,6 +130,7 @@ class ToolsetIR:
     http: dict[str, JSON] | None = None         # {url, headers}
     tool_cache_ttl_ms: int = 60000
     instructions: bool = True
+    always_load: bool = False                   # mcp: every tool published `anthropic/alwaysLoad`
     servers: tuple[tuple[str, str], ...] = ()   # mcp_manager: (server name, qualified toolset)
     published: tuple[str, ...] | None = None
     pinned: tuple[ToolIR, ...] | None = None    # mcp: the pinned tools, as the server gives them
@@ -144,6 +151,8 @@ class ModuleIR:
     export: str                    # name of the exported toolset in ``toolsets``
     exported_tools: tuple[ToolIR, ...] = ()  # what the export can ever show, published names
     type_imports: tuple[str, ...] = ()       # other modules whose named types this one uses
+    # Certification lists the export under each of these too: (name, deps factory).
+    certify_contexts: tuple[tuple[str, Ref], ...] = ()
 
     @property
     def imports(self) -> tuple[str, ...]:
@@ -161,3 +170,6 @@ class ModuleIR:
 @dataclass(frozen=True, slots=True)
 class ProjectIR:
     modules: dict[str, ModuleIR]   # sorted by module name
+    # The schema files `$ref`s named, inlined into the published schemas: their path
+    # (relative to the project) -> sha256 of what was read, so a cached build sees edits.
+    schema_files: dict[str, str] = field(default_factory=dict)

@@ -5,8 +5,9 @@ it is installed) instead of composing a node tree first. That one pass is where 
 format's safety rules live: the size limit is checked on the bytes, the nesting depth
 and the alias expansion are counted while events arrive (so a billion-laughs file or a
 file nested thousands deep stops at once, before any recursion), scalars take their
-YAML 1.2 core-schema meaning (``yes`` stays a string), tags are refused and duplicate
-keys are reported at the second key.
+YAML 1.2 core-schema meaning (``yes`` stays a string; :mod:`toolc.scalars`, which also
+bounds numbers), tags are refused and duplicate keys are reported at the second key.
+Only a regular file is read, and a symbolic link only to a file inside the project.
 
 Mappings load as :class:`YMap` and sequences as :class:`YList`: a ``dict`` and a
 ``list`` that also hold the span of each key and value, so every later stage can point
@@ -15,28 +16,24 @@ back at the source. Scalars are plain ``str``/``int``/``float``/``bool``/``None`
 
 from __future__ import annotations
 
-import math
-import re
+import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
 from .diagnostics import Diagnostic, Severity, Span, SpecError, fail
+from .scalars import NumberTooLarge, resolve_plain, short
 
 MAX_BYTES = 10 * 1024 * 1024
-MAX_DEPTH = 200
+# The one nesting bound: a spec file's mappings and lists (TC004), and every tool as
+# published, named types written out in place (TC230, toolc.checks.bounds). Generated
+# code nests at most two brackets per level, well inside the 200 Python parses.
+MAX_DEPTH = 64
 MAX_NODES = 100_000
 
 _Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-# YAML 1.2 core schema, for plain (unquoted, untagged) scalars only.
-_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_INT10 = re.compile(r"^[-+]?[0-9]+$")
-_INT8 = re.compile(r"^0o[0-7]+$")
-_INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
-_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
-_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 
 _SCALAR, _ALIAS = yaml.ScalarEvent, yaml.AliasEvent
 _MAP_START, _MAP_END = yaml.MappingStartEvent, yaml.MappingEndEvent
@@ -76,17 +73,52 @@ class LoadedFile:
     text: str
     data: Any
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    origin: str | None = None  # the file read, as opened (None for text loaded directly)
 
 
-def load_file(path: str, display: str | None = None) -> LoadedFile:
-    """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all."""
+def load_file(path: str, display: str | None = None, root: str | None = None) -> LoadedFile:
+    """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all.
+
+    Only a regular file is read, and with ``root`` (the project) a symbolic link only to
+    a file inside it: a spec from a pull request may be a link to ``/proc/self/environ``
+    or a FIFO, and neither may be read, nor echoed in a diagnostic.
+    """
     shown = display or path
+    problem = link_problem(path, root)
+    if problem is not None:
+        fail("TC010", f"{shown} {problem}", Span(shown, 1, 1))
+    # The file checked is the file opened: the link resolved, and no link followed on
+    # opening it (one put there in between fails). Non-blocking, so that opening a FIFO
+    # does not wait for a writer.
+    target = os.path.realpath(path) if root is not None else path
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    if root is not None:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        with open(path, "rb") as f:
+        fd = os.open(target, flags)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                fail("TC010", f"{shown} is not a regular file; a spec must be one",
+                     Span(shown, 1, 1))
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    return load_bytes(raw, shown)
+    loaded = load_bytes(raw, shown)
+    loaded.origin = path
+    return loaded
+
+
+def link_problem(path: str, root: str | None) -> str | None:
+    """Why ``path`` must not be read (a link out of ``root``), or None."""
+    if root is None:
+        return None
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return None  # no link on the way: a file named outside the project is the user's
+    inside = os.path.realpath(root)
+    if real == inside or real.startswith(inside.rstrip(os.sep) + os.sep):
+        return None
+    return "is a symbolic link to a file outside the project; specs are read only inside it"
 
 
 def load_bytes(raw: bytes, path: str) -> LoadedFile:
@@ -110,8 +142,13 @@ def load_text(text: str, path: str) -> LoadedFile:
         if "maximum nesting depth" in problem:
             fail("TC004", f"nesting is deeper than {MAX_DEPTH} levels", Span(path, line, col))
         fail("TC003", f"YAML syntax error: {problem}", Span(path, line, col))
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, at its place
+        line, col = _text_position(text, exc.position)
+        what = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        fail("TC003", f"YAML syntax error: unacceptable character {what}: {exc.reason}",
+             Span(path, line, col))
     except yaml.YAMLError as exc:
-        fail("TC003", f"YAML syntax error: {exc}", Span(path, 1, 1))
+        fail("TC003", f"YAML syntax error: {str(exc).splitlines()[0]}", Span(path, 1, 1))
     finally:
         parser.dispose()
     return LoadedFile(path, text, data, builder.diagnostics)
@@ -127,6 +164,11 @@ def _decode(raw: bytes, path: str) -> str:
         line, col = _position(raw, exc.start)
         fail("TC001", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded",
              Span(path, line, col))
+
+
+def _text_position(text: str, offset: int) -> tuple[int, int]:
+    before = text[:max(0, offset)]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
 def _position(raw: bytes, offset: int) -> tuple[int, int]:
@@ -181,11 +223,14 @@ class _Builder:
                 end = event.end_mark
                 length = end.column - mark.column if end.line == mark.line else 1
                 span = Span(path, mark.line + 1, mark.column + 1, length if length > 0 else 1)
-                if event.tag is None:
-                    # implicit[0] is true only for a plain (unquoted) scalar.
-                    value = _resolve_plain(event.value) if event.implicit[0] else event.value
-                else:
-                    value = self._tagged(event)
+                try:
+                    if event.tag is None:
+                        # implicit[0] is true only for a plain (unquoted) scalar.
+                        value = resolve_plain(event.value) if event.implicit[0] else event.value
+                    else:
+                        value = self._tagged(event)
+                except NumberTooLarge as exc:
+                    fail("TC232", str(exc), span)
                 size = 1
                 if event.anchor is not None:
                     self.anchors[event.anchor] = (value, 1)
@@ -274,38 +319,17 @@ class _Builder:
             fail("TC007", f"tag !!{kind} does not fit a scalar", self._span(event))
         if kind == "str":
             return text
-        value = _resolve_plain(text) if text else None
+        value = resolve_plain(text) if text else None
         expected: dict[str, tuple[type, ...]] = {
             "int": (int,), "float": (int, float), "bool": (bool,), "null": (type(None),)}
         if not isinstance(value, expected[kind]) or (kind == "int" and isinstance(value, bool)):
             fail("TC007", f"{text!r} is not a valid !!{kind}", self._span(event))
-        return float(value) if kind == "float" else value  # type: ignore[arg-type]
-
-
-_NUMBER_START = frozenset("0123456789+-.")
-_WORDS: dict[str, Any] = {
-    **dict.fromkeys(("~", "null", "Null", "NULL", ""), None),
-    **_BOOL,
-    **dict.fromkeys((".inf", "+.inf", ".Inf", "+.Inf", ".INF", "+.INF"), math.inf),
-    **dict.fromkeys(("-.inf", "-.Inf", "-.INF"), -math.inf),
-}
-
-
-def _resolve_plain(text: str) -> Any:
-    """YAML 1.2 core schema. Most plain scalars are words: they return after one lookup."""
-    if text in _WORDS:
-        return _WORDS[text]
-    if text[0] not in _NUMBER_START:
-        return text
-    if _INT10.match(text):
-        return int(text)
-    if _INT8.match(text) or _INT16.match(text):
-        return int(text, 0)
-    if _FLOAT.match(text):
-        return float(text)
-    if _NAN.match(text):
-        return math.nan
-    return text
+        if kind != "float":
+            return value
+        try:
+            return float(value)  # type: ignore[arg-type]
+        except OverflowError:
+            raise NumberTooLarge(f"{short(text)} is beyond the range of a float") from None
 
 
 def spans_at(data: Any, path: tuple[Any, ...]) -> tuple[Span | None, Span | None]:

@@ -41,10 +41,14 @@ def staged_package(files: Mapping[str, str], python_path: tuple[Path, ...] = ())
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
     (pkg_dir / "__init__.py").touch()
+    # Importing writes no bytecode cache beside the user's modules: a checking build
+    # (which certifies) must leave the project as it was.
+    writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         with on_sys_path(root, *python_path):
             yield package
     finally:
+        sys.dont_write_bytecode = writes_bytecode
         for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[name]
         shutil.rmtree(root, ignore_errors=True)

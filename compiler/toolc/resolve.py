@@ -15,7 +15,7 @@ from .diagnostics import Span
 from .ir import ModuleIR, ProjectIR, Ref, ToolIR, ToolsetIR, TypeIR
 from .loader import YMap
 from .model.parse import ParsedModule
-from .model.tools import ExternalToolSpec, PinnedToolSpec, ToolSpec
+from .model.tools import ExternalToolSpec, PinnedToolSpec, ToolSpec, search_meta
 from .model.toolsets import (
     ApprovalRequiredToolset,
     CombinedToolset,
@@ -31,18 +31,24 @@ from .model.toolsets import (
     WrapperToolset,
 )
 from .model.writeout import raw_description_spans, to_json
+from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"
 
 
-def resolve(project: Project) -> ProjectIR:
-    """The IR of every module (the first of each name; duplicates are errors already)."""
-    resolver = _Resolver(project)
+def resolve(project: Project, *, formats: str = "annotate") -> ProjectIR:
+    """The IR of every module (the first of each name; duplicates are errors already).
+    ``formats`` is the project's `format` mode (``[tool.toolc] format``)."""
+    resolver = _Resolver(project, formats)
     named = sorted(project.by_name.items())
     tools = {name: resolver.tools(parsed) for name, parsed in named}
     resolver.all_tools = tools
     modules = {name: resolver.module(parsed, tools[name]) for name, parsed in named}
-    return ProjectIR(modules)
+    return ProjectIR(modules, dict(project.files.read))
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _ref(text: str | None) -> Ref | None:
@@ -53,8 +59,9 @@ def _ref(text: str | None) -> Ref | None:
 
 
 class _Resolver:
-    def __init__(self, project: Project):
+    def __init__(self, project: Project, formats: str = "annotate"):
         self.project = project
+        self.formats = formats
         self.roots: dict[tuple[int, str, str], SchemaRoot] = {
             (id(r.module), r.kind, r.owner): r for r in project.roots}
         self.all_tools: dict[str, dict[str, ToolIR]] = {}
@@ -99,8 +106,9 @@ class _Resolver:
             name=name, module=str(parsed.name), description=spec.description or "",
             input_schema=input_schema, span=parsed.key_span("tools", name), title=spec.title,
             output_schema=output, annotations=_plain(node.get("annotations")),
-            meta=_plain(node.get("meta")), handler=_ref(spec.handler),
+            meta=_with_search(_plain(node.get("meta")), spec), handler=_ref(spec.handler),
             requires_approval=spec.requires_approval, additional_params=spec.additional_params,
+            formats=(spec.format or _str(parsed.raw.get("format")) or self.formats) == "assert",
             params_spec=_params_spec(node.get("params"), input_schema),
             returns_spec=_plain(node.get("returns")), description_spans=spans,
         )
@@ -154,11 +162,25 @@ class _Resolver:
                                          published=tuple(parsed.tools))
         else:
             entries = self._composition(parsed, export).entries
-        exported = tuple(dataclasses.replace(self._tool_ir(e.tool), name=e.name) for e in entries)
+        exported = tuple(self._exported(e) for e in entries)
         used = {td.module.name for root in self.project.roots if root.module is parsed
                 for td, _, _ in root.refs if td.module is not parsed}
+        contexts = tuple((c.name, Ref(*c.deps.split(":", 1)))
+                         for c in (parsed.certify.contexts if parsed.certify else ()))
         return ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools, toolsets,
-                        export, exported, tuple(sorted(str(m) for m in used)))
+                        export, exported, tuple(sorted(str(m) for m in used)), contexts)
+
+    def _exported(self, entry: Entry) -> ToolIR:
+        """The tool under its published name; needing approval if a set on the way asks."""
+        tool = self._tool_ir(entry.tool)
+        tool = dataclasses.replace(tool, name=entry.name,
+                                   requires_approval=tool.requires_approval or entry.approval)
+        server = entry.tool.pinned_toolset
+        if server is not None:
+            spec = entry.tool.module.toolsets.get(server)
+            if isinstance(spec, MCPToolset) and spec.always_load:  # as the runtime lists it
+                tool = dataclasses.replace(tool, meta={**(tool.meta or {}), ALWAYS_LOAD: True})
+        return tool
 
     def _tool_ir(self, key: ToolKey) -> ToolIR:
         if key.pinned_toolset is not None:
@@ -209,11 +231,12 @@ class _Resolver:
                 http = {"url": ts.http.url, "headers": dict(ts.http.headers)}
             pinned = self.pinned.get((str(parsed.name), name))
             return {"stdio": stdio, "http": http, "tool_cache_ttl_ms": ts.tool_cache_ttl_ms,
-                    "instructions": ts.instructions,
+                    "instructions": ts.instructions, "always_load": ts.always_load,
                     "pinned": tuple(pinned.values()) if pinned is not None else None}
         if isinstance(ts, MCPManagerToolset):
             return {"servers": tuple((s, self._qualified(parsed, r))
-                                     for s, r in ts.servers.items())}
+                                     for s, r in ts.servers.items()),
+                    "conflicts": ts.conflicts}
         assert isinstance(ts, ApprovalRequiredToolset)
         return {}
 
@@ -223,6 +246,12 @@ def _description_span(node: YMap) -> dict[str, Span]:
     if isinstance(node.get("description"), str):
         return {"/description": node.value_spans["description"]}
     return {}
+
+
+def _with_search(meta: dict[str, Any] | None, spec: ToolSpec) -> dict[str, Any] | None:
+    """The tool's `meta` with its `search` keys added (a disagreement is TC510 already)."""
+    found = search_meta(spec)
+    return meta if not found else {**(meta or {}), **found}
 
 
 def _plain(value: Any) -> Any:

@@ -4,7 +4,7 @@ The target is a spec file (``specs/workbench.toolc.yaml``: the project is compil
 memory, so what is served is exactly what the spec says now) or an importable module
 (``generated.workbench``). Handlers are imported at this point, from the configured
 ``python-path``. Logs go to stderr only: on stdio, stdout is the protocol. SIGINT and
-SIGTERM stop the server cleanly.
+SIGTERM stop the server cleanly. What HTTP clients may do is in :mod:`toolc.serve_http`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .config import Config
 from .ir import ProjectIR
 from .loading import on_sys_path, staged_package
 from .report.diagnostics import render
+from .serve_http import HttpOptions
 
 log = logging.getLogger("toolc.serve")
 
@@ -77,6 +78,19 @@ def open_target(config: Config, target: str, toolset_name: str | None, err: Text
         yield _pick(_import(f"{package}.{module.name}"), toolset_name)
 
 
+def _deps_factory(reference: str) -> Any:
+    """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
+    from .runtime.tool import LazyRef, LazyRefError
+
+    try:
+        factory = LazyRef.parse(reference).resolve()
+    except (ValueError, LazyRefError) as exc:
+        raise ServeError(f"--deps: {exc}") from None
+    if not callable(factory):
+        raise ServeError(f"--deps: {reference} is not callable")
+    return factory
+
+
 def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
     compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
@@ -119,9 +133,17 @@ def _pick(module: ModuleType, toolset_name: str | None) -> Target:
 
 
 def serve(config: Config, target: str, *, toolset_name: str | None = None,
-          transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
-          pinned: bool = False, err: TextIO | None = None) -> int:
-    """Serve until the client goes away or a signal arrives; the exit code."""
+          transport: str = "stdio", http: HttpOptions | None = None, pinned: bool = False,
+          expose_errors: bool = False, deps: str | None = None,
+          err: TextIO | None = None) -> int:
+    """Serve until the client goes away or a signal arrives; the exit code.
+
+    ``deps``: ``package.module:factory``, imported from the python path; the factory is
+    called per client session for the deps its predicates and handlers receive.
+
+    ``expose_errors``: an unexpected exception of a tool reaches the client with its
+    type and message; without it, as "internal error in tool X (ref N)" (details logged).
+    """
     err = err or sys.stderr
     import anyio
 
@@ -132,9 +154,15 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
             from .runtime.server import to_mcp_server
 
             server = to_mcp_server(chosen.toolset, name=chosen.name,
-                                   instructions=chosen.instructions)
-            runner = _run_stdio if transport == "stdio" else _run_http
-            anyio.run(runner, server, host, port)
+                                   instructions=chosen.instructions,
+                                   expose_errors=expose_errors,
+                                   deps_factory=_deps_factory(deps) if deps else None)
+            if transport == "stdio":
+                anyio.run(_run_stdio, server)
+            else:
+                from .serve_http import run_http
+
+                anyio.run(run_http, server, http or HttpOptions())
     except ServeError as exc:
         err.write(f"error: {exc}\n")
         return 1
@@ -144,7 +172,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
     return 0
 
 
-async def _until_signal(stop: Any, *, task_status: Any) -> None:
+async def until_signal(stop: Any, *, task_status: Any) -> None:
     """Call ``stop()`` on SIGINT or SIGTERM; started before serving, so none is missed."""
     import anyio
 
@@ -156,34 +184,13 @@ async def _until_signal(stop: Any, *, task_status: Any) -> None:
             return
 
 
-async def _run_stdio(server: Any, host: str, port: int) -> None:
+async def _run_stdio(server: Any) -> None:
     import anyio
     from mcp.server.stdio import stdio_server
 
     async with anyio.create_task_group() as tg:
-        await tg.start(_until_signal, tg.cancel_scope.cancel)
+        await tg.start(until_signal, tg.cancel_scope.cancel)
         log.info("serving %s over stdio", server.name)
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
         tg.cancel_scope.cancel()  # the client closed stdin: done
-
-
-async def _run_http(server: Any, host: str, port: int) -> None:
-    import anyio
-    import uvicorn
-
-    app = server.streamable_http_app(host=host)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-    web = uvicorn.Server(config)
-    # uvicorn would re-raise a caught SIGTERM after shutting down, killing the process
-    # uncleanly; _until_signal handles both signals instead.
-    web.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
-
-    def stop() -> None:
-        web.should_exit = True
-
-    async with anyio.create_task_group() as tg:
-        await tg.start(_until_signal, stop)
-        log.info("serving %s at http://%s:%d/mcp", server.name, host, port)
-        await web.serve()
-        tg.cancel_scope.cancel()

@@ -11,7 +11,11 @@ in place only if the build succeeded: the manifest, the journal, then the rename
 (and the output folder, if it was made for this build and is still empty).
 
 Until the journal is written, nothing in the output has changed: a build killed before
-that leaves a staging folder, which the next command sweeps.
+that leaves a staging folder, which the next writing build sweeps. Every path is checked
+before the journal names it (``toolc.confine``: no link on the way, a usable file name),
+and a write that fails (a full disk, ``ulimit -f``, a read-only or forbidden folder) is
+an ``OutputError`` naming the file, raised before the journal exists, so the old output
+stays and nothing is left that the next build would have to replay.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .confine import check_way, entry_problem, refused, write_failed
 from .write import (
     JOURNAL,
+    JOURNAL_VERSION,
     MANIFEST,
     STAGING_PREFIX,
     Plan,
@@ -38,6 +44,7 @@ from .write import (
     read_manifest,
     read_text,
     recover,
+    removable,
     same_on_disk,
     signals_held,
     sync_files,
@@ -49,6 +56,7 @@ from .write import (
 @dataclass(slots=True)
 class _Batch:
     names: list[str] = field(default_factory=list)      # staged file names
+    rels: list[str] = field(default_factory=list)       # where each goes in the output
     contents: list[bytes] = field(default_factory=list)
     writer: int | None = None                           # the process writing them
 
@@ -57,12 +65,19 @@ class StagedTree:
     """The files of one build, staged in a folder beside ``out``."""
 
     def __init__(self, out: Path) -> None:
-        recover(out)  # a commit left half done is finished before anything is compared
         self.out = out
-        self.owned = read_manifest(out)
         self.made_out = not out.is_dir()
-        out.mkdir(parents=True, exist_ok=True)
-        self.staging: Path | None = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise write_failed(out, exc, "cannot make the output folder") from None
+        recover(out)  # a commit left half done is finished before anything is compared
+        self.owned = read_manifest(out)
+        try:
+            self.staging: Path | None = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+        except OSError as exc:
+            raise write_failed(out, exc, "cannot stage files in the output folder") from None
+        self.seen: set[Path] = set()       # folders of the output checked for links
         self.moves: list[list[str]] = []   # [staged name, relative path], journal order
         self.unchanged: list[str] = []
         self.batches: list[_Batch] = []
@@ -74,6 +89,7 @@ class StagedTree:
         assert self.staging is not None, "staged files were committed or discarded"
         batch = _Batch()
         for rel, text in files.items():
+            self._check_target(rel)
             data = text.encode("utf-8")
             if same_on_disk(self.out / rel, data):
                 self.unchanged.append(rel)
@@ -81,15 +97,16 @@ class StagedTree:
             name = str(len(self.moves))
             self.moves.append([name, rel])
             batch.names.append(name)
+            batch.rels.append(rel)
             batch.contents.append(data)
         if not batch.names:
             return
         self.batches.append(batch)
         if meanwhile and hasattr(os, "fork") and threading.active_count() == 1:
-            batch.writer = _fork_writer(self.staging, batch)
+            batch.writer = _fork_writer(self.staging, batch, self.out)
         if batch.writer is None:
             try:
-                _write_batch(self.staging, batch)
+                _write_batch(self.staging, batch, self.out)
             except BaseException:
                 self.discard()
                 raise
@@ -100,8 +117,7 @@ class StagedTree:
         staging = self.staging
         assert staging is not None, "staged files were committed or discarded"
         written = sorted(rel for _, rel in self.moves)
-        removed = sorted(rel for rel in self.owned if rel not in files
-                         and (self.out / rel).exists())
+        removed = removable(self.out, self.owned, files)
         result = Plan(tuple(written), tuple(removed), tuple(sorted(self.unchanged)))
         manifest = {"version": 1, "files": {rel: digest(files[rel]) for rel in sorted(files)}}
         manifest.update(extra or {})
@@ -112,11 +128,14 @@ class StagedTree:
         try:
             self._wait_for_writers()
             name = str(len(self.moves))
-            write_new_file(staging / name, manifest_text.encode("utf-8"))
-            sync_files(staging, [name])
+            _write_bookkeeping(staging, name, self.out / MANIFEST, manifest_text)
             moves = [*self.moves, [name, MANIFEST]]
-            journal = {"staging": staging.name, "moves": moves, "remove": list(removed)}
-            write_synced(staging / "journal", self.out / JOURNAL, json.dumps(journal))
+            journal = {"version": JOURNAL_VERSION, "staging": staging.name, "moves": moves,
+                       "remove": [[rel, self.owned[rel]] for rel in removed]}
+            try:
+                write_synced(staging / "journal", self.out / JOURNAL, json.dumps(journal))
+            except OSError as exc:
+                raise write_failed(self.out / JOURNAL, exc) from None
         except BaseException:
             self.discard()  # nothing committed yet: as before
             raise
@@ -142,6 +161,14 @@ class StagedTree:
             with contextlib.suppress(OSError):
                 self.out.rmdir()  # only if still empty
 
+    def _check_target(self, rel: str) -> None:
+        """A file name the file system takes, reached through no link (before the journal
+        names it: a journal whose renames cannot be done would stop every later build)."""
+        problem = entry_problem(rel)
+        if problem is not None:
+            raise refused(self.out / rel[:200], f"cannot be written: the path {problem}")
+        check_way(self.out, rel, self.seen)
+
     def _wait_for_writers(self) -> None:
         """Wait for every writing process; write here what one of them did not."""
         assert self.staging is not None
@@ -149,7 +176,7 @@ class StagedTree:
             if batch.writer is not None and not _reap(batch):
                 for name in batch.names:  # start that batch again from nothing
                     (self.staging / name).unlink(missing_ok=True)
-                _write_batch(self.staging, batch)
+                _write_batch(self.staging, batch, self.out)
 
 
 def _reap(batch: _Batch) -> bool:
@@ -164,7 +191,7 @@ def _reap(batch: _Batch) -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
-def _fork_writer(staging: Path, batch: _Batch) -> int | None:
+def _fork_writer(staging: Path, batch: _Batch, out: Path) -> int | None:
     try:
         pid = os.fork()
     except OSError:
@@ -172,17 +199,32 @@ def _fork_writer(staging: Path, batch: _Batch) -> int | None:
     if pid == 0:  # the writer: write, sync, leave without running any of the parent's code
         status = 1
         try:
-            _write_batch(staging, batch)
+            _write_batch(staging, batch, out)
             status = 0
         finally:
             os._exit(status)
     return pid
 
 
-def _write_batch(staging: Path, batch: _Batch) -> None:
-    for name, data in zip(batch.names, batch.contents, strict=True):
-        write_new_file(staging / name, data)
-    sync_files(staging, batch.names)
+def _write_batch(staging: Path, batch: _Batch, out: Path) -> None:
+    """Write and sync the batch; a failure names the output file it was for."""
+    for name, rel, data in zip(batch.names, batch.rels, batch.contents, strict=True):
+        try:
+            write_new_file(staging / name, data)
+        except OSError as exc:
+            raise write_failed(out / rel, exc) from None
+    try:
+        sync_files(staging, batch.names)
+    except OSError as exc:
+        raise write_failed(staging, exc, "cannot sync the staged files") from None
+
+
+def _write_bookkeeping(staging: Path, name: str, shown: Path, text: str) -> None:
+    try:
+        write_new_file(staging / name, text.encode("utf-8"))
+        sync_files(staging, [name])
+    except OSError as exc:
+        raise write_failed(shown, exc) from None
 
 
 def stage_tree(out: Path, files: Mapping[str, str], *, meanwhile: bool = False) -> StagedTree:

@@ -1,9 +1,14 @@
-"""``toolc init``: a starter spec, the spec format's JSON Schema and the configuration."""
+"""``toolc init``: a starter spec, its handlers, the spec format's JSON Schema and the
+configuration: ``[tool.toolc]``, a ``.gitignore`` entry for the build cache, and a mypy
+configuration that checks the handlers against the generated modules (the build finds a
+misspelt handler; only mypy finds a handler with the wrong signature)."""
 
 from __future__ import annotations
 
 import json
+import keyword
 import sys
+import tomllib
 from pathlib import Path
 from typing import TextIO
 
@@ -56,18 +61,39 @@ output = "generated"
 python-path = ["."]
 """
 
+# mypy reads the generated modules and the handlers together: each generated module says
+# which type every handler must have (its `_check_user_code`), so a handler with the
+# wrong signature fails here, before any call. Run `mypy` after `toolc build`.
+MYPY = """
+[tool.mypy]
+strict = true
+files = ["generated", "{handlers}"]
+mypy_path = ["."]
+"""
 
-def init_project(force: bool = False, root: Path | None = None,
+GITIGNORE = ".toolc-cache/\n"
+
+
+def init_project(force: bool = False, root: Path | None = None, module: str | None = None,
                  out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Write the starter files into ``root`` (default: cwd); refuse to overwrite."""
+    """Write the starter files into ``root`` (default: cwd); refuse to overwrite.
+
+    ``module`` names the spec's module; by default ``[project].name`` of an existing
+    pyproject.toml, else the folder's name (made an identifier)."""
     out, err = out or sys.stdout, err or sys.stderr
     from .model import spec_json_schema
 
     root = root or Path.cwd()
-    module = _module_name(root)
+    pyproject = root / "pyproject.toml"
+    current = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    if module is not None and not _is_module_name(module):
+        err.write(f"error: --module {module!r} is not an ASCII Python identifier\n")
+        return 2
+    module = module or _project_name(current) or _module_name(root)
+    handlers = f"{module}_tools.py"
     files = {
         root / "specs" / f"{module}.toolc.yaml": STARTER_SPEC.format(module=module),
-        root / f"{module}_tools.py": STARTER_HANDLERS.format(module=module),
+        root / handlers: STARTER_HANDLERS.format(module=module),
         root / ".toolc" / "spec.schema.json":
             json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n",
     }
@@ -79,18 +105,50 @@ def init_project(force: bool = False, root: Path | None = None,
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         out.write(f"wrote {path.relative_to(root)}\n")
-    pyproject = root / "pyproject.toml"
-    current = pyproject.read_text(encoding="utf-8") if pyproject.exists() else ""
-    if "[tool.toolc]" not in current:
-        pyproject.write_text(current + CONFIG, encoding="utf-8")
-        out.write("added [tool.toolc] to pyproject.toml\n")
-    out.write("next: run `toolc build`, then `toolc serve "
-              f"specs/{module}.toolc.yaml`\n")
+    added = [table for table, text in (("[tool.toolc]", CONFIG),
+                                       ("[tool.mypy]", MYPY.format(handlers=handlers)))
+             if table not in current]
+    if added:
+        current += "".join(CONFIG if t == "[tool.toolc]" else MYPY.format(handlers=handlers)
+                           for t in added)
+        pyproject.write_text(current, encoding="utf-8")
+        out.write(f"added {' and '.join(added)} to pyproject.toml\n")
+    if _ignore_cache(root / ".gitignore"):
+        out.write("added .toolc-cache/ to .gitignore\n")
+    out.write("next: run `toolc build`, then `mypy` (handlers against the generated "
+              f"types), then `toolc serve specs/{module}.toolc.yaml`\n")
     return 0
+
+
+def _ignore_cache(gitignore: Path) -> bool:
+    """Add the build cache to ``.gitignore`` unless it is there; whether it was added."""
+    text = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
+    if any(line.strip() in (".toolc-cache", ".toolc-cache/", "/.toolc-cache/")
+           for line in text.splitlines()):
+        return False
+    gitignore.write_text(text + ("" if not text or text.endswith("\n") else "\n") + GITIGNORE,
+                         encoding="utf-8")
+    return True
+
+
+def _project_name(pyproject: str) -> str | None:
+    """``[project].name`` made a module name (``support-desk`` -> ``support_desk``)."""
+    try:
+        name = tomllib.loads(pyproject).get("project", {}).get("name")
+    except tomllib.TOMLDecodeError:
+        return None
+    if not isinstance(name, str):
+        return None
+    candidate = name.replace("-", "_").replace(".", "_").lower()
+    return candidate if _is_module_name(candidate) else None
+
+
+def _is_module_name(name: str) -> bool:
+    return name.isascii() and name.isidentifier() and not keyword.iskeyword(name)
 
 
 def _module_name(root: Path) -> str:
     name = "".join(c if c.isalnum() else "_" for c in root.resolve().name.lower()).strip("_")
-    if not name or not name.isidentifier() or not name.isascii():
+    if not name or not _is_module_name(name):
         return "app"
     return name

@@ -13,12 +13,15 @@ Reported = list[tuple[str, int, int, str]]
 
 
 def run(*texts: str) -> tuple[Reported, object]:
-    """Analyse each text as ``m<i>.toolc.yaml``; (code, line, col, message) in order."""
+    """Analyse each text as ``m<i>.toolc.yaml``; (code, line, col, message) in order.
+
+    TC220 (info: a handler type wider than its schema) is left out: the schemas here test
+    other rules, and TC220 has its own fixture and tests (tests/test_schema_typing.py)."""
     files = [load_text(t, f"m{i}.toolc.yaml") for i, t in enumerate(texts)]
     bag = DiagnosticBag()
     ir = analyse(files, bag)
     return [(d.code, d.span.line, d.span.col, d.message) if d.span else (d.code, 0, 0, d.message)
-            for d in bag.sorted()], ir
+            for d in bag.sorted() if d.code != "TC220"], ir
 
 
 @pytest.fixture

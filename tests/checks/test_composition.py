@@ -56,3 +56,24 @@ def test_a_name_already_bad_is_not_blamed_on_the_prefix(codes: Callable[..., lis
 def test_self_reference_is_a_cycle(check: Callable[..., list]) -> None:
     (r,) = check(H + "  s: {kind: approval_required, inner: s}\n")
     assert r[0] == "TC401" and r[3] == "toolset 's' closes a cycle: s -> s"
+
+
+PINNED = ("toolc: 1\nmodule: m\ntoolsets:\n"
+          "  one: {kind: mcp, http: {url: 'http://127.0.0.1:1/mcp'}, tools: {ping: {input_schema: "
+          "{type: object}, description: Ping.}, a: {input_schema: {type: object}, "
+          "description: A.}}}\n"
+          "  two: {kind: mcp, http: {url: 'http://127.0.0.1:2/mcp'}, tools: {ping: {input_schema: "
+          "{type: object}, description: Ping.}}}\n")
+
+
+def test_a_manager_refuses_a_name_two_servers_give(check: Callable[..., list]) -> None:
+    (r,) = check(PINNED + "  g: {kind: mcp_manager, servers: {first: one, second: two}}\n"
+                 "export: g\n")
+    assert r[0] == "TC402" and "server 'second' of toolset 'g' publishes 'ping'" in r[3]
+
+
+def test_a_manager_with_last_wins_lets_the_later_server_win(
+        analysed: Callable[..., Any]) -> None:
+    text = PINNED + ("  g: {kind: mcp_manager, conflicts: last_wins, servers: {first: one, "
+                     "second: two}}\nexport: g\n")
+    assert _published(analysed, text, "g") == ("a", "ping")

@@ -41,3 +41,12 @@ def test_references_to_broken_parts_are_not_reported_again(codes: Callable[..., 
     text = H + "  b: {descripton: B.}\ntoolsets:\n  bad: {kind: nope}\n" \
                "  f: {kind: function, tools: [a, b]}\n  w: {kind: approval_required, inner: bad}\n"
     assert codes(text) == ["TC101", "TC103"]
+
+
+def test_thousands_of_unknown_tools_are_each_reported(check: Callable[..., list]) -> None:
+    count = 3000
+    tools = "".join(f"  t{i}:\n    description: T.\n    handler: app:t\n" for i in range(count))
+    listed = ", ".join(f"u{i}" for i in range(count))
+    reported = check(f"toolc: 1\nmodule: m\ntools:\n{tools}toolsets:\n"
+                     f"  s: {{kind: function, tools: [{listed}]}}\nexport: s\n")
+    assert [code for code, *_ in reported] == ["TC304"] * count

@@ -175,6 +175,19 @@ def test_a_ref_and_an_inline_schema_are_compared_by_meaning() -> None:
                                         Severity.ERROR)]
 
 
+def test_a_percent_encoded_ref_is_followed_to_its_target() -> None:
+    """toolc publishes pointers percent-encoded (`#/properties/a%20b/$defs/n`)."""
+    def with_ref(limit: int) -> dict[str, Any]:
+        result = tool({"a b": {"$defs": {"n": {"type": "integer", "maximum": limit}},
+                               "items": {"$ref": "#/properties/a%20b/$defs/n"}}})
+        return result
+    old = with_ref(5)
+    new = tool({"a b": {"$defs": {"m": {"type": "integer", "maximum": 3}},
+                        "items": {"$ref": "#/properties/a%20b/$defs/m"}}})
+    assert ("CONSTRAINT_TIGHTENED", "/inputSchema/properties/a b/items/maximum",
+            Severity.ERROR) in rules_of(old, new)
+
+
 def test_recursive_types_terminate() -> None:
     def tree(kind: str) -> dict[str, Any]:
         result = tool({"root": {"$ref": "#/$defs/A"}})
@@ -280,3 +293,16 @@ def test_pointers_follow_the_side_that_has_the_branches() -> None:
         ("TYPE_NARROWED", "/inputSchema/properties/x", Severity.ERROR),
         ("TYPE_WIDENED", "/inputSchema/properties/x/anyOf/0", Severity.INFO),
         ("TYPE_WIDENED", "/inputSchema/properties/x/anyOf/1", Severity.INFO)]
+
+
+def test_approval_between_two_values_that_ask_nothing_is_only_a_meta_change() -> None:
+    old = {"t": tool({}, _meta={"toolc/requiresApproval": False})}
+    new = {"t": tool({}, _meta={})}
+    assert [c.rule for c in diff_tools(old, new)] == ["META_CHANGED"]
+
+
+def test_approval_and_other_meta_entries_are_reported_each_by_its_rule() -> None:
+    old = {"t": tool({}, _meta={"owner": "a"})}
+    new = {"t": tool({}, _meta={"owner": "b", "toolc/requiresApproval": True})}
+    assert [(c.rule, c.severity) for c in diff_tools(old, new)] == [
+        ("META_CHANGED", Severity.INFO), ("APPROVAL_ADDED", Severity.WARNING)]

@@ -39,11 +39,12 @@ def test_folder_loads_every_json_at_any_depth_by_folder_and_name(tmp_path: Path)
     write_tool(tmp_path, "b/c/d/two.json", tool("second"))
     write_tool(tmp_path, "top.json", tool("third"))
     write_tool(tmp_path, ".cache/skip.json", tool("hidden"))
+    write_tool(tmp_path, "a/.dot.json", tool(".dot"))  # a file is read whatever its name
     (tmp_path / "notes.txt").write_text("not a tool")
     tools = load_folder(tmp_path)
-    assert sorted(tools) == ["a/first", "b/c/d/second", "third"]
+    assert sorted(tools) == ["a/.dot", "a/first", "b/c/d/second", "third"]
     assert tools.paths == {"a/first": "a/one.json", "b/c/d/second": "b/c/d/two.json",
-                           "third": "top.json"}
+                           "third": "top.json", "a/.dot": "a/.dot.json"}
     assert tools.texts["a/first"] == golden_text(tool("first"))
     assert tools["a/first"]["name"] == "first"  # the published tool itself is unchanged
 
@@ -204,3 +205,12 @@ def test_a_set_from_texts_not_written_yet(tmp_path: Path) -> None:
     assert built == load_folder(_written(tmp_path, files))  # keyed like the files on disk
     with pytest.raises(DiffInputError, match=r"^build:m/c\.json: no \"name\" field"):
         ToolSet.from_texts({"m/c.json": "{}"}, label="build:")
+
+
+def test_a_golden_file_linked_out_of_its_folder_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write_tool(outside, "secret.json", tool("secret"))
+    write_tool(tmp_path / "schemas", "m/fine.json", tool("fine"))
+    (tmp_path / "schemas" / "m" / "leak.json").symlink_to(outside / "secret.json")
+    with pytest.raises(DiffInputError, match="outside"):
+        load_folder(tmp_path / "schemas")

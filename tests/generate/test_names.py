@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import keyword
+import sys
+import warnings
+from pathlib import Path
 
+import pydantic
 from generate_support import analyse_case, analyse_text
 from hypothesis import given
 from hypothesis import strategies as st
+from toolc.generate import generate_project
 from toolc.generate.names import (
     Scope,
     ascii_fold,
@@ -42,7 +48,7 @@ def test_field_names_avoid_what_a_model_or_the_handler_call_uses() -> None:
     got = [field_name(raw, scope) for raw in
            ("lines", "self", "ctx", "model_config", "json", "model_dump_all", "Field",
             "str", "my-field", "my_field", "type", "match", "class")]
-    assert got == ["lines", "self_", "ctx_", "model_config_", "json_", "model_dump_all_",
+    assert got == ["lines", "self_", "ctx_", "model_config_", "json_", "field_model_dump_all",
                    "Field_", "str_", "my_field", "my_field2", "type", "match", "class_"]
 
 
@@ -106,3 +112,38 @@ export: cast
 """)
     names = module_names(project.modules["shadows"])
     assert names.toolsets == {"sorted": "sorted_", "getattr": "getattr_", "cast": "cast_"}
+
+
+def _pydantic_reserved() -> list[str]:
+    """What the installed pydantic warns about or refuses as a field name: every public
+    attribute of BaseModel (its metaclass's too) and its protected namespaces."""
+    base = pydantic.BaseModel
+    names = {n for n in [*dir(base), *dir(type(base))]
+             if not n.startswith("_") and hasattr(base, n)}
+    return sorted(names | {"model_dump_all", "model_validate_later", "model_foo"})
+
+
+def test_a_field_pydantic_reserves_is_aliased_and_makes_no_warning(tmp_path: Path) -> None:
+    reserved = _pydantic_reserved()
+    params = "".join(f"      {name}: {{type: string, description: The {name}.}}\n"
+                     for name in reserved)
+    project = analyse_text("toolc: 1\nmodule: reserved_fields\ntools:\n  t:\n"
+                           "    description: T.\n    handler: app:t\n    params:\n" + params)
+    package = tmp_path / "generated_reserved"
+    package.mkdir()
+    for rel, text in generate_project(project).items():
+        (package / rel).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a shadowing or protected-namespace warning fails
+            module = importlib.import_module("generated_reserved.reserved_fields")
+            model = module.TParams
+            given = {name: f"value of {name}" for name in reserved}
+            made = model.model_validate(given)
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.startswith("generated_reserved")]:
+            del sys.modules[name]
+    assert made.model_dump(by_alias=True) == given
+    assert not set(model.model_fields) & set(reserved) - {"model_foo"}

@@ -9,6 +9,8 @@ import anyio
 import pytest
 from generate_support import CASES
 from toolc import runtime as rt
+from toolc.diagnostics import DiagnosticBag
+from toolc.generate import generate_project
 from toolc.generate.toolsets import declared_type
 from toolc.ir import ProjectIR
 
@@ -151,7 +153,44 @@ def test_workbench_tools_validate_then_run(importable: Load) -> None:
         "3 lines at any level")
     bad = _call(workbench.toolset, "wb_readLog", {"lines": 0, "level": "loud"})
     assert bad.is_error
-    assert "lines: Input should be greater than or equal to 1" in _text(bad)
-    assert "level: Input should be 'debug', 'info', 'warning' or 'error'" in _text(bad)
+    assert "- lines: 0 is less than the minimum of 1" in _text(bad)
+    assert "- level: \"loud\" is not one of \"debug\", \"info\", \"warning\", \"error\"" in _text(bad)
     saved = _approved(workbench.toolset, "wb_saveNote", {"text": "hello"})
     assert saved.structured_content == {"line": 5}
+
+
+FORMATS = """toolc: 1
+module: mail
+format: assert
+tools:
+  send:
+    description: Send a mail.
+    handler: app:send
+    params:
+      to: {type: string, format: email, description: Who gets it.}
+  draft:
+    description: Keep a draft.
+    handler: app:draft
+    format: annotate
+    params:
+      to: {type: string, format: email, description: Who gets it.}
+"""
+
+
+def test_format_assertion_is_chosen_per_tool_then_module_then_project() -> None:
+    from generate_support import analyse_text
+    from toolc.frontend import analyse
+    from toolc.loader import load_text
+
+    tools = analyse_text(FORMATS).modules["mail"].tools
+    assert (tools["send"].formats, tools["draft"].formats) == (True, False)
+    code = generate_project(analyse_text(FORMATS))["mail.py"]
+    send, draft = code.split("def _tool_Draft")[0], code.split("def _tool_Draft")[1]
+    assert "formats=True" in send.split("def _tool_Send")[1] and "formats=True" not in draft
+    # a module that says nothing takes the project's mode ([tool.toolc] format)
+    plain = FORMATS.replace("format: assert\n", "").replace("    format: annotate\n", "")
+    bag = DiagnosticBag()
+    project = analyse([load_text(plain, "spec.toolc.yaml")], bag, formats="assert")
+    assert project is not None
+    assert all(t.formats for t in project.modules["mail"].tools.values())
+    assert not any(t.formats for t in analyse_text(plain).modules["mail"].tools.values())

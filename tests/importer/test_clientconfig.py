@@ -37,7 +37,19 @@ def test_keys_other_clients_add_are_ignored_with_a_warning(tmp_path: Path) -> No
     assert warnings == [f"{path}: server 'a': ignored 'disabled', 'autoApprove'"]
 
 
+def test_a_server_level_always_load_is_kept(tmp_path: Path) -> None:
+    path = write(tmp_path, {"mcpServers": {"a": {"command": "x", "alwaysLoad": True},
+                                           "b": {"url": "https://h/mcp", "alwaysLoad": False},
+                                           "c": {"command": "y"}}})
+    servers, warnings = read_config(path)
+    assert [s.always_load for s in servers] == [True, False, False] and warnings == []
+    assert servers[0].connection() == {"stdio": {"command": "x"}, "always_load": True}
+    assert servers[1].connection() == {"http": {"url": "https://h/mcp"}}
+
+
 @pytest.mark.parametrize(("data", "message"), [
+    ({"mcpServers": {"a": {"command": "x", "alwaysLoad": "yes"}}},
+     '"alwaysLoad" must be true or false'),
     ("{not json", r"mcp.json:1:2: the client configuration is not valid JSON"),
     ([], r'expected \{"mcpServers"'),
     ({"servers": {}}, r'expected \{"mcpServers"'),

@@ -121,18 +121,23 @@ def test_config_imports_every_server_under_one_manager(project: Path) -> None:
         config = {"mcpServers": {
             "local": {"command": sys.executable, "args": [str(project / "server.py"),
                                                           str(project / "tools.json"), "stdio"]},
-            "remote": {"type": "http", "url": url, "disabled": False}}}
+            "remote": {"type": "http", "url": url, "disabled": False, "alwaysLoad": True}}}
         (project / "desktop.json").write_text(json.dumps(config))
         code, out, err = do_import(config_file="desktop.json")
     assert code == 0, out + err
-    assert "ignored 'disabled'" in err
+    assert "ignored 'disabled'" in err and "alwaysLoad" not in err
     text = (project / "specs" / "desktop.toolc.yaml").read_text()
+    # The server-level alwaysLoad is kept, on that server only.
+    assert text.count("always_load: true") == 1
+    remote = text[text.index("  remote:\n"):]
+    assert remote.index("always_load: true") < remote.index("tools:")
     assert "  servers:\n    kind: mcp_manager\n    servers: {local: local, remote: remote}\n" \
         in text and "export: servers" in text
     code, out, err = build()
     assert code == 0, out + err
+    always = {**other["tools"][0], "_meta": {"anthropic/alwaysLoad": True}}
     assert_same_tools(golden_tools(project, "desktop"),
-                      {**original_tools(), "remote_only": other["tools"][0]})
+                      {**original_tools(), "remote_only": always})
 
 
 def test_config_whose_servers_share_a_tool_name_cannot_be_one_manager(project: Path) -> None:

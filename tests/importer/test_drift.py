@@ -118,8 +118,9 @@ def test_a_build_answered_by_the_cache_still_lists_the_live_servers(project: Pat
     build = {"check": False, "write": True, "certify": True, "fmt": "text", "strict": False}
     code, out, _ = run(run_build, **build)
     assert code == 0 and "warning[" not in out  # a clean build: the cache records it
-    assert run(run_build, **{**build, "check": True, "write": False})[1] == \
-        "generated/ is up to date (3 file(s))\n"
+    assert run(run_build, **{**build, "check": True, "write": False})[1] == (
+        "budget: clean.server: 1 tool(s), ~20 tokens; upfront 1 tool(s), ~20 tokens\n"
+        "generated/ is up to date (3 file(s))\n")
     change_tools(project / "clean.json", lambda tools: tools[0].pop("description"))
     code, out, _ = run(run_build, **{**build, "check": True, "write": False}, live=True)
     assert code == 1 and "up to date" in out and "DESCRIPTION_REMOVED] /description" in out

@@ -117,3 +117,11 @@ def test_any_json_reads_back_exactly(data: dict[str, Any]) -> None:
     assert first_difference(data, read_back(written)) is None
     assert written == dump(data)
     assert yaml.safe_load(written) == data  # a YAML 1.1 reader agrees
+
+
+def test_a_string_of_digits_too_long_to_be_a_number_is_written_as_a_string() -> None:
+    # A server may describe anything with a string of digits: it used to end in a
+    # ValueError (Python's int/str limit) while deciding whether it needs quotes.
+    data = {"a": "9" * 5000, "b": "1e400", "c": "0x" + "f" * 700}
+    text = dump(data)
+    assert yaml.safe_load(text) == data

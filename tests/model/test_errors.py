@@ -89,3 +89,17 @@ def test_wrong_shapes_say_what_was_expected() -> None:
     assert d[3] == "`toolsets`: expected a mapping of toolset names to toolsets, got a list"
     (d,) = _diagnose("toolc: 1\nmodule: m\ntools:\n  t: text\n")
     assert d[:3] == ("TC103", 4, 6) and "got the string 'text'" in d[3]
+
+
+def test_suggestions_stop_at_their_budget_and_come_back_with_a_new_analysis() -> None:
+    # Each suggestion compares the word with every candidate: 4,000 unknown names among
+    # 4,000 took 27 s. Within one analysis they stop at a budget; the errors do not.
+    from toolc.model import errors
+
+    errors.reset_suggestions()
+    many = [f"tool{i}" for i in range(errors.SUGGESTION_BUDGET // 2 + 1)]
+    assert did_you_mean("tool1x", many) == "; did you mean 'tool1'?"
+    assert did_you_mean("tool2x", many) == ""  # past the budget
+    errors.reset_suggestions()
+    assert did_you_mean("tool2x", many) == "; did you mean 'tool2'?"
+    errors.reset_suggestions()

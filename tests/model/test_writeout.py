@@ -66,7 +66,7 @@ def test_named_type_is_written_in_place_with_the_property_laid_over() -> None:
     assert "$ref" not in str(w.schema) and "$defs" not in w.schema
 
 
-def test_nested_objects_get_a_required_list_but_no_invented_additional_properties() -> None:
+def test_nested_objects_get_a_required_list_and_are_closed() -> None:
     w = _input("tools:\n  t:\n    params:\n      o:\n        type: object\n"
                "        description: O.\n        properties:\n"
                "          x: {type: string, description: X.}\n"
@@ -75,7 +75,7 @@ def test_nested_objects_get_a_required_list_but_no_invented_additional_propertie
         "type": "object", "description": "O.",
         "properties": {"x": {"type": "string", "description": "X."},
                        "y": {"type": "string", "description": "Y."}},
-        "required": ["x"]}
+        "required": ["x"], "additionalProperties": False}
 
 
 def test_an_author_written_required_list_is_kept() -> None:
@@ -124,3 +124,90 @@ def test_helpers() -> None:
     plain = to_json(loaded)
     assert plain == {"a": [1, {"b": "c"}]} and type(plain) is dict
     assert type(plain["a"][1]) is dict
+
+
+# -- closed objects (issue 11 item 7) ------------------------------------------------------
+
+_NESTED = ("types:\n  Point:\n    description: A point.\n    type: object\n"
+           "    properties:\n      x: {type: number, description: X.}\n")
+
+
+def test_nested_objects_of_the_input_are_closed() -> None:
+    w = _input("tools:\n  t:\n    params:\n      filters:\n        description: F.\n"
+               "        properties:\n          priority: {type: string, description: P.}\n"
+               "          inner:\n            description: I.\n            properties:\n"
+               "              a: {type: string, description: A.}\n"
+               "      many:\n        description: M.\n        type: array\n"
+               "        items:\n          properties:\n            b: {type: string}\n")
+    filters = w.schema["properties"]["filters"]
+    assert filters["additionalProperties"] is False
+    assert filters["properties"]["inner"]["additionalProperties"] is False
+    assert w.schema["properties"]["many"]["items"]["additionalProperties"] is False
+
+
+def test_the_specs_own_word_on_other_properties_wins() -> None:
+    w = _input("tools:\n  t:\n    params:\n"
+               "      a: {description: A., properties: {x: {}}, additionalProperties: true}\n"
+               "      b: {description: B., properties: {x: {}}, patternProperties: {'^y': {}}}\n"
+               "      c: {description: C., properties: {x: {}}, unevaluatedProperties: false}\n")
+    props = w.schema["properties"]
+    assert props["a"]["additionalProperties"] is True
+    assert "additionalProperties" not in props["b"] and "additionalProperties" not in props["c"]
+
+
+def test_parts_of_an_object_stay_open_so_that_they_do_not_refuse_each_other() -> None:
+    w = _input("tools:\n  t:\n    params:\n      a:\n        description: A.\n"
+               "        allOf: [{properties: {x: {}}}, {properties: {y: {}}}]\n"
+               "      b:\n        description: B.\n        properties: {x: {}}\n"
+               "        anyOf: [{properties: {y: {}}}]\n"
+               "      c:\n        description: C.\n"
+               "        oneOf: [{properties: {x: {}}}, {properties: {y: {}}}]\n"
+               "      d:\n        description: D.\n        not: {properties: {x: {}}}\n")
+    props = w.schema["properties"]
+    assert all("additionalProperties" not in s for s in props["a"]["allOf"])
+    assert "additionalProperties" not in props["b"]
+    assert "additionalProperties" not in props["b"]["anyOf"][0]
+    assert all(s["additionalProperties"] is False for s in props["c"]["oneOf"])  # alternatives
+    assert "additionalProperties" not in props["d"]["not"]
+
+
+def test_fragments_and_alternatives_inside_parts_stay_open() -> None:
+    """A spec's own `$defs` entry is a part of whatever object refers to it, and the
+    alternatives of a part (under `allOf`) are parts too: closing either would refuse the
+    properties the object's other keywords allow (the JSON-Schema-Test-Suite's
+    "unevaluatedProperties with $ref" and "anyOf complex types" shapes)."""
+    w = _input("tools:\n  t:\n    params:\n      a:\n        description: A.\n"
+               "        $ref: '#/$defs/bar'\n        properties: {foo: {}}\n"
+               "        unevaluatedProperties: false\n"
+               "        $defs: {bar: {properties: {bar: {}}}}\n"
+               "      b:\n        description: B.\n"
+               "        allOf: [{anyOf: [{properties: {x: {}}}]}, {properties: {y: {}}}]\n")
+    props = w.schema["properties"]
+    assert "additionalProperties" not in props["a"]["$defs"]["bar"]
+    assert "additionalProperties" not in props["b"]["allOf"][0]["anyOf"][0]
+
+
+def test_a_named_type_is_closed_in_the_input_and_open_in_the_output() -> None:
+    parsed, writer, registry = _module(
+        _NESTED + "tools:\n  t:\n    params:\n      p: {type: Point}\n"
+        "    returns:\n      type: object\n      properties:\n        p: {type: Point}\n")
+    params = parsed.section("tools")["t"]["params"]
+    closed = writer.input_schema(parsed, params, False).schema["properties"]["p"]
+    assert closed["additionalProperties"] is False
+    returns = parsed.section("tools")["t"]["returns"]
+    opened = writer.document(parsed, returns, "/outputSchema").schema
+    assert "additionalProperties" not in opened and "additionalProperties" not in \
+        opened["properties"]["p"]
+    td = registry.lookup(parsed, "Point")
+    assert td is not None and "additionalProperties" not in writer.type_schema(td).schema
+
+
+def test_nullable_object_is_closed_inside_its_any_of() -> None:
+    w = _input("tools:\n  t:\n    params:\n      a:\n        description: A.\n"
+               "        nullable: true\n        properties: {x: {}}\n")
+    assert w.schema["properties"]["a"]["anyOf"][0]["additionalProperties"] is False
+
+
+def test_an_object_without_properties_is_left_as_written() -> None:
+    w = _input("tools:\n  t:\n    params:\n      a: {description: A., type: object}\n")
+    assert w.schema["properties"]["a"] == {"description": "A.", "type": "object"}

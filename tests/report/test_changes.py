@@ -134,3 +134,15 @@ def test_want_color_needs_a_terminal_and_no_no_color(monkeypatch: pytest.MonkeyP
         monkeypatch.setenv("NO_COLOR", "")  # empty means unset, per no-color.org
         assert want_color(terminal) is True
     os.close(main)
+
+
+def test_control_characters_from_golden_files_never_reach_the_terminal() -> None:
+    hostile = "\x1b]0;pwned\x07\x1b[2J\x9b"
+    change = Change(tool=f"m/t{hostile}", pointer=f"/inputSchema/properties/p{hostile}",
+                    rule="PROPERTY_REMOVED", severity=Severity.ERROR,
+                    message=f"property 'p{hostile}' was removed", old={"d": hostile},
+                    accepted=True, reason=f"because{hostile}")
+    for fmt in ("text", "markdown", "github"):
+        out = render([change], fmt, color=False)
+        assert not any(ch in out for ch in "\x1b\x07\x9b"), fmt
+        assert "\\x1b]0;pwned\\x07" in out, fmt

@@ -50,9 +50,9 @@ async def test_invalid_args_are_an_error_result_before_pausing(ctx: rt.RunContex
     assert result.is_error
     assert result.text_content == (
         "Invalid arguments:\n"
-        "- (arguments): Additional properties are not allowed ('extra' was unexpected)\n"
-        "- mode: 'x' is not one of ['r', 'w']\n"
-        "- path: '' should be non-empty"
+        '- path: "" is shorter than 1 character\n'
+        '- mode: "x" is not one of "r", "w"\n'
+        "- (arguments): Additional properties are not allowed ('extra' was unexpected)"
     )
 
 

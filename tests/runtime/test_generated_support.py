@@ -9,35 +9,12 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any
+from typing import Any
 
 import pytest
 import toolc.runtime as rt
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel
 from toolc.runtime import generated_support
-
-
-class Counted(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    n: Annotated[int, rt.integral()]
-    note: Annotated[str | None, rt.not_null()] = None
-
-
-def test_integral_takes_a_whole_float_as_an_int() -> None:
-    assert Counted.model_validate({"n": 5.0}).n == 5
-    assert type(Counted.model_validate({"n": 5.0}).n) is int
-    with pytest.raises(ValidationError):
-        Counted.model_validate({"n": 5.5})
-    with pytest.raises(ValidationError):
-        Counted.model_validate({"n": "5"})  # strict stays strict for everything else
-
-
-def test_not_null_refuses_an_explicit_null_but_not_a_missing_property() -> None:
-    assert Counted.model_validate({"n": 1}).note is None
-    assert Counted.model_validate({"n": 1, "note": "x"}).note == "x"
-    with pytest.raises(ValidationError, match="null is not allowed here"):
-        Counted.model_validate({"n": 1, "note": None})
 
 
 def test_pydantic_is_imported_only_when_a_validator_is_made() -> None:

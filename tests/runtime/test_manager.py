@@ -78,6 +78,26 @@ async def test_a_name_two_servers_give_is_an_error_naming_both(
     )
 
 
+async def test_with_last_wins_the_later_server_answers(
+    http_toy: Callable[[str], HttpToy], ctx: rt.RunContext[None]
+) -> None:
+    """The seed's behaviour, as an opt-in like `combined`'s: the later server wins."""
+    one, two = http_toy("x_"), http_toy("x_")
+    manager = rt.MCPManager(
+        {
+            "first": rt.MCPToolset(http=rt.HttpServer(one.url, {"X-Toolc-Test": "first"})),
+            "second": rt.MCPToolset(http=rt.HttpServer(two.url, {"X-Toolc-Test": "second"})),
+        },
+        conflicts="last_wins",
+        id="servers",
+    )
+    async with manager:
+        names = [t.name for t in await manager.list_tools(ctx)]
+        result = await manager.call_tool(ctx, "x_header", {})
+    assert len(names) == len(set(names)) and "x_header" in names
+    assert (result.is_error, result.text_content) == (False, "second")
+
+
 async def test_a_failed_connect_names_the_server_and_closes_the_others(
     http_toy: Callable[[str], HttpToy],
 ) -> None:

@@ -138,6 +138,20 @@ async def test_serving_an_mcp_set_republishes_every_field_its_server_sent(mode: 
     assert "x-vendor" not in through_sdk and "x-theme" not in through_sdk["icons"][0]
 
 
+async def test_always_load_marks_every_tool_of_the_server_for_clients_with_tool_search() -> None:
+    from mcp import Client
+    from toolc.runtime.mcp_listing import list_raw_tools
+
+    sent = toy_module().tool_list("")
+    async with Client(rt.to_mcp_server(toy_stdio(id="toy", always_load=True))) as client:
+        raw = await list_raw_tools(client)
+    assert [t["name"] for t in raw] == [t["name"] for t in sent]
+    for got, given in zip(raw, sent, strict=True):
+        assert got["_meta"] == {**given.get("_meta", {}), "anthropic/alwaysLoad": True}
+        assert {k: v for k, v in got.items() if k != "_meta"} == \
+            {k: v for k, v in given.items() if k != "_meta"}
+
+
 def test_known_fields_of_another_type_are_kept_as_sent_and_no_input_schema_fails() -> None:
     from toolc.runtime.mcp import _definition
     from toolc.runtime.mcp_listing import ListingError

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
-from toolc.runtime.recorded import ClassRecorder, Later, Recipe, object_check
+from toolc.runtime.recorded import ClassRecorder, Later, Recipe
 
 HEAD = '''
 from __future__ import annotations
@@ -151,23 +151,6 @@ def test_a_protocol_is_made_as_a_typing_protocol(load: Any) -> None:
     assert getattr(handler, "_is_protocol", False)
     assert handler.__doc__ == "Says hello." and handler.__module__ == "rec_protocol"
     assert typing.get_type_hints(handler.__call__) == {"ctx": Any, "name": str, "return": str}
-
-
-def test_object_check_is_made_with_the_class(load: Any) -> None:
-    mod = load("rec_object_check", '''
-    class Pair(BaseModel):
-        model_config = ConfigDict(extra="allow")
-        _checked_schema = rt.object_check('{"minProperties":2}')
-
-        a: int = 0
-
-    _lazy = rt.LazyModule(globals(), _classes, groups={}, toolsets={})
-    __getattr__ = _lazy.getattr
-    ''')
-    assert isinstance(object_check("{}"), Later)
-    assert mod.Pair.model_validate({"a": 1, "b": 2}).a == 1
-    with pytest.raises(ValidationError, match="does not have enough properties"):
-        mod.Pair.model_validate({"a": 1})
 
 
 def test_a_name_set_before_first_use_is_kept_and_dir_lists_recipes(load: Any) -> None:

@@ -4,14 +4,17 @@ import json
 
 import pytest
 import toolc.runtime as rt
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from toolc.runtime.results import (
     UnknownToolResult,
     block_from_wire,
     restate_unknown,
     to_tool_result,
-    validation_summary,
 )
+from toolc.runtime.validation import Validator
+
+LINE_SCHEMA = Validator({"type": "object", "properties": {"line": {"type": "integer"}},
+                         "required": ["line"]})
 
 
 class Line(BaseModel):
@@ -39,20 +42,26 @@ def test_model_is_structured_leaving_out_what_the_handler_did_not_set() -> None:
     }
 
 
-def test_dict_is_checked_against_the_returns_model() -> None:
-    assert to_tool_result({"line": "5"}, "t", Line).structured_content == {"line": 5}
-    bad = to_tool_result({"line": "five"}, "saveNote", Line)
+def test_dict_is_validated_against_the_output_schema_and_never_converted() -> None:
+    assert to_tool_result({"line": 5}, "t", LINE_SCHEMA).structured_content == {"line": 5}
+    bad = to_tool_result({"line": "5"}, "saveNote", LINE_SCHEMA)  # no "5" -> 5 behind its back
     assert bad.is_error and bad.structured_content is None
-    assert bad.text_content.startswith(
-        "saveNote returned a result that does not match its output schema:\n- line: "
-    )
+    assert bad.text_content == (
+        "saveNote returned a result that does not match its output schema:\n"
+        '- line: "5" is not of type "integer"')
 
 
-def test_another_model_is_checked_against_the_returns_model() -> None:
+def test_a_model_is_validated_as_the_json_it_becomes() -> None:
     class Other(BaseModel):
         line: str
 
-    assert to_tool_result(Other(line="6"), "t", Line).structured_content == {"line": 6}
+    assert to_tool_result(Line(line=6), "t", LINE_SCHEMA).structured_content == {"line": 6}
+    assert to_tool_result(Other(line="6"), "t", LINE_SCHEMA).is_error
+
+
+def test_a_result_that_is_not_json_is_an_error() -> None:
+    result = to_tool_result({"when": object()}, "t", LINE_SCHEMA)
+    assert result.is_error
 
 
 def test_content_blocks_pass_as_they_are() -> None:
@@ -119,16 +128,3 @@ def test_unknown_tool_results_are_restated_with_the_callers_name() -> None:
     assert outer.is_error and outer.text_content == "Unknown tool 'wb_note'."
     plain = rt.ToolResult.error("Unknown tool 'note'.")
     assert restate_unknown(plain, "wb_note") is plain
-
-
-def test_validation_summary_is_one_line_per_problem() -> None:
-    class Params(BaseModel):
-        lines: int = Field(le=500)
-        nested: Line
-
-    with pytest.raises(ValidationError) as info:
-        Params.model_validate({"lines": 900, "nested": {"line": "x"}})
-    assert validation_summary(info.value) == (
-        "- lines: Input should be less than or equal to 500\n"
-        "- nested.line: Input should be a valid integer, unable to parse string as an integer"
-    )

@@ -70,7 +70,7 @@ def toolset() -> rt.AbstractToolset[Any]:
                 annotations={"readOnlyHint": True, "idempotentHint": True},
                 meta={"com.example/null": None, "nested": {"keep": None, "list": [1, None]}},
             ),
-            make_tool("saveNote", save, output_schema=SAVED_SCHEMA, returns_model=Saved),
+            make_tool("saveNote", save, output_schema=SAVED_SCHEMA),
             make_tool("boom", boom),
             make_tool("media", media),
             make_tool("whoami", whoami),
@@ -137,17 +137,38 @@ async def test_calls_run_the_toolset(mode: str) -> None:
 
 
 @ERAS
+async def test_a_deps_factory_makes_each_sessions_deps(mode: str) -> None:
+    made: list[dict[str, str]] = []
+
+    def session_deps() -> dict[str, str]:
+        made.append({"user": f"user{len(made) + 1}"})
+        return made[-1]
+
+    server = rt.to_mcp_server(toolset(), deps_factory=session_deps)
+    async with Client(server, mode=mode) as first, Client(server, mode=mode) as second:
+        one = await first.call_tool("whoami", {"text": "x"})
+        two = await second.call_tool("whoami", {"text": "x"})
+        again = await first.call_tool("whoami", {"text": "x"})
+    users = [r.content[0].text.split(" at ")[0] for r in (one, two, again)]
+    if mode == "legacy":  # sessions: one deps each, kept for the session
+        assert users[0] == users[2] != users[1]
+    else:  # 2026-07-28 has no sessions: one deps for the server
+        assert users[0] == users[1] == users[2] and len(made) == 1
+
+
+@ERAS
 async def test_bad_args_and_failures_are_error_results_and_serving_goes_on(mode: str) -> None:
     async with Client(rt.to_mcp_server(toolset()), mode=mode) as client:
         bad = await client.call_tool("echo", {"text": "x" * 30, "times": 0})
         assert bad.is_error
         assert bad.content[0].text == (
             "Invalid arguments:\n"
-            "- text: String should have at most 20 characters\n"
-            "- times: Input should be greater than or equal to 1"
+            '- text: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" is longer than 20 characters\n'
+            "- times: 0 is less than the minimum of 1"
         )
         failed = await client.call_tool("boom", {"text": "now"})
-        assert failed.is_error and failed.content[0].text == "boom failed: RuntimeError: kaput now"
+        # the exception's text stays on the server (toolc.runtime.failures)
+        assert failed.is_error and failed.content[0].text == "internal error in tool boom (ref 1)"
         unknown = await client.call_tool("nope", {})
         assert unknown.is_error and unknown.content[0].text == "Unknown tool 'nope'."
         external = await client.call_tool("openFile", {})
@@ -162,6 +183,19 @@ def answering(action: str, content: dict[str, Any] | None, asked: list[Any]) -> 
         return types.ElicitResult(action=action, content=content)  # type: ignore[arg-type]
 
     return callback
+
+
+@ERAS
+async def test_tools_that_need_approval_say_so_in_meta_on_the_wire(mode: str) -> None:
+    own = make_tool("dropAll", requires_approval=True, meta={"com.example/owner": "db"})
+    gated = rt.ApprovalRequiredToolset(rt.FunctionToolset([make_tool("wipe")]))
+    ts = rt.CombinedToolset([rt.FunctionToolset([own, make_tool("echo")]), gated])
+    async with Client(rt.to_mcp_server(ts), mode=mode) as client:
+        listed = {t["name"]: t for t in wire((await client.list_tools()).tools)}
+    assert listed["dropAll"]["_meta"] == {"com.example/owner": "db",
+                                          "toolc/requiresApproval": True}
+    assert listed["wipe"]["_meta"] == {"toolc/requiresApproval": True}
+    assert "_meta" not in listed["echo"]
 
 
 @ERAS
@@ -265,12 +299,16 @@ class Instructed(rt.DelegatingToolset[Any]):
 
 
 @ERAS
-async def test_instructions_come_from_the_toolset_unless_given(mode: str) -> None:
+async def test_given_instructions_come_first_then_the_toolsets(mode: str) -> None:
+    """A module's description never hides the upstream servers' instructions (issue 16)."""
     ts = Instructed(rt.FunctionToolset([make_tool("echo")]))
     async with Client(rt.to_mcp_server(ts), mode=mode) as client:
         assert client.instructions == "Use the notes tools."
         assert Instructed.entered >= 1  # the lifespan entered the toolset
     async with Client(rt.to_mcp_server(ts, instructions="Given."), mode=mode) as client:
+        assert client.instructions == "Given.\n\nUse the notes tools."
+    plain = rt.FunctionToolset([make_tool("echo")])
+    async with Client(rt.to_mcp_server(plain, instructions="Given."), mode=mode) as client:
         assert client.instructions == "Given."
 
 
@@ -290,6 +328,9 @@ async def test_a_listing_failure_is_an_mcp_error_and_serving_goes_on(mode: str) 
         ]
     )
     async with Client(rt.to_mcp_server(ts), mode=mode) as client:
+        with pytest.raises(MCPError, match=r"^internal error listing the tools \(ref 1\)$"):
+            await client.list_tools()
+    async with Client(rt.to_mcp_server(ts, expose_errors=True), mode=mode) as client:
         with pytest.raises(MCPError, match="the predicate .*flaky of admin failed: LookupError"):
             await client.list_tools()
         failing["now"] = False

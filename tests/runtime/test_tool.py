@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import sys
 import threading
 import time
@@ -10,7 +11,7 @@ from typing import Any
 import anyio
 import pytest
 import toolc.runtime as rt
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 from runtime_support import ECHO_SCHEMA, EchoParams, make_tool, write_module
 
 pytestmark = pytest.mark.anyio
@@ -85,12 +86,86 @@ async def test_invalid_args_give_the_validators_message(ctx: rt.RunContext[None]
     assert result.is_error and seen == []
     assert result.text_content == (
         "Invalid arguments:\n"
-        "- text: String should have at most 20 characters\n"
-        "- times: Input should be less than or equal to 3\n"
-        "- zz: Extra inputs are not permitted"
+        '- text: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" is longer than 20 characters\n'
+        "- times: 9 is greater than the maximum of 3\n"
+        "- (arguments): Additional properties are not allowed ('zz' was unexpected)"
     )
     missing = await make_tool().call(ctx, {})
-    assert missing.text_content.endswith("- text: Field required")
+    assert missing.text_content == 'Invalid arguments:\n- (arguments): "text" is a required property'
+
+
+async def test_the_published_schema_decides_not_the_model(ctx: rt.RunContext[None]) -> None:
+    """A model wider than the schema (as generated ones are) never lets more through."""
+    class Loose(BaseModel):
+        model_config = ConfigDict(extra="allow")
+        text: Any = None
+        times: Any = None
+
+    tool = make_tool(params_model=Loose)
+    assert (await tool.call(ctx, {"text": 5})).text_content == (
+        'Invalid arguments:\n- text: 5 is not of type "string"')
+    assert (await tool.call(ctx, {"text": "a", "times": 2})).text_content == "a a"
+
+
+async def test_problems_are_bounded_in_number_and_length(ctx: rt.RunContext[None]) -> None:
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string", "maxLength": 1}
+                                               for i in range(30)}}
+    result = await make_tool(input_schema=schema).call(ctx, {f"p{i}": "x" * 10_000
+                                                            for i in range(30)})
+    lines = result.text_content.splitlines()
+    assert lines[0] == "Invalid arguments:" and len(lines) == 1 + 20 + 1
+    assert lines[-1] == "- ... and 10 more problems"
+    assert all(len(line) <= 300 for line in lines)
+    # the instance is shortened, the rule it broke kept
+    assert lines[1] == ('- p0: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (10000 characters) '
+                        "is longer than 1 character")
+
+
+async def test_a_schema_that_does_not_compile_is_an_internal_error(
+        ctx: rt.RunContext[None]) -> None:
+    ran: list[str] = []
+
+    async def handler(ctx: Any, **params: Any) -> str:
+        ran.append("ran")
+        return "ran"
+
+    tool = make_tool("odd", handler, input_schema={"type": "object", "pattern": "(["})
+    result = await tool.call(ctx, {})
+    assert result.is_error and not ran
+    assert result.text_content.startswith(
+        "Internal error in tool 'odd': the arguments could not be validated: the schema "
+        "does not compile")
+    assert "a bug in toolc" in result.text_content and "Invalid arguments" not in \
+        result.text_content
+
+
+async def test_a_model_that_refuses_valid_arguments_is_an_internal_error(
+        ctx: rt.RunContext[None]) -> None:
+    class Narrow(BaseModel):  # narrower than the schema: a generator bug, said as one
+        text: int
+
+    result = await make_tool(params_model=Narrow).call(ctx, {"text": "a"})
+    assert result.is_error and result.text_content.startswith(
+        "Internal error in tool 'echo': valid arguments could not be converted")
+
+
+async def test_no_ref_is_ever_fetched(ctx: rt.RunContext[None]) -> None:
+    """A reference outside the published document is never retrieved (offline)."""
+    schema = {"type": "object", "properties": {"x": {"$ref": "http://127.0.0.1:9/s.json"}}}
+    result = await make_tool(input_schema=schema).call(ctx, {"x": 1})
+    assert result.is_error and "Retrieval is disabled" in result.text_content
+
+
+async def test_formats_only_annotate_unless_asserted(ctx: rt.RunContext[None]) -> None:
+    async def handler(ctx: Any, **params: Any) -> str:
+        return "ran"
+
+    schema = {"type": "object", "properties": {"to": {"type": "string", "format": "email"}}}
+    assert (await make_tool(handler=handler, input_schema=schema, params_model=None)
+            .call(ctx, {"to": "nope"})).text_content == "ran"
+    asserted = make_tool(handler=handler, input_schema=schema, params_model=None, formats=True)
+    assert (await asserted.call(ctx, {"to": "nope"})).is_error
+    assert (await asserted.call(ctx, {"to": "a@example.com"})).text_content == "ran"
 
 
 async def test_nested_models_reach_the_handler_as_models(ctx: rt.RunContext[None]) -> None:
@@ -105,7 +180,11 @@ async def test_nested_models_reach_the_handler_as_models(ctx: rt.RunContext[None
         assert isinstance(where, Point)
         return f"{where.x} {tags}"
 
-    tool = make_tool("at", handler, params_model=Params)
+    schema = {"type": "object", "properties": {
+        "where": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        "tags": {"type": "array", "items": {"type": "string"}, "default": []}},
+        "required": ["where"]}
+    tool = make_tool("at", handler, params_model=Params, input_schema=schema)
     assert (await tool.call(ctx, {"where": {"x": 3}})).text_content == "3 []"
 
 
@@ -119,7 +198,9 @@ async def test_extra_params_reach_the_handler_when_the_model_allows_them(
     async def handler(ctx: Any, **params: Any) -> dict[str, Any]:
         return params
 
-    result = await make_tool("open", handler, params_model=Open).call(ctx, {"a": 1, "b": 2})
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
+    result = await make_tool("open", handler, params_model=Open,
+                             input_schema=schema).call(ctx, {"a": 1, "b": 2})
     assert result.structured_content == {"a": 1, "b": 2}
 
 
@@ -211,7 +292,7 @@ async def test_lazy_handler_that_does_not_import_is_an_error_result(
     result = await tool.call(ctx, {"text": "x"})
     assert result.is_error
     assert result.text_content.startswith(
-        "shout is not available: cannot import broken_handlers:shout: ModuleNotFoundError"
+        "shout cannot run: cannot import broken_handlers:shout: ModuleNotFoundError"
     )
 
 
@@ -248,11 +329,11 @@ async def test_params_model_is_resolved_once_without_the_handler(
     assert made == [1] and "params_handlers" in sys.modules
 
 
-async def test_structured_results_are_checked_against_returns_model(
+async def test_structured_results_are_checked_against_the_output_schema(
     ctx: rt.RunContext[None],
 ) -> None:
-    class Saved(BaseModel):
-        line: int = Field(description="Line number.")
+    saved = {"type": "object", "properties": {"line": {"type": "integer"}},
+             "required": ["line"]}
 
     async def good(ctx: Any, text: str, times: int) -> dict[str, Any]:
         return {"line": 7}
@@ -260,9 +341,9 @@ async def test_structured_results_are_checked_against_returns_model(
     async def bad(ctx: Any, text: str, times: int) -> dict[str, Any]:
         return {"line": "seven"}
 
-    ok = await make_tool("save", good, returns_model=Saved).call(ctx, {"text": "a"})
+    ok = await make_tool("save", good, output_schema=saved).call(ctx, {"text": "a"})
     assert ok.structured_content == {"line": 7} and ok.text_content == '{"line": 7}'
-    wrong = await make_tool("save", bad, returns_model=lambda: Saved).call(ctx, {"text": "a"})
+    wrong = await make_tool("save", bad, output_schema=json.dumps(saved)).call(ctx, {"text": "a"})
     assert wrong.is_error and "does not match its output schema" in wrong.text_content
 
 
@@ -306,3 +387,28 @@ async def test_requires_approval_validates_first_then_pauses() -> None:
     result = await tool.call(denied, {"text": "hello"})
     assert result.is_error and result.text_content == "The call to 'saveNote' was not run: not now"
     assert ran == ["hello", "edited"]
+
+
+async def test_json_numbers_arrive_as_json_says(ctx: rt.RunContext[None]) -> None:
+    """What generated models do: an integer may come as a whole float (1e300 too), and a
+    number stays the int or float it came as (10**400 has no float)."""
+    class Numbers(BaseModel):
+        count: int = 0
+        ratio: int | float = 0
+
+    seen: list[dict[str, Any]] = []
+
+    async def handler(ctx: Any, **params: Any) -> str:
+        seen.append(params)
+        return "ok"
+
+    schema = {"type": "object", "properties": {"count": {"type": "integer"},
+                                               "ratio": {"type": "number"}}}
+    tool = make_tool("n", handler, params_model=Numbers, input_schema=schema)
+    for args in ({"count": 5.0, "ratio": 3}, {"count": 1e300, "ratio": 10**400},
+                 {"ratio": 0.5}):
+        assert (await tool.call(ctx, args)).text_content == "ok", args
+    assert seen == [{"count": 5, "ratio": 3}, {"count": int(1e300), "ratio": 10**400},
+                    {"count": 0, "ratio": 0.5}]
+    assert [type(s["count"]) for s in seen] == [int, int, int]
+    assert type(seen[0]["ratio"]) is int

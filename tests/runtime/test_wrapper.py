@@ -4,7 +4,7 @@ import dataclasses
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import toolc.runtime as rt
@@ -51,6 +51,57 @@ async def test_outer_sets_call_wrappers_like_any_toolset(ctx: rt.RunContext[None
     assert (await toolset.call_tool(ctx, "w_echo", {"text": "hi"})).text_content == "HI!"
     refused = await toolset.call_tool(ctx, "w_echo", {"text": "secret"})
     assert refused.is_error and refused.text_content == "refused by the guard"
+
+
+class Returning(rt.WrapperToolset):
+    """Answers with whatever value the arguments name, as a handler may."""
+
+    VALUES: ClassVar[dict[str, Any]] = {
+        "text": "plain text",
+        "dict": {"answer": 42},
+        "block": rt.ImageContent("AAAA", "image/png"),
+        "blocks": [rt.TextContent("one"), rt.TextContent("two")],
+        "result": rt.ToolResult.error("said as written"),
+        "number": 7,
+    }
+
+    async def call_tool(self, ctx: Any, name: str, args: dict[str, Any], next: Any) -> Any:
+        if args["text"] == "raise":
+            raise RuntimeError("the wrapper broke")
+        return self.VALUES[args["text"]]
+
+
+EXPECTED_WIRE = {
+    "text": {"content": [{"type": "text", "text": "plain text"}], "isError": False},
+    "dict": {"content": [{"type": "text", "text": '{"answer": 42}'}],
+             "structuredContent": {"answer": 42}, "isError": False},
+    "block": {"content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}],
+              "isError": False},
+    "blocks": {"content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}],
+               "isError": False},
+    "result": {"content": [{"type": "text", "text": "said as written"}], "isError": True},
+    "number": {"content": [{"type": "text", "text": "7"}], "isError": False},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EXPECTED_WIRE))
+async def test_a_wrapper_may_return_what_a_handler_may(kind: str) -> None:
+    """Through a real MCP client: every kind of value is a normal result, never a
+    protocol error (issue 16: a wrapper returning a dict broke the served call)."""
+    from mcp import Client
+
+    server = rt.to_mcp_server(Returning(function_set("echo")))
+    async with Client(server) as client:
+        result = await client.call_tool("echo", {"text": kind})
+    wire = result.model_dump(by_alias=True, exclude_none=True, mode="json")
+    wire.pop("_meta", None)
+    wire.pop("resultType", None)
+    assert wire == EXPECTED_WIRE[kind]
+
+
+async def test_a_raising_wrapper_is_an_error_result(ctx: rt.RunContext[None]) -> None:
+    result = await Returning(function_set("echo")).call_tool(ctx, "echo", {"text": "raise"})
+    assert result.is_error and "the wrapper broke" in result.text_content
 
 
 async def test_the_base_wrapper_passes_through(ctx: rt.RunContext[None]) -> None:
@@ -107,7 +158,7 @@ async def test_lazy_wrapper_that_does_not_import_names_the_reference(
 
 TYPED_WRAPPERS = """
 from __future__ import annotations
-from typing import Any
+from typing import Any, ClassVar
 import toolc.runtime as rt
 
 class Audit(rt.WrapperToolset):

@@ -10,20 +10,28 @@ which a reader would want to hear about problems.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from ..diagnostics import DiagnosticBag
 from ..model.parse import ParsedModule
 from . import (
+    bounds,
+    clients,
+    code,
     composition,
     descriptions,
+    filenames,
     modules,
     names,
     published,
     references,
+    refs,
     schemas,
+    toolset_bounds,
     toolsets,
     types,
 )
+from .clients import ClientView
 from .project import Project
 
 Check = Callable[[Project], None]
@@ -31,12 +39,15 @@ Check = Callable[[Project], None]
 CHECKS: tuple[Check, ...] = (
     modules.check_module_names,             # TC309
     modules.check_duplicate_modules,        # TC308
+    filenames.check_module_files,           # TC313 TC314 TC315 TC316
     names.check_tool_names,                 # TC301 TC302
     names.check_identifiers,                # TC311
     names.check_duplicate_tools,            # TC312
     references.check_code_references,       # TC303
+    code.check_code_targets,                # TC340 TC341 TC342
     schemas.check_schemas,                  # TC101 TC103 TC201 TC202 TC203 TC205 TC207 TC305 TC307
     types.check_type_cycles,                # TC206 TC208
+    bounds.check_bounds,                    # TC230 TC231 (before anything is written out)
     descriptions.check_tool_descriptions,   # TC201
     references.check_tool_references,       # TC304 TC407
     references.check_toolset_references,    # TC306 TC307
@@ -46,19 +57,29 @@ CHECKS: tuple[Check, ...] = (
     toolsets.check_pinned_tools,            # TC102 TC103
     toolsets.check_manager_servers,         # TC408
     toolsets.check_handlers,                # TC310
-    composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302
+    toolset_bounds.check_toolset_depth,     # TC233 (before composing)
+    composition.check_composition,          # TC401 TC402 TC403 TC407 TC301 TC302 TC234
+    filenames.check_golden_files,           # TC313 TC314
+    clients.check_client_names,             # TC320 TC321
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
+    refs.check_references,                  # TC210 TC211 TC212 TC214 TC215
+    refs.check_compiles,                    # TC213
+    published.check_search_meta,            # TC510
 )
 
 
-def run_checks(modules: list[ParsedModule], bag: DiagnosticBag) -> Project:
-    """Run every check over the parsed modules; the project keeps what they learnt."""
-    project = Project(modules, bag)
+def run_checks(modules: list[ParsedModule], bag: DiagnosticBag,
+               root: Path | None = None, python_path: tuple[Path, ...] = (),
+               view: ClientView | None = None) -> Project:
+    """Run every check over the parsed modules; the project keeps what they learnt.
+    ``python_path``: where handlers are looked for (none: their references unchecked);
+    ``view``: the clients the names are checked for (default: claude and openai)."""
+    project = Project(modules, bag, root, python_path, view)
     for check in CHECKS:
         check(project)
     return project
 
 
-__all__ = ["CHECKS", "Check", "Project", "run_checks"]
+__all__ = ["CHECKS", "Check", "ClientView", "Project", "run_checks"]

@@ -19,6 +19,7 @@ from ..loader import YList, YMap
 from ..model.errors import did_you_mean
 from ..model.parse import ParsedModule
 from ..model.toolsets import (
+    ApprovalRequiredToolset,
     CombinedToolset,
     ExternalToolset,
     FunctionToolset,
@@ -30,6 +31,7 @@ from ..model.toolsets import (
 )
 from .names import name_level, name_problem, rule_note
 from .project import Composition, Entry, Project, ToolKey, ToolsetKey
+from .toolset_bounds import MAX_SET_TOOLS, too_many
 
 _UNKNOWN = Composition([], False)
 
@@ -53,13 +55,16 @@ class Composer:
         if done is not None:
             return done
         ts = parsed.toolsets.get(name)
-        if ts is None:
-            return _UNKNOWN
+        if ts is None or key in self.project.deep_toolsets:
+            return _UNKNOWN  # past the nesting bound (TC233): never followed
         self.path.append((parsed, name))
         try:
             result = self._kind(parsed, name, ts)
         finally:
             self.path.pop()
+        if len(result.entries) > MAX_SET_TOOLS:
+            too_many(self.project, parsed, name, len(result.entries))
+            result = _UNKNOWN  # and the sets made of it stop growing here
         self.project.compositions[key] = result
         return result
 
@@ -92,6 +97,9 @@ class Composer:
             return self._prefixed(name, ts, inner, node)
         if isinstance(ts, RenamedToolset):
             return self._renamed(name, ts, inner, node)
+        if isinstance(ts, ApprovalRequiredToolset):
+            return Composition([Entry(e.name, e.tool, True, e.steps) for e in inner.entries],
+                               inner.complete)
         return Composition(list(inner.entries), inner.complete)
 
     def _follow(self, parsed: ParsedModule, ref: str, span: Span) -> Composition:
@@ -112,7 +120,10 @@ class Composer:
 
     def _prefixed(self, name: str, ts: PrefixedToolset, inner: Composition,
                   node: YMap) -> Composition:
-        entries = [Entry(ts.prefix + e.name, e.tool) for e in inner.entries]
+        span = node.value_spans.get("prefix", node.span)
+        maker = f"prefix '{ts.prefix}' of toolset '{name}'"
+        entries = [Entry(ts.prefix + e.name, e.tool, e.approval,
+                         (*e.steps, (ts.prefix + e.name, span, maker))) for e in inner.entries]
         made = [(new.name, old.name) for new, old in zip(entries, inner.entries, strict=True)]
         self._name_rules(f"prefix '{ts.prefix}' of toolset '{name}'", made,
                          node.value_spans.get("prefix", node.span))
@@ -135,7 +146,11 @@ class Composer:
             if new != e.name:
                 self._name_rules(f"renaming '{e.name}' in toolset '{name}'", [(new, e.name)],
                                  names.value_spans.get(e.name, node.span))
-            entry = Entry(new, e.tool)
+            steps = e.steps
+            if new != e.name:
+                steps = (*steps, (new, names.value_spans.get(e.name, node.span),
+                                  f"renaming '{e.name}' in toolset '{name}'"))
+            entry = Entry(new, e.tool, e.approval, steps)
             if new in seen:
                 culprit = e.name if e.name in ts.names else seen[new].tool.name
                 span = names.value_spans.get(culprit, node.span)
@@ -153,11 +168,8 @@ class Composer:
         spans = items.item_spans if isinstance(items, YList) else [node.span] * len(ts.toolsets)
         parts = [self._follow(parsed, ref, span) for ref, span in zip(ts.toolsets, spans,
                                                                        strict=True)]
-        complete = all(p.complete for p in parts)
         if ts.conflicts == "last_wins":
-            flat = [e for p in parts for e in p.entries]
-            last = {e.name: i for i, e in enumerate(flat)}
-            return Composition([e for i, e in enumerate(flat) if last[e.name] == i], complete)
+            return _last_wins(parts)
         return self._union(name, list(ts.toolsets), parts, list(spans), "member")
 
     def _manager(self, parsed: ParsedModule, name: str, ts: MCPManagerToolset) -> Composition:
@@ -167,6 +179,8 @@ class Composer:
         spans = [servers.value_spans[s] if isinstance(servers, YMap) else node.span
                  for s in ts.servers]
         parts = [self._follow(parsed, ref, span) for ref, span in zip(refs, spans, strict=True)]
+        if ts.conflicts == "last_wins":
+            return _last_wins(parts)
         return self._union(name, list(ts.servers), parts, spans, "server")
 
     def _union(self, name: str, refs: list[str], parts: list[Composition], spans: list[Span],
@@ -188,8 +202,8 @@ class Composer:
                     note = ("give `conflicts: last_wins` to let the later member win, "
                             "or rename or prefix one of them")
                 else:
-                    note = ("an `mcp_manager` refuses a tool name two servers give; "
-                            "combine prefixed `mcp` sets instead")
+                    note = ("give `conflicts: last_wins` to let the later server win, "
+                            "or combine prefixed `mcp` sets instead")
                 self.project.report(
                     "TC402", f"{what} '{refs[i]}' of toolset '{name}' publishes "
                     f"{_listed(clashing)}, already published by {what} '{refs[j]}'",
@@ -217,3 +231,11 @@ def _listed(names: list[str], limit: int = 5) -> str:
     shown = ", ".join(f"'{n}'" for n in names[:limit])
     more = len(names) - limit
     return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _last_wins(parts: list[Composition]) -> Composition:
+    """Members merged in order, a later member's tool replacing an earlier one's."""
+    flat = [e for p in parts for e in p.entries]
+    last = {e.name: i for i, e in enumerate(flat)}
+    return Composition([e for i, e in enumerate(flat) if last[e.name] == i],
+                       all(p.complete for p in parts))

@@ -9,13 +9,18 @@ so nothing is computed twice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
+from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
 from ..model.writeout import SchemaWriter, Written
+
+if TYPE_CHECKING:
+    from .clients import ClientView
 
 
 @dataclass(eq=False, slots=True)
@@ -75,6 +80,10 @@ class Entry:
 
     name: str
     tool: ToolKey
+    approval: bool = False   # published through an `approval_required` set
+    # Each prefix or rename on the way: (the name after it, where it is written, what it
+    # is), so a rule on published names can point at the step that broke it.
+    steps: tuple[tuple[str, Span, str], ...] = ()
 
 
 @dataclass(slots=True)
@@ -89,9 +98,13 @@ ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
 
 class Project:
-    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag):
+    def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
+                 root: Path | None = None, python_path: tuple[Path, ...] = (),
+                 clients: ClientView | None = None):
         self.modules = modules
         self.bag = bag
+        self.files = LocalFiles(root)  # the schema files `$ref`s name, read once
+        self.python_path = python_path  # where handlers live ([tool.toolc] python-path)
         # The first module of each name is the one others see; a second is an error.
         self.by_name: dict[str, ParsedModule] = {}
         for parsed in modules:
@@ -103,6 +116,11 @@ class Project:
         self.recursive_types: set[TypeDef] = set()
         self.alias_cycle_types: set[TypeDef] = set()
         self.compositions: dict[ToolsetKey, Composition] = {}
+        if clients is None:
+            from .clients import ClientView
+            clients = ClientView()
+        self.clients = clients
+        self.deep_toolsets: set[ToolsetKey] = set()  # past the nesting bound: not composed
         self._writer: SchemaWriter | None = None
         self.written: dict[int, Written] = {}   # id(root) -> written schema
         self._type_descriptions: dict[TypeDef, str | None] = {}
@@ -133,20 +151,30 @@ class Project:
         return parsed.toolsets.get(name)
 
     def type_description(self, td: TypeDef) -> str | None:
-        """A named type's description: its own, or that of the type it is an alias of."""
-        if td in self._type_descriptions:
-            return self._type_descriptions[td]
-        self._type_descriptions[td] = None  # a cycle finds no description
+        """A named type's description: its own, or that of the type it is an alias of.
+
+        Followed in a loop, not by recursion: a chain of 3,000 aliases is a spec error
+        (TC230), not a RecursionError."""
+        chain: list[TypeDef] = []
+        seen: set[int] = set()
         found: str | None = None
-        node = td.node
-        if isinstance(node, dict):
-            own = node.get("description")
-            if isinstance(own, str) and own.strip():
-                found = own
-            elif isinstance(node.get("type"), str):
-                target = self.registry.lookup(td.module, node["type"])
-                found = self.type_description(target) if target is not None else None
-        self._type_descriptions[td] = found
+        current: TypeDef | None = td
+        while current is not None and id(current) not in seen:
+            if current in self._type_descriptions:
+                found = self._type_descriptions[current]
+                break
+            seen.add(id(current))
+            chain.append(current)
+            node, current = current.node, None
+            if isinstance(node, dict):
+                own = node.get("description")
+                if isinstance(own, str) and own.strip():
+                    found = own
+                    break
+                if isinstance(node.get("type"), str):
+                    current = self.registry.lookup(chain[-1].module, node["type"])
+        for member in chain:  # a cycle finds no description
+            self._type_descriptions[member] = found
         return found
 
     # -- written schemas -------------------------------------------------------------------
@@ -154,7 +182,7 @@ class Project:
     @property
     def writer(self) -> SchemaWriter:
         if self._writer is None:
-            self._writer = SchemaWriter(self.registry.lookup, self.recursive_types)
+            self._writer = SchemaWriter(self.registry.lookup, self.recursive_types, self.files)
         return self._writer
 
     def write(self, root: SchemaRoot) -> Written:

@@ -10,24 +10,26 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model.errors import describe_value
+from ..diagnostics import Span
+from ..loader import YMap
+from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import ANNOTATIONS, non_json_problem
+from ..model.tools import search_meta
+from ..model.writeout import DefaultSite, to_json
+from ..runtime.metakeys import SEARCH_KEYS
 from .project import Project
 
 
 def check_defaults(project: Project) -> None:
-    """TC204: a ``default`` is accepted by its own schema (``nullable`` included)."""
+    """TC204: a ``default`` is accepted by its own schema (``nullable`` included), as
+    jsonschema-rs, the runtime's validator, judges it in its published document."""
     validators = _Validators()
     for root in project.roots:
         if root.raw or not project.clean(root):
             continue
         written = project.write(root)
-        defs = written.schema.get("$defs") if isinstance(written.schema, dict) else None
         for site in written.defaults:
-            schema = site.schema
-            if defs and schema is not written.schema:
-                schema = {**schema, "$defs": defs}
-            problem = validators.rejection(schema, site.value)
+            problem = validators.rejection(written.schema, site)
             if problem:
                 project.report("TC204", f"`default` does not fit its own schema: {problem}",
                                site.span)
@@ -36,47 +38,75 @@ def check_defaults(project: Project) -> None:
 # Annotations do not change what a schema accepts: schemas equal but for them share one
 # validator (and one verdict per value), so 10,000 similar parameters cost a few validators.
 _IGNORED = frozenset(ANNOTATIONS) | {"format"}
+# A schema with one of these means something only in its document: it is judged there.
+_IN_CONTEXT = ('"$ref"', '"$dynamicRef"', '"$recursiveRef"', '"$id"')
 
 
 class _Validators:
     def __init__(self) -> None:
         self.validators: dict[str, Any] = {}
         self.verdicts: dict[tuple[str, str], str | None] = {}
+        self.documents: dict[int, tuple[Any, Any]] = {}  # id(document) -> (it, its map)
 
-    def rejection(self, schema: dict[str, Any], value: Any) -> str | None:
-        """Why ``schema`` rejects ``value`` (``None`` when it accepts it)."""
-        # jsonschema costs about 60 ms to import: only for a project with defaults
-        from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    def rejection(self, document: Any, site: DefaultSite) -> str | None:
+        """Why the schema of ``site`` rejects its default (``None`` when it accepts it, or
+        when the schema cannot be compiled, which another check reports)."""
+        from ..model import engine
 
+        schema, value = site.schema, site.value
         try:
             key = json.dumps({k: v for k, v in schema.items() if k not in _IGNORED},
                              sort_keys=True)
             seen = (key, json.dumps(value, sort_keys=True))
         except (TypeError, ValueError, RecursionError):
-            return _rejection(Draft202012Validator(schema), value)
+            return None
+        if any(word in key for word in _IN_CONTEXT):
+            return _rejection(self._in_document(document, site.pointer), value)
         if seen not in self.verdicts:
-            validator = self.validators.get(key)
-            if validator is None:
-                validator = self.validators[key] = Draft202012Validator(schema)
+            validator = self.validators.get(key, _MISSING)
+            if validator is _MISSING:
+                try:
+                    validator = engine.compile_schema(schema)
+                except BaseException as exc:  # noqa: BLE001 - TC213 says why
+                    engine.reraise_interrupt(exc)
+                    validator = None
+                self.validators[key] = validator
             self.verdicts[seen] = _rejection(validator, value)
         return self.verdicts[seen]
 
+    def _in_document(self, document: Any, pointer: str) -> Any:
+        """The validator of the subschema at ``pointer``, references resolved in ``document``."""
+        from ..model import engine
+
+        held = self.documents.get(id(document))
+        if held is None or held[0] is not document:
+            try:
+                found = engine.validator_map(document)
+            except BaseException as exc:  # noqa: BLE001 - TC213 says why
+                engine.reraise_interrupt(exc)
+                found = None
+            held = self.documents[id(document)] = (document, found)
+        return None if held[1] is None else held[1].get(f"#{pointer}")
+
+
+_MISSING = object()
+
 
 def _rejection(validator: Any, value: Any) -> str | None:
-    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+    from ..model import engine
 
+    if validator is None:
+        return None
     try:
-        error = best_match(validator.iter_errors(value))
-    except Exception:  # noqa: BLE001 - a schema jsonschema cannot follow: nothing to say
+        error = next(iter(validator.iter_errors(value)), None)
+    except BaseException as exc:  # noqa: BLE001 - a value it cannot take: another check's
+        engine.reraise_interrupt(exc)
         return None
     if error is None:
         return None
-    # jsonschema shows the instance as Python would (None, True); show it as JSON.
-    message: str = error.message
-    shown = repr(error.instance)
-    if message.startswith(shown):
-        message = json.dumps(error.instance, ensure_ascii=False) + message[len(shown):]
-    return message
+    where = "/".join(str(p) for p in error.instance_path)
+    message = engine.problem_text(error)
+    return f"at /{where}: {message}" if where else message
 
 
 def check_meta_values(project: Project) -> None:
@@ -111,3 +141,37 @@ def _shape(found: Any) -> str:
     if isinstance(found, str):
         return f"`type: {found}`"
     return describe_value(found)
+
+
+def check_search_meta(project: Project) -> None:
+    """TC510: a `_meta` key given in `meta:` and through `search:` with two values;
+    TC511: a `meta` key that is a near miss of a tool-search key clients read."""
+    for parsed in project.modules:
+        section = parsed.section("tools")
+        for name, tool in parsed.tools.items():
+            node = section[name]
+            meta = node.get("meta")
+            if not isinstance(meta, YMap):
+                continue
+            for key in meta:
+                _near_search_key(project, name, key, meta.key_spans[key])
+            for key, value in search_meta(tool).items():
+                if key in meta and to_json(meta[key]) != value:
+                    project.report(
+                        "TC510", f"tool '{name}' gives `_meta` '{key}' as "
+                        f"{json.dumps(to_json(meta[key]))} in `meta` but `search` makes it "
+                        f"{json.dumps(value)}", meta.key_spans[key],
+                        notes=(f"`search` publishes '{key}'; remove it from `meta`",))
+
+
+SEARCH_NOTE = "or write `search: {always_load: ..., hint: ...}`, whose keys are checked"
+
+
+def _near_search_key(project: Project, tool: str, key: str, span: Span) -> None:
+    if key in SEARCH_KEYS:
+        return
+    hint = did_you_mean(key, SEARCH_KEYS)
+    if hint:
+        project.report("TC511", f"`meta` of tool '{tool}' gives '{key}', which is not a "
+                       f"tool-search key{hint}", span,
+                       notes=(SEARCH_NOTE,))

@@ -1,6 +1,7 @@
 """References: code (``module:attr``), tools, toolsets and the export, within and across modules.
 
-Nothing is imported: a code reference is only checked to have the shape of one.
+Nothing is imported: here a code reference is only checked to have the shape of one
+(``checks.code`` looks for what it names, still without importing it).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _span(node: object, key: str, fallback: Span) -> Span:
     return node.value_spans.get(key, fallback) if isinstance(node, YMap) else fallback
 
 
-def _code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span]]:
+def code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span]]:
     """(what, owner, reference, span) of every handler, predicate, prepare and wrapper."""
     tools, toolsets = parsed.section("tools"), parsed.section("toolsets")
     for name, tool in parsed.tools.items():
@@ -49,6 +50,13 @@ def _code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span
         node = tools.get(name)
         if isinstance(node, YMap) and isinstance(node.get("handler"), str):
             yield "handler", f"tool '{name}'", node["handler"], node.value_spans["handler"]
+    if parsed.certify is not None:
+        node = parsed.raw.get("certify")
+        items = node.get("contexts") if isinstance(node, YMap) else None
+        for i, context in enumerate(parsed.certify.contexts):
+            item = items[i] if isinstance(items, YList) else None
+            yield "deps", f"certification context '{context.name}'", context.deps, _span(
+                item, "deps", parsed.raw.span)
     for name, ts in parsed.toolsets.items():
         for key, cls in (("predicate", FilteredToolset), ("prepare", PreparedToolset),
                          ("wrapper", WrapperToolset)):
@@ -60,7 +68,7 @@ def _code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span
 def check_code_references(project: Project) -> None:
     """TC303: handler, predicate, prepare and wrapper are ``package.module:attribute``."""
     for parsed in project.modules:
-        for what, owner, ref, span in _code_references(parsed):
+        for what, owner, ref, span in code_references(parsed):
             if not is_code_reference(ref):
                 project.report("TC303", f"{what} '{ref}' of {owner} is not a reference "
                                "`package.module:attribute`", span,

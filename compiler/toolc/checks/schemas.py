@@ -66,9 +66,10 @@ def check_schemas(project: Project) -> None:
     """Walk every schema document of every module (see the module docstring)."""
     from .descriptions import check_property_description
     from .required import check_required_agreement, check_required_known
+    from .typing import check_python_type
 
     rules: tuple[NodeRule, ...] = (check_required_agreement, check_required_known,
-                                   check_property_description)
+                                   check_property_description, check_python_type)
     for root in collect_roots(project):
         project.roots.append(root)
         if root.type_def is not None:

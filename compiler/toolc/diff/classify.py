@@ -10,6 +10,7 @@ with one that has it is taken as a one-branch ``anyOf`` (so ``nullable`` turning
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from urllib.parse import unquote
 
 from . import rules
 from . import schema_rules as sr
@@ -256,7 +257,7 @@ def _resolve(schema: dict[str, Json], root: Json) -> Json:
             return None
         seen.add(ref)
         target: Json = root
-        for part in parts_of(ref[1:]):
+        for part in parts_of(unquote(ref[1:])):  # a URI fragment: percent-encoded
             if isinstance(target, dict) and part in target:
                 target = target[part]
             elif isinstance(target, list) and part.isdigit() and int(part) < len(target):

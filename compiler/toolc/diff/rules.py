@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..diagnostics import Severity
+from ..runtime.metakeys import REQUIRES_APPROVAL
 from .model import At, Change, Json, SchemaKind, compact, same
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -88,6 +89,11 @@ RULES: dict[str, DiffRule] = _catalogue(
              "result shape they relied on.", E, E),
     DiffRule("META_CHANGED", "A `_meta` entry was added, removed or changed; the model "
              "never sees it, some clients read it.", I, I),
+    DiffRule("APPROVAL_REMOVED", "Calls of the tool no longer pause for approval "
+             "(`_meta` `toolc/requiresApproval` gone): they now run unattended.", E, E),
+    DiffRule("APPROVAL_ADDED", "Calls of the tool now pause for approval: callers that "
+             "cannot approve (no elicitation, no deferred-call handling) can no longer "
+             "run it.", W, W),
     DiffRule("OTHER_CHANGED", "A change no other rule classifies (an unknown keyword, "
              "`not`, `if`, `examples`, a remote `$ref`): review it by hand.", W, W),
 )
@@ -159,9 +165,23 @@ def meta(old: Json, new: Json, at: At) -> Iterator[Change]:
     for key in sorted(set(old) | set(new)):
         if key in old and key in new and same(old[key], new[key]):
             continue
+        if key == REQUIRES_APPROVAL:
+            yield approval(old.get(key), new.get(key), at.child(key))
+            continue
         change = what_happened(old.get(key), new.get(key), key in old, key in new)
         message = f"_meta entry '{key}' {change}"
         yield emit(at.child(key), "META_CHANGED", message, old.get(key), new.get(key))
+
+
+def approval(old: Json, new: Json, at: At) -> Change:
+    """APPROVAL_ADDED/REMOVED: anything but ``true`` (absent, ``false``) asks nothing."""
+    if new is True:
+        return emit(at, "APPROVAL_ADDED", f"tool '{at.tool}' now requires approval", old, new)
+    if old is True:
+        return emit(at, "APPROVAL_REMOVED", f"tool '{at.tool}' no longer requires approval",
+                    old, new)
+    change = what_happened(old, new, old is not None, new is not None)
+    return emit(at, "META_CHANGED", f"_meta entry '{REQUIRES_APPROVAL}' {change}", old, new)
 
 
 def what_happened(old: Json, new: Json, had: bool, has: bool) -> str:

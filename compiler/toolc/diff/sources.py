@@ -4,8 +4,10 @@ Both loaders return a :class:`ToolSet`: a ``dict`` of tool key to published tool
 that also remembers, per tool, the file it came from (relative to the folder loaded)
 and that file's text, so reports can point at a line. Every ``*.json`` file below the
 folder, at any depth, is one tool known by its folder and its ``name`` field (the key
-``workbench/readLog``); files and folders whose name starts with ``.`` are skipped
-(they belong to editors and tooling, not to toolc).
+``workbench/readLog``). Folders whose name starts with ``.`` are skipped (they belong
+to editors and tooling: toolc never makes one, as a module name is an identifier), but
+every file is read whatever its name: a tool may be published as ``.hidden``, and a
+gate that skipped its golden file would let any change to it pass.
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ def _no_constants(word: str) -> None:
 
 
 def _visible(relative: PurePosixPath) -> bool:
-    return not any(part.startswith(".") for part in relative.parts)
+    """Not inside a hidden folder (the file's own name does not matter)."""
+    return not any(part.startswith(".") for part in relative.parts[:-1])
 
 
 def load_folder(path: str | Path) -> ToolSet:
@@ -91,10 +94,14 @@ def load_folder(path: str | Path) -> ToolSet:
     if not root.is_dir():
         raise DiffInputError(f"{root}: not a folder")
     tools = ToolSet()
+    real_root = root.resolve()
     for file in sorted(root.rglob("*.json")):
         relative = PurePosixPath(file.relative_to(root).as_posix())
         if not file.is_file() or not _visible(relative):
             continue
+        if not file.resolve().is_relative_to(real_root):  # a link out of the folder
+            raise DiffInputError(f"{file}: a link to {file.resolve()}, outside {root}; "
+                                 "golden files are read only from inside their folder")
         try:
             text = file.read_text(encoding="utf-8")
         except UnicodeDecodeError:

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from ..ir import ModuleIR, Ref, ToolIR
+from ..schema_typing import is_model_schema
 from .imports import (
     Uses,
     checking_imports,
@@ -20,7 +21,6 @@ from .layout import Call, Lit, Node, Raw, Sub, Union, render
 from .literals import WIDTH, comment_text, docstring, py_literal, py_str
 from .models import AliasDef, Definition, ModelDef, ModelSet
 from .names import ModuleNames, Scope, snake
-from .schemas import is_model_schema
 from .toolsets import ToolsetWriter, declared_type, tool_args
 
 if TYPE_CHECKING:
@@ -50,7 +50,6 @@ class ModuleWriter:
         self.models = ModelSet(module, names, self.project)
         self.protocols: list[tuple[str, str]] = []        # (name, rendered class)
         self.return_aliases: set[str] = set()             # _AnyReturn, _Structured used
-        self.returns: dict[str, str | None] = {}          # tool -> returns_model expression
         self.user_modules: dict[str, str] = {}            # user module -> alias
         self.user_scope = Scope()
 
@@ -76,10 +75,10 @@ class ModuleWriter:
                                                                     result)))
 
     def _returns(self, tool: ToolIR, name: str) -> str | None:
-        """The model results are checked against: a named type used as is, or a new one."""
+        """The model that types a handler's structured result: a named type used as is,
+        or a new one (results themselves are validated against the output schema)."""
         spec, schema = tool.returns_spec, tool.output_schema
         if schema is None:
-            self.returns[tool.name] = None
             return None
         if isinstance(spec, dict) and set(spec) <= {"type", "description"} \
                 and isinstance(spec.get("type"), str):
@@ -88,16 +87,11 @@ class ModuleWriter:
             named = other.types.get(type_name)
             if named is not None and is_model_schema(named.schema):
                 if other is self.module:
-                    self.returns[tool.name] = f"_lazy.model({py_str(other_names.types[type_name])})"
                     return other_names.types[type_name]
-                text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
-                self.returns[tool.name] = text
-                return text
+                return f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
         if not is_model_schema(schema):
-            self.returns[tool.name] = None
             return None
         self.models.define_model(name, schema, spec, exact=True)
-        self.returns[tool.name] = f"_lazy.model({py_str(name)})"
         return name
 
     def _protocol(self, tool: ToolIR, stem: str, model: Definition,
@@ -173,8 +167,7 @@ class ModuleWriter:
         return self._macro("model_class", {
             "name": d.name, "doc": docstring(d.doc, 4) if d.doc else "",
             "notes": [comment_text(n) for n in d.notes], "config": config,
-            "extra": extra and f"dict[str, {extra}]", "fields": fields,
-            "check": render(d.check, 4, WIDTH - 22) if d.check is not None else ""})
+            "extra": extra and f"dict[str, {extra}]", "fields": fields})
 
     def _lazy_tables(self, texts: dict[str, str], heads: dict[str, set[str]]
                      ) -> tuple[list[str], list[tuple[str, str]], str, str]:
@@ -221,7 +214,7 @@ class ModuleWriter:
                 continue
             stem = self.names.tools[name]
             funcs[name] = f"_tool_{stem}"
-            args = tool_args(tool, stem + "Params", self.returns.get(name))
+            args = tool_args(tool, stem + "Params")
             blocks.append(self._macro("tool", {"func": funcs[name], "args": args}))
         return funcs, blocks
 

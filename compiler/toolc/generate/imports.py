@@ -47,8 +47,6 @@ def heads_of(d: Definition) -> set[str]:
         heads(f.call, heads(f.annotation, found))
     if d.extra is not None:
         heads(d.extra, found)
-    if d.check is not None:
-        heads(d.check, found)
     return found
 
 

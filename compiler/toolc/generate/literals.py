@@ -75,26 +75,28 @@ def py_str_lines(text: str, width: int) -> list[str]:
     quote = _quote_for(text)
     budget = max(width - 2, 10)  # room for the longest escape, \U0001f389
     lines: list[str] = []
-    rest = text
-    while rest:
-        size = min(len(rest), budget)
+    # An offset into ``text``, never the rest as a new string: slicing off each line
+    # copied what was left, quadratic in a 9 MB description.
+    start, end = 0, len(text)
+    while start < end:
+        size = min(end - start, budget)
         while True:
-            piece = _cut(rest, size)
+            piece = _cut(text, start, size)
             body = _escaped(piece, quote)
             if len(body) <= budget or size == 1:
                 break
             size = max(1, size - (len(body) - budget) - 1)
         lines.append(quote + body + quote)
-        rest = rest[len(piece):]
+        start += len(piece)
     return lines or [quote + quote]
 
 
-def _cut(text: str, size: int) -> str:
-    """The first ``size`` characters, shortened to end after a space or comma if one
-    falls in their second half."""
-    if size >= len(text):
-        return text
-    head = text[:size]
+def _cut(text: str, start: int, size: int) -> str:
+    """The ``size`` characters from ``start``, shortened to end after a space or comma if
+    one falls in their second half."""
+    if start + size >= len(text):
+        return text[start:]
+    head = text[start:start + size]
     at = max(head.rfind(" "), head.rfind(","))
     return head[:at + 1] if at >= size // 2 else head
 

@@ -1,35 +1,40 @@
-"""JSON Schemas -> pydantic models and type annotations.
+"""JSON Schemas -> pydantic models and type annotations: the handler's parameter types.
 
-Models are built from the PUBLISHED schemas (what the model is told and what the
-golden files hold), so that the validator accepts exactly what the schema says:
-``required``, defaults, ``nullable`` written out as ``anyOf [.., null]``. The spec's own
-schema is walked alongside only to recognise where a named type was used, so the code
-says ``level: Severity`` instead of repeating the type inline.
+What a call may carry is decided by the validator of record, which checks the published
+schema itself (``toolc.runtime.validation``); a model only converts what it accepted
+into typed arguments (nested objects into models, defaults filled in). So a model must
+accept every value its schema accepts: each schema gets the Python type
+``toolc.schema_typing`` says, a superset of its values, and no constraint is repeated
+here (bounds, patterns, ``not``, ``uniqueItems`` ... are the validator's alone).
+
+Models are built from the PUBLISHED schemas (what the model is told and what the golden
+files hold): ``required``, defaults, ``nullable`` written out as ``anyOf [.., null]``.
+The spec's own schema is walked alongside only to recognise where a named type was
+used, so the code says ``level: Severity`` instead of repeating the type inline.
 
 The mapping: string/integer/number/boolean/null -> ``str``/``int``/``float``/``bool``/
-``None`` with their bounds as ``Field`` constraints; ``enum``/``const`` -> ``Literal``;
-arrays -> ``list[...]``; objects with properties -> nested models (``extra="forbid"``
-when ``additionalProperties: false``, else ``"allow"``, as JSON Schema allows extra
-keys); other objects -> ``dict[str, ...]``; ``anyOf``/``oneOf`` -> unions. What pydantic
-cannot express (``not``, ``uniqueItems``, ``oneOf``'s "exactly one", a recursive type that
-is not an object, ...) is typed loosely and checked against that piece of the published
-schema (``rt.schema_check``), so that a model accepts exactly what its schema accepts. A
-property that may be left out but may not be ``null`` is ``X | None = None`` with a
-validator refusing an explicit ``null``.
-
-Arguments arrive as JSON, and JSON's types are not converted into one another: models
-are strict (``"5"`` is not an integer, ``true`` is not ``1``), except that a whole float
-is an integer as JSON Schema says (``rt.integral``), and a ``Literal`` of numbers tells
-``true`` from ``1`` (``rt.json_equal``).
+``None``; ``enum``/``const`` -> ``Literal``; arrays -> ``list[...]``; objects with
+properties -> nested models; other objects -> ``dict[str, ...]``; ``anyOf``/``oneOf`` ->
+unions; what no type says -> ``Any``. Models read JSON as JSON Schema does: a whole float
+is an integer, a number stays the int or float it came as (``int | float``), and
+undeclared properties are kept where the schema allows them.
 """
 
 from __future__ import annotations
 
-import json
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir import JSON, ModuleIR, TypeIR
+from ..ir import JSON, ModuleIR
+from ..schema_typing import (
+    SCALARS,
+    extra_schema,
+    is_model_schema,
+    items_schema,
+    literal_values,
+    widening,
+)
 from .layout import (
     ANY,
     INT,
@@ -45,34 +50,37 @@ from .layout import (
     literal,
     plain,
     union,
-    validated,
 )
 from .names import JSON_TYPES, ModuleNames, Scope, camel, field_name
-from .schemas import (
-    ANNOTATION_KEYS,
-    SCALARS,
-    child,
-    constraints,
-    holds_object,
-    is_model_schema,
-    recursive_aliases,
-    referenced_defs,
-    text_of,
-    unchecked_part,
-)
+from .schemas import KEEPS_NAMED_TYPE, child, holds_object, recursive_aliases, text_of
 
 # What a Field carries to readers of the model (the schema's words, not its rules).
 ANNOTATING = ("title", "description", "examples")
+# The Python type of each JSON type a value of it arrives as.
+# (No validator of our own: a Python call per value is most of a conversion's cost. A
+# whole float arrives as an int through pydantic's own lax int; one beyond its range,
+# 1e300, is converted before a second try, see `rt.Tool`. A number is the int or float
+# it came as: 10**400 has no float.)
+_SCALAR_NODES: dict[str, Node] = {
+    "string": Raw("str"),
+    "integer": INT,
+    "number": Union((INT, Raw("float"))),
+    "boolean": Raw("bool"),
+}
+# Which literal values belong to which JSON type (a bool is no integer in JSON).
+_OF_KIND = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+}
 
 
-# Keywords that describe a property without changing what it accepts: a property that
-# uses a named type and adds only these keeps the type's name.
 @dataclass(slots=True)
 class Typed:
-    """A converted schema: the type, and the ``Field`` arguments that belong to it."""
+    """A converted schema: its type and the words that describe it."""
 
     base: Node
-    kwargs: dict[str, Any] = field(default_factory=dict)   # constraints
     nullable: bool = False
     models: bool = False              # the type involves a pydantic model
     notes: list[str] = field(default_factory=list)
@@ -80,16 +88,15 @@ class Typed:
     own_model: bool = False           # base is the model made from this very schema
 
     def wrapped(self) -> Node:
-        """The type with its constraints and description, for a place that has no
-        ``Field`` of its own (list items, union branches, dict values)."""
-        meta = {} if self.own_model else self.meta
-        return annotated(self.base, {**meta, **self.kwargs})
+        """The type with its description, for a place that has no ``Field`` of its own
+        (list items, union branches, dict values)."""
+        return annotated(self.base, {} if self.own_model else self.meta)
 
 
 @dataclass(slots=True)
 class FieldDef:
     name: str
-    annotation: Node                  # what the model validates
+    annotation: Node                  # what the model converts to
     plain: Node                       # what the handler receives
     call: Call                        # the Field(...) on the right
     notes: list[str]
@@ -104,7 +111,6 @@ class ModelDef:
     extra: Node | None = None         # type of additional properties, when a schema
     deps: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
-    check: Node | None = None         # the schema part checked on the whole input object
 
 
 @dataclass(slots=True)
@@ -130,21 +136,16 @@ class ModelSet:
         self.defs: list[Definition] = []
         self.recursive_aliases = recursive_aliases(module)
         self._current: set[str] = set()
-        self._pattern = False            # the model being made validates a regex
-        self._alias_patterns: dict[tuple[str, str], bool] = {}
-        self._defs: dict[str, JSON] = {}  # the $defs of the schema being converted
 
     # -- the three kinds of top-level definitions ---------------------------------------
 
     def define_named_types(self) -> None:
         for raw, named in self.module.types.items():
             name = self.names.types[raw]
-            self._defs = _defs_of(named.schema)
             if raw in self.recursive_aliases:
                 meta: dict[str, Any] = {k: named.schema[k] for k in ANNOTATING
                                         if k in named.schema}
-                value = annotated(self._checked(ANY, named.schema), meta)
-                self.defs.append(AliasDef(name, value, notes=[
+                self.defs.append(AliasDef(name, annotated(ANY, meta), notes=[
                     "a recursive type that is not an object: any value its schema accepts"]))
             elif is_model_schema(named.schema):
                 self.define_model(name, named.schema, named.spec, exact=True)
@@ -159,19 +160,16 @@ class ModelSet:
         """A model for an object schema; returns its (claimed) class name."""
         if not exact:
             name = self.scope.claim(name)
-        else:  # a schema of its own (a tool's input or output, a named type)
-            self._defs = _defs_of(schema)
         saved, self._current = self._current, set()
-        saved_pattern, self._pattern = self._pattern, False
         model = ModelDef(name, text_of(schema.get("description")), {}, [])
-        extra = schema.get("additionalProperties", True)
-        # (patternProperties may allow what additionalProperties refuses: the check says)
-        closed = extra is False and "patternProperties" not in schema
-        model.config["extra"] = "forbid" if closed else "allow"
-        # JSON's types are not converted into one another: "5" is not an integer, true
-        # is not 1 (pydantic's lax mode would accept both). Strict floats take ints.
-        model.config["strict"] = True
-        if isinstance(extra, dict) and "patternProperties" not in schema:
+        # The validator has refused what the schema refuses: a model never refuses an
+        # undeclared property, it keeps it where the schema allows it and drops it
+        # where the schema says there is none (patternProperties may still allow some).
+        closed = schema.get("additionalProperties") is False \
+            and "patternProperties" not in schema
+        model.config["extra"] = "ignore" if closed else "allow"
+        extra = extra_schema(schema)
+        if extra is not None:
             model.extra = self.convert(extra, child(spec, "additionalProperties"),
                                        name + "Extra").wrapped()
         required = set(schema.get("required") or ())
@@ -180,44 +178,20 @@ class ModelSet:
         for raw, prop in (schema.get("properties") or {}).items():
             sub_spec = spec_props.get(raw) if isinstance(spec_props, dict) else None
             typed = self.convert(prop, sub_spec, name + camel(raw, lead="Field"))
-            model.fields.append(self._field(raw, prop, typed, raw in required, fields, model))
-        part = unchecked_part(schema, model=True)
-        if part:
-            model.check = Call("rt.object_check", ((None, self._schema_text(part)),))
+            model.fields.append(self._field(raw, prop, typed, raw in required, fields))
+        model.notes = _widened_note(schema)
         model.deps = self._current - {name}
-        if self._pattern:
-            # JSON Schema regexes need Python's engine (lookarounds, backreferences),
-            # not pydantic's default Rust one.
-            model.config["regex_engine"] = "python-re"
         self.defs.append(model)
-        self._current, self._pattern = saved | {name}, saved_pattern
+        self._current = saved | {name}
         return name
-
-    # -- what the types cannot say ------------------------------------------------------
-
-    def _schema_text(self, part: JSON) -> Node:
-        """A piece of the published schema as compact JSON text, with the ``$defs`` it
-        refers to, to be checked as it is (``rt.schema_check``)."""
-        if isinstance(part, dict):
-            defs = referenced_defs(part, self._defs)
-            part = _unannotated(part)
-            if defs:
-                part["$defs"] = {name: _unannotated(d) for name, d in defs.items()}
-        return Lit(json.dumps(part, ensure_ascii=False, separators=(",", ":")))
-
-    def _checked(self, node: Node, part: JSON) -> Node:
-        """``node`` whose values are also checked against ``part`` of the schema."""
-        return Sub("Annotated", (node, Call("rt.schema_check", ((None, self._schema_text(part)),))),
-                   constraint=True)
 
     # -- fields -------------------------------------------------------------------------
 
-    def _field(self, raw: str, prop: JSON, typed: Typed, required: bool, scope: Scope,
-               model: ModelDef) -> FieldDef:
+    def _field(self, raw: str, prop: JSON, typed: Typed, required: bool,
+               scope: Scope) -> FieldDef:
         name = field_name(raw, scope)
         kwargs: dict[str, Any] = {"alias": raw} if name != raw else {}
         kwargs.update(typed.meta)
-        kwargs.update(typed.kwargs)
         annotation: Node = typed.base
         handler_type = plain(typed.base)
         default: Node | None = None
@@ -232,9 +206,7 @@ class ModelSet:
             else:
                 default = NONE
                 handler_type = union(handler_type, NONE)
-                if not typed.nullable:
-                    annotation = Sub("Annotated", (union(annotation, NONE),
-                                                   Call("rt.not_null", ())))
+                annotation = union(annotation, NONE)
         return FieldDef(name, annotation, handler_type, field_call(kwargs, positional=default),
                         typed.notes)
 
@@ -242,25 +214,25 @@ class ModelSet:
 
     def convert(self, schema: JSON, spec: JSON, hint: str, depth: int = 0) -> Typed:
         """The type of one schema; ``spec`` is its unresolved form, when known."""
-        if not isinstance(schema, dict):
-            return Typed(ANY if schema is not False else self._checked(ANY, False),
-                         nullable=True)
+        if not isinstance(schema, dict):  # true or false: the validator decides
+            return Typed(ANY, nullable=True)
         if isinstance(spec, dict) and isinstance(spec.get("type"), str) \
                 and spec["type"] not in JSON_TYPES and depth < 20:
             typed = self._named(schema, spec, hint, depth)
         else:
             typed = self._structural(schema, spec, hint, depth)
-            part = {} if typed.own_model else unchecked_part(schema)
-            if part:
-                typed.base = self._checked(typed.base, part)
+            if not typed.own_model:
+                typed.notes = typed.notes + _widened_note(schema)
         typed.meta = {k: schema[k] for k in ANNOTATING if k in schema}
         return typed
 
     def _named(self, schema: JSON, spec: dict[str, JSON], hint: str, depth: int) -> Typed:
         ref = str(spec["type"])
-        if set(spec) - ANNOTATION_KEYS:
-            # The property narrows the named type: write the merged schema out in place.
-            named = self._type_ir(ref)
+        if set(spec) - KEEPS_NAMED_TYPE:
+            # The property changes the named type's shape: write the merged schema out.
+            module_name, _, type_name = ref.rpartition(".")
+            module = self.project[module_name][0] if module_name else self.module
+            named = module.types.get(type_name)
             merged = {**(named.spec if named else {}),
                       **{k: v for k, v in spec.items() if k != "type"}}
             return self.convert(schema, merged, hint, depth + 1)
@@ -275,64 +247,61 @@ class ModelSet:
             other, other_names = self.project[module_name]
             named = other.types[type_name]
             text = f"{self.names.modules[module_name]}.{other_names.types[type_name]}"
-            self._note_alias_pattern(other, named)
             return Raw(text), is_model_schema(named.schema)
         name = self.names.types[type_name]
         self._current.add(name)
-        self._note_alias_pattern(self.module, self.module.types[type_name])
         return Raw(name), is_model_schema(self.module.types[type_name].schema)
 
-    def _note_alias_pattern(self, module: ModuleIR, named: TypeIR) -> None:
-        """An alias with a regex validates inside the model using it (a named model
-        validates with its own configuration)."""
-        key = (module.name, named.name)
-        if key not in self._alias_patterns:
-            self._alias_patterns[key] = not is_model_schema(named.schema) \
-                and '"pattern"' in json.dumps(named.schema)
-        self._pattern = self._pattern or self._alias_patterns[key]
-
-    def _type_ir(self, ref: str) -> TypeIR | None:
-        module_name, _, type_name = ref.rpartition(".")
-        module = self.project[module_name][0] if module_name else self.module
-        return module.types.get(type_name)
-
     def _structural(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
-        for key in ("anyOf", "oneOf"):
-            if isinstance(schema.get(key), list):
-                return self._union(schema, key, spec, hint, depth)
-        if "$ref" in schema:
-            return Typed(self._checked(ANY, schema), nullable=True)
-        if "allOf" in schema:
-            branches = schema["allOf"]
-            if isinstance(branches, list) and len(branches) == 1:
-                return self.convert(branches[0], child(spec, "allOf", 0), hint, depth)
-            return Typed(self._checked(ANY, schema), nullable=True)
-        for key in ("const", "enum"):
-            if key in schema:
-                values = [schema[key]] if key == "const" else list(schema[key])
-                if all(v is None or isinstance(v, (str, int, bool)) for v in values):
-                    node = literal(*(Lit(v) for v in values))
-                    if any(isinstance(v, int) for v in values):  # bools are ints too
-                        node = _json_equal(node)
-                    return Typed(node, nullable=None in values)
-                return Typed(self._checked(ANY, {key: schema[key]}), nullable=True)
-        kind = schema.get("type", "object" if "properties" in schema else None)
+        kind = schema.get("type")
         if isinstance(kind, list):
-            parts = [self.convert({**schema, "type": k}, spec, hint, depth) for k in kind]
-            return Typed(union(*(p.wrapped() for p in parts)), nullable="null" in kind,
+            parts = [self._typed_as(schema, k, spec, hint, depth) for k in kind
+                     if isinstance(k, str)]
+            return Typed(union(*(p.wrapped() for p in parts)) if parts else ANY,
+                         nullable="null" in kind or not parts,
                          models=any(p.models for p in parts))
+        if isinstance(kind, str):
+            return self._typed_as(schema, kind, spec, hint, depth)
+        values = literal_values(schema)
+        if values is not None:
+            return Typed(literal(*(Lit(v) for v in values)), nullable=None in values)
+        for key in ("anyOf", "oneOf"):
+            if isinstance(schema.get(key), list) and schema[key]:
+                return self._union(schema, key, spec, hint, depth)
+        branches = schema.get("allOf")
+        if isinstance(branches, list) and len(branches) == 1:
+            return self.convert(branches[0], child(spec, "allOf", 0), hint, depth)
+        return Typed(ANY, nullable=True)
+
+    def _typed_as(self, schema: dict[str, JSON], kind: str, spec: JSON, hint: str,
+                  depth: int) -> Typed:
+        """The type of the values of ``schema`` that are of JSON type ``kind``."""
         if kind == "null":
             return Typed(NONE, nullable=True)
         if kind in SCALARS:
-            bounds = constraints(schema, kind)
-            self._pattern = self._pattern or "pattern" in bounds
-            if kind == "integer":  # 5.0 is an integer too
-                return Typed(validated(INT, "rt.integral"), bounds)
-            return Typed(Raw(SCALARS[kind]), bounds)
+            values = literal_values(schema)
+            of_kind = [v for v in values or () if _OF_KIND[kind](v)]
+            if of_kind:
+                return Typed(literal(*(Lit(v) for v in of_kind)))
+            return Typed(_SCALAR_NODES[kind])
         if kind == "array":
-            return self._array(schema, spec, hint, depth)
+            items = items_schema(schema)
+            if items is None:
+                return Typed(Sub("list", (ANY,)))
+            inner = self.convert(items, child(spec, "items"), hint + "Item", depth)
+            return Typed(Sub("list", (inner.wrapped(),)), models=inner.models,
+                         notes=inner.notes)
         if kind == "object":
-            return self._object(schema, spec, hint, depth)
+            if is_model_schema(schema):
+                name = self.define_model(hint, schema, spec)
+                return Typed(Raw(name), models=True, own_model=True)
+            extra = extra_schema(schema)
+            if extra is None:
+                return Typed(Sub("dict", (Raw("str"), ANY)))
+            inner = self.convert(extra, child(spec, "additionalProperties"), hint + "Value",
+                                 depth)
+            return Typed(Sub("dict", (Raw("str"), inner.wrapped())), models=inner.models,
+                         notes=inner.notes)
         return Typed(ANY, nullable=True)
 
     def _union(self, schema: dict[str, JSON], key: str, spec: JSON, hint: str,
@@ -352,63 +321,12 @@ class ModelSet:
                 sub_spec = None
             name = hint if len(real) == 1 else f"{hint}Option{i + 1}"
             parts.append(self.convert(branch, sub_spec, name, depth))
-        return Typed(union(*(p.wrapped() for p in parts)),  # (oneOf: see unchecked_part)
+        return Typed(union(*(p.wrapped() for p in parts)),
                      nullable=any(p.nullable for p in parts),
                      models=any(p.models for p in parts))
 
-    def _array(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
-        kwargs = {}
-        if "minItems" in schema:
-            kwargs["min_length"] = schema["minItems"]
-        if "maxItems" in schema:
-            kwargs["max_length"] = schema["maxItems"]
-        items = schema.get("items")
-        if isinstance(items, dict) and "prefixItems" not in schema:
-            inner = self.convert(items, child(spec, "items"), hint + "Item", depth)
-            return Typed(Sub("list", (inner.wrapped(),)), kwargs, models=inner.models,
-                         notes=inner.notes)
-        if items is False and "prefixItems" not in schema:  # no items at all
-            return Typed(self._checked(Sub("list", (ANY,)), {"items": False}), kwargs)
-        return Typed(Sub("list", (ANY,)), kwargs)
 
-    def _object(self, schema: dict[str, JSON], spec: JSON, hint: str, depth: int) -> Typed:
-        if is_model_schema(schema):
-            name = self.define_model(hint, schema, spec)
-            return Typed(Raw(name), models=True, own_model=True)
-        kwargs = {}
-        if "minProperties" in schema:
-            kwargs["min_length"] = schema["minProperties"]
-        if "maxProperties" in schema:
-            kwargs["max_length"] = schema["maxProperties"]
-        extra = schema.get("additionalProperties")
-        if isinstance(extra, dict):
-            inner = self.convert(extra, child(spec, "additionalProperties"), hint + "Value",
-                                 depth)
-            return Typed(Sub("dict", (Raw("str"), inner.wrapped())), kwargs,
-                         models=inner.models, notes=inner.notes)
-        return Typed(Sub("dict", (Raw("str"), ANY)), kwargs)
-
-
-def _json_equal(node: Node) -> Node:
-    """A ``Literal`` of numbers or booleans, compared as JSON compares them: Python (and so
-    pydantic's ``Literal``) takes ``True`` for ``1`` and ``0`` for ``False``, JSON does not."""
-    if isinstance(node, Sub) and node.head == "Literal":
-        return validated(node, "rt.json_equal")
-    if isinstance(node, Union):
-        return Union(tuple(_json_equal(item) for item in node.items))
-    return node
-
-
-def _defs_of(schema: JSON) -> dict[str, JSON]:
-    defs = schema.get("$defs") if isinstance(schema, dict) else None
-    return defs if isinstance(defs, dict) else {}
-
-
-_WORDS_ONLY = frozenset({"title", "description", "examples", "$comment", "deprecated"})
-
-
-def _unannotated(schema: JSON) -> JSON:
-    """A schema without its top-level words for readers, which a check does not need."""
-    if not isinstance(schema, dict):
-        return schema
-    return {k: v for k, v in schema.items() if k not in _WORDS_ONLY}
+def _widened_note(schema: dict[str, JSON]) -> list[str]:
+    """A comment for the reader where the type is wider than the schema (TC220)."""
+    reason = widening(schema)
+    return textwrap.wrap(f"typed widely (TC220): {reason}", 84) if reason else []

@@ -37,17 +37,19 @@ MODULE_RESERVED = frozenset({
     "globals", "sorted", "isinstance", "getattr", "NameError", "AttributeError", "ValueError",
 })
 
-# Public attributes of pydantic's BaseModel: a field of that name would shadow them.
+# Public attributes of pydantic's BaseModel (``hasattr``, so its metaclass's ``mro`` and
+# ``register`` too): a field of that name shadows them, which pydantic warns about.
 # A fixed snapshot, so the generated code does not depend on the installed pydantic.
 BASEMODEL_ATTRS = frozenset({
     "construct", "copy", "dict", "from_orm", "json", "model_computed_fields", "model_config",
     "model_construct", "model_copy", "model_dump", "model_dump_json", "model_extra",
     "model_fields", "model_fields_set", "model_json_schema", "model_parametrized_name",
     "model_post_init", "model_rebuild", "model_validate", "model_validate_json",
-    "model_validate_strings", "parse_file", "parse_obj", "parse_raw", "schema", "schema_json",
-    "update_forward_refs", "validate",
+    "model_validate_strings", "mro", "parse_file", "parse_obj", "parse_raw", "register",
+    "schema", "schema_json", "update_forward_refs", "validate",
 })
-# pydantic's protected namespaces: a field starting with one of these warns.
+# pydantic's protected namespaces: a field starting with one of these warns, so a suffix
+# does not help (``model_dump_x_`` still starts with one); such a field gets a prefix.
 PROTECTED_PREFIXES = ("model_validate", "model_dump")
 
 # ``self`` and ``ctx`` are the handler Protocol's own parameters (and the runtime calls
@@ -95,7 +97,9 @@ def snake(raw: str, *, lead: str) -> str:
 def field_name(raw: str, scope: Scope) -> str:
     """The identifier of the field for property ``raw``, claimed in ``scope``."""
     wanted = raw if is_plain_identifier(raw) else snake(raw, lead="field")
-    if wanted in FIELD_RESERVED or wanted.startswith(PROTECTED_PREFIXES):
+    if wanted.startswith(PROTECTED_PREFIXES):
+        wanted = f"field_{wanted}"
+    elif wanted in FIELD_RESERVED:
         wanted += "_"
     return scope.claim(wanted)
 

@@ -47,8 +47,9 @@ def _positional(value: Any, indent: int = ARG_INDENT) -> str:
     return render(Lit(value), indent, WIDTH - indent - 1)
 
 
-def tool_args(tool: ToolIR, params_model: str, returns_model: str | None) -> list[str]:
-    """The arguments of ``rt.Tool(...)`` for one tool, each already written out."""
+def tool_args(tool: ToolIR, params_model: str) -> list[str]:
+    """The arguments of ``rt.Tool(...)`` for one tool, each already written out. (The
+    returns model only types the handler: results are validated by the output schema.)"""
     assert tool.handler is not None
     args = [_positional(tool.name), _positional(tool.description),
             f"params_model=lambda: _lazy.model({py_str(params_model)})",
@@ -56,11 +57,11 @@ def tool_args(tool: ToolIR, params_model: str, returns_model: str | None) -> lis
             _kwarg("input_schema", json_text(tool.input_schema))]
     if tool.output_schema is not None:
         args.append(_kwarg("output_schema", json_text(tool.output_schema)))
-    if returns_model is not None:
-        args.append(f"returns_model=lambda: {returns_model}")
     args += _descriptive(tool)
     if tool.requires_approval:
         args.append("requires_approval=True")
+    if tool.formats:
+        args.append("formats=True")
     return args
 
 
@@ -160,6 +161,8 @@ class ToolsetWriter:
             args.append(f"tool_cache_ttl_ms={int(ts.tool_cache_ttl_ms)}")
         if not ts.instructions:
             args.append("instructions=False")
+        if ts.always_load:
+            args.append("always_load=True")
         # No id: a manager names its servers by their keys, and alone the set names
         # its server (command or URL).
         return _call("rt.MCPToolset", args)
@@ -167,8 +170,9 @@ class ToolsetWriter:
     def _mcp_manager(self, ts: ToolsetIR) -> str:
         pairs = [f"{py_str(server)}: {self.ref(q, mcp=True)}" for server, q in ts.servers]
         body = "".join(f"            {p},\n" for p in pairs)
+        extra = [] if ts.conflicts == "error" else [f"conflicts={py_str(ts.conflicts)}"]
         return _call("rt.MCPManager", ["{\n" + body + "        }" if pairs else "{}",
-                                       self._id(ts)])
+                                       *extra, self._id(ts)])
 
 
 def _server(cls: str, spec: dict[str, Any], first: str) -> str:

@@ -2,8 +2,10 @@
 
 The shape Claude Desktop, Cursor, VS Code and others read. Each entry becomes a
 :class:`~toolc.importer.listing.Server`. Keys other clients add are tolerated: ``cwd``
-is kept; ``type`` is checked against the transport the entry describes (``sse`` is
-refused: the mcp SDK's client speaks stdio and streamable HTTP); anything else
+is kept, and so is ``alwaysLoad`` (Claude Code: the server's tools load upfront, never
+deferred by tool search), as the ``mcp`` toolset's ``always_load``; ``type`` is checked
+against the transport the entry describes (``sse`` is refused: the mcp SDK's client
+speaks stdio and streamable HTTP); anything else
 (``disabled``, ``autoApprove``, ``timeout``, ...) is ignored with a warning.
 """
 
@@ -48,12 +50,19 @@ def server_entry(name: str, entry: Any, where: str, warnings: list[str]) -> Serv
     kind = "stdio" if has_command else "http"
     _check_type(entry.get("type"), kind, where)
     known = _STDIO_KEYS if kind == "stdio" else _HTTP_KEYS
-    ignored = [k for k in entry if k not in known and k != "type"]
+    ignored = [k for k in entry if k not in known and k not in ("type", "alwaysLoad")]
     if ignored:
         warnings.append(f"{where}: ignored {', '.join(repr(k) for k in ignored)}")
+    always_load = _always_load(entry.get("alwaysLoad", False), where)
     if kind == "stdio":
-        return Server(name, stdio=_stdio(entry, where))
-    return Server(name, http=_http(entry, where))
+        return Server(name, stdio=_stdio(entry, where), always_load=always_load)
+    return Server(name, http=_http(entry, where), always_load=always_load)
+
+
+def _always_load(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ImportFailure(f"{where}: \"alwaysLoad\" must be true or false")
+    return value
 
 
 def _check_type(value: Any, kind: str, where: str) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..build import SchemaDiff, discover, new_golden, schema_changes
+from ..build import SchemaDiff, discover, new_golden, schema_changes, shown_path
 from ..config import Config
 from ..diagnostics import Diagnostic, DiagnosticBag, SpecError
 from ..ir import ModuleIR, ProjectIR, ToolsetIR
@@ -114,16 +114,17 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
     bag = DiagnosticBag(severities=dict(config.severities))
     loaded: list[LoadedFile] = []
     for path in discover(config):
-        shown = config.relative(path)
+        shown = shown_path(config, path)
         try:
             item = load_text(texts[shown], shown) if shown in texts else load_file(
-                str(path), shown)
+                str(path), shown, str(config.root))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
             continue
+        item.origin = str(path)  # its schema files are beside it, whatever text it has
         drift.sources[shown] = item.text
         loaded.append(item)
-    project = analyse(loaded, bag)
+    project = analyse(loaded, bag, config.root)
     if bag.has_errors:
         drift.diagnostics = [d for d in bag.sorted() if str(d.severity) == "error"]
         return None

@@ -33,6 +33,7 @@ class Server:
     name: str                                   # the config's key, or a label
     stdio: dict[str, Any] | None = None         # {command, args?, env?, cwd?}
     http: dict[str, Any] | None = None          # {url, headers?}
+    always_load: bool = False                   # a client config's `alwaysLoad`, kept
 
     def describe(self) -> str:
         if self.stdio is not None:
@@ -41,8 +42,13 @@ class Server:
         return str(self.http["url"])
 
     def connection(self) -> dict[str, Any]:
-        """The toolset keys that say how to connect: ``{"stdio": ...}`` or ``{"http": ...}``."""
-        return {"stdio": self.stdio} if self.stdio is not None else {"http": self.http}
+        """The toolset keys that say how to connect: ``{"stdio": ...}`` or ``{"http": ...}``,
+        and ``always_load`` when the client config gave ``alwaysLoad: true``."""
+        found: dict[str, Any] = ({"stdio": self.stdio} if self.stdio is not None
+                                 else {"http": self.http})
+        if self.always_load:
+            found["always_load"] = True
+        return found
 
 
 @dataclass(slots=True)

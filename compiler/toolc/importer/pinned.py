@@ -17,6 +17,7 @@ otherwise (certification makes none).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from types import TracebackType
 from typing import Any, Self
@@ -24,6 +25,7 @@ from typing import Any, Self
 from ..ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
 from ..runtime.abstract import AbstractToolset, ToolDefinition
 from ..runtime.context import RunContext
+from ..runtime.metakeys import ALWAYS_LOAD
 from ..runtime.results import ToolResult
 
 
@@ -72,22 +74,44 @@ class PinnedToolset(AbstractToolset[Any]):
         return f"pinned {self.live.label}" if self.live is not None else "pinned MCP server"
 
 
+def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
+    """The pinned tools of ``ts`` as the runtime's MCPToolset lists them: with
+    ``always_load``, each carries `_meta` `anthropic/alwaysLoad: true`. A set that pins
+    nothing lists nothing: certification never contacts its server."""
+    if ts.pinned is None:
+        return ()
+    if not ts.always_load:
+        return ts.pinned
+    return tuple(dataclasses.replace(t, meta={**(t.meta or {}), ALWAYS_LOAD: True})
+                 for t in ts.pinned)
+
+
 def pinned_sets(module: ModuleIR) -> list[ToolsetIR]:
     """The module's ``mcp`` toolsets that pin their tools."""
     return [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
 
 
+def certified_stand_ins(module: ModuleIR) -> list[tuple[ToolsetIR, tuple[ToolIR, ...]]]:
+    """What certification lists in place of each ``mcp`` toolset of the module: a pinned
+    one's pinned tools, and for one that pins nothing no tools at all. Certification
+    never starts a server's command nor contacts its URL (a spec from a pull request
+    names them); it certifies what is known statically, and ``toolc diff --live`` (or
+    ``build --live``) is where servers are contacted, when asked."""
+    return [(ts, listed_tools(ts)) for ts in module.toolsets.values() if ts.kind == "mcp"]
+
+
 def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: bool = False,
-                    ) -> int:
+                    unpinned: bool = False) -> int:
     """Put a PinnedToolset in place of every pinned ``mcp`` toolset of the generated
     modules (``package.<module>``, or top-level modules when ``package`` is None), before
     any of their toolsets is built. ``forward_calls``: calls go to the live server.
-    Returns how many were stood in."""
+    ``unpinned``: also an empty one in place of each set that pins nothing (what
+    certification does). Returns how many were stood in."""
     from ..generate.names import module_names
 
     count = 0
     for module in project.modules.values():
-        sets = pinned_sets(module)
+        sets = [ts for ts, _ in certified_stand_ins(module)] if unpinned else pinned_sets(module)
         if not sets:
             continue
         try:
@@ -96,9 +120,8 @@ def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: b
             continue
         attrs = module_names(module).toolsets
         for ts in sets:
-            assert ts.pinned is not None
             live = getattr(mod, attrs[ts.name]) if forward_calls else None
-            setattr(mod, attrs[ts.name], PinnedToolset(ts.pinned, live=live))
+            setattr(mod, attrs[ts.name], PinnedToolset(listed_tools(ts), live=live))
             count += 1
     return count
 

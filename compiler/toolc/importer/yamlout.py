@@ -99,9 +99,13 @@ def _token(key: str) -> str:
 
 def _resolves_to_text(text: str) -> bool:
     """Whether both toolc's YAML 1.2 loader and a YAML 1.1 reader take ``text`` as a string."""
-    from ..loader import _resolve_plain
+    from ..scalars import NumberTooLarge, resolve_plain
 
-    if text in _YAML11_WORDS or not isinstance(_resolve_plain(text), str):
+    try:
+        meaning = resolve_plain(text)
+    except NumberTooLarge:  # a number, if one too large to be read: quoted, it is text
+        return False
+    if text in _YAML11_WORDS or not isinstance(meaning, str):
         return False
     tag = yaml.SafeLoader.resolve(yaml.SafeLoader, yaml.ScalarNode, text, (True, False))
     return bool(tag == "tag:yaml.org,2002:str")

@@ -25,11 +25,27 @@ YAML_BOOL_NOTE = ("YAML 1.2 reads only true and false as booleans; "
                   "yes, no, on and off are strings")
 
 
+# How many candidates one analysis may compare near misses with, in all. A suggestion
+# compares the word with every candidate: 4,000 unknown tool names among 4,000 tools
+# took 27 s, quadratic. Past the budget, diagnostics go on without a suggestion.
+SUGGESTION_BUDGET = 500_000
+_budget = [SUGGESTION_BUDGET]
+
+
+def reset_suggestions() -> None:
+    """A new analysis: the whole budget of :func:`did_you_mean` again."""
+    _budget[0] = SUGGESTION_BUDGET
+
+
 def did_you_mean(word: object, candidates: Iterable[str]) -> str:
     """``"; did you mean 'x'?"`` for a near miss among ``candidates``, else ``""``."""
     if not isinstance(word, str):
         return ""
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    options = list(candidates)
+    if len(options) > _budget[0]:
+        return ""
+    _budget[0] -= len(options)
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 

@@ -6,11 +6,11 @@ defines) with what its value must be. The checks apply these rules node by node;
 say exactly what ``Draft202012Validator.check_schema`` would say, in one linear pass
 (the meta-schema itself costs milliseconds per schema, which 10,000 tools cannot pay;
 ``tests/model/test_keywords.py`` holds the two to agreement on generated schemas).
+Patterns are the exception: they are compiled by jsonschema-rs, the runtime's engine.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Callable
@@ -105,14 +105,12 @@ def _id(kw: str, v: Any) -> str | None:
     return f"`{kw}` must be a URI reference without a fragment, got {describe_value(v)}"
 
 
-@functools.lru_cache(maxsize=4096)
 def regex_problem(pattern: str) -> str | None:
-    """Why ``pattern`` is not a regular expression (as jsonschema's ``regex`` format sees it)."""
-    try:
-        re.compile(pattern)
-    except (re.error, RecursionError, OverflowError, ValueError) as exc:
-        return str(exc)
-    return None
+    """Why ``pattern`` is not a regular expression in JSON Schema's dialect (ECMA-262, as
+    the validator of record, jsonschema-rs, reads it)."""
+    from .engine import regex_problem as engine_regex_problem
+
+    return engine_regex_problem(pattern)
 
 
 def _regex(kw: str, v: Any) -> str | None:

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from .base import Expect, SpecModel, ToolcSchema
-from .tools import ToolSpec
+from .tools import FormatMode, ToolSpec
 from .toolsets import AnyToolset
 
 
@@ -23,6 +23,23 @@ FormatVersion = Annotated[
     int, AfterValidator(_version_one), Expect("the integer 1"),
     WithJsonSchema({"const": 1, "description": "Format version; must be the integer 1."}),
 ]
+
+
+class CertifyContext(SpecModel):
+    """A context certification lists the export under, besides the default (no deps)."""
+
+    name: Annotated[str, Field(min_length=1, description="How diagnostics name the context.")]
+    deps: Annotated[
+        str, Expect("a reference `package.module:attribute`"),
+        Field(description="`package.module:attribute`: called with no arguments when "
+                          "certifying; what it returns is the context's `deps`."),
+    ]
+
+
+class CertifySpec(SpecModel):
+    """How the build certifies the export: under each of ``contexts`` too."""
+
+    contexts: Annotated[list[CertifyContext], Expect("a list of `{name, deps}` contexts")]
 
 
 class ModuleSpec(SpecModel):
@@ -42,6 +59,15 @@ class ModuleSpec(SpecModel):
     ] = Field(default_factory=dict)
     export: Annotated[
         str | None, Field(description="The toolset the module exports; by default all its tools."),
+    ] = None
+    format: Annotated[
+        FormatMode | None,
+        Field(description="`assert` checks `format` keywords in calls of every tool of the "
+                          "module; `annotate` only publishes them. Default: `[tool.toolc]`'s."),
+    ] = None
+    certify: Annotated[
+        CertifySpec | None, Expect("a mapping with `contexts`"),
+        Field(description="Certify the export under these contexts too (their `deps`)."),
     ] = None
 
 

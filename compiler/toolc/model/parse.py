@@ -17,7 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..diagnostics import RULES, Diagnostic, Span
 from ..loader import LoadedFile, YMap
 from .errors import describe_value, diagnostics_from
-from .module import ModuleSpec
+from .module import CertifySpec, ModuleSpec
 from .tools import ToolSpec
 from .toolsets import AnyToolset, ToolsetSpec
 
@@ -40,6 +40,7 @@ class ParsedModule:
     broken_toolsets: set[str] = field(default_factory=set)
     unreadable: set[str] = field(default_factory=set)  # sections that are not mappings
     complete: bool = False                      # the whole file validated
+    certify: CertifySpec | None = None          # the contexts certification lists under
 
     @property
     def path(self) -> str:
@@ -69,7 +70,7 @@ def parse_module(file: LoadedFile) -> tuple[ParsedModule, list[Diagnostic]]:
         return _salvage(file, data), diagnostics_from(exc, data, ModuleSpec, file.path)
     return ParsedModule(
         file, data, spec.module, spec.description, spec.export, dict(spec.types),
-        dict(spec.tools), dict(spec.toolsets), complete=True,
+        dict(spec.tools), dict(spec.toolsets), complete=True, certify=spec.certify,
     ), []
 
 

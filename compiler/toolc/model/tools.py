@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 
+from ..runtime.metakeys import ALWAYS_LOAD, SEARCH_HINT
 from .base import Expect, JsonValue, RawSchema, SpecModel, ToolcSchema
+
+# How `format` keywords are enforced: JSON Schema 2020-12 makes them annotations.
+FormatMode = Literal["annotate", "assert"]
 
 
 class Annotations(SpecModel):
@@ -17,6 +21,20 @@ class Annotations(SpecModel):
     destructiveHint: bool | None = None
     idempotentHint: bool | None = None
     openWorldHint: bool | None = None
+
+
+class SearchSpec(SpecModel):
+    """How clients with tool search (Claude Code) treat the tool: published as `_meta`
+    ``anthropic/alwaysLoad`` and ``anthropic/searchHint``."""
+
+    always_load: Annotated[
+        bool | None,
+        Field(description="`true`: loaded upfront even when tool search defers the others."),
+    ] = None
+    hint: Annotated[
+        str | None,
+        Field(min_length=1, description="Words the client's tool search finds the tool by."),
+    ] = None
 
 
 class ToolSpec(SpecModel):
@@ -48,7 +66,27 @@ class ToolSpec(SpecModel):
         dict[str, JsonValue] | None,
         Expect("a mapping, published as the tool's `_meta`"),
     ] = None
+    search: Annotated[
+        SearchSpec | None, Expect("a mapping with `always_load` and/or `hint`"),
+        Field(description="Tool search: `always_load` and `hint`, published in `_meta`."),
+    ] = None
     additional_params: bool = False
+    format: Annotated[
+        FormatMode | None,
+        Field(description="`assert` checks `format` keywords in calls; `annotate` (JSON "
+                          "Schema's default) only publishes them. Default: the module's."),
+    ] = None
+
+
+def search_meta(tool: ToolSpec) -> dict[str, JsonValue]:
+    """The `_meta` entries a tool's `search` compiles to (Claude Code's tool-search keys)."""
+    out: dict[str, JsonValue] = {}
+    if tool.search is not None:
+        if tool.search.always_load is not None:
+            out[ALWAYS_LOAD] = tool.search.always_load
+        if tool.search.hint is not None:
+            out[SEARCH_HINT] = tool.search.hint
+    return out
 
 
 class ExternalToolSpec(SpecModel):

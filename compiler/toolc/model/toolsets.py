@@ -118,6 +118,10 @@ class MCPToolset(SpecModel):
     http: Annotated[HttpServer | None, Expect("a mapping with `url`")] = None
     tool_cache_ttl_ms: Annotated[int, Field(ge=0)] = 60000
     instructions: bool = True
+    always_load: Annotated[
+        bool, Field(description="`true`: clients with tool search load every tool of the "
+                                "server upfront (`alwaysLoad` in a client's `mcpServers` "
+                                "entry; `toolc import --config` keeps it).")] = False
     tools: Annotated[
         dict[str, PinnedToolSpec] | None,
         Expect("a mapping of tool names to pinned tools"),
@@ -130,6 +134,7 @@ class MCPManagerToolset(SpecModel):
 
     kind: Literal["mcp_manager"]
     servers: Annotated[dict[str, str], Expect("a mapping of server names to `mcp` toolsets")]
+    conflicts: Literal["error", "last_wins"] = "error"
 
 
 ToolsetSpec = (

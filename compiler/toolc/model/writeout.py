@@ -8,7 +8,13 @@ The publication rules of spec-format.md, in one place:
   object wrote its own list), in the order written, left out when empty;
 - ``nullable: true`` becomes ``{"anyOf": [<schema>, {"type": "null"}]}`` with the
   annotations (description, default, ...) beside the ``anyOf``;
-- nothing is invented: no titles, no ``null``, no ``additionalProperties`` below the top.
+- every object of a tool's input declared with ``properties`` is closed
+  (``additionalProperties: false``) unless it says otherwise or may take its properties
+  from elsewhere (see :mod:`toolc.model.closing`); outputs, and named types as documents
+  of their own, stay open;
+- references are rewritten to resolve where their schema lands, local schema files
+  inlined under ``$defs`` (see :mod:`toolc.model.refs`);
+- nothing else is invented: no titles, no ``null``.
 
 Besides the schema, every write records where each published description came from
 (JSON pointer -> spec span) and which defaults were written where, so that they can be
@@ -23,10 +29,12 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
+from .closing import ALTERNATIVES, CLOSABLE, alternatives_closable, closes
 from .keywords import ANNOTATIONS as _ANNOTATION_ORDER
 from .keywords import JSON_TYPES, KEYWORDS
 from .named import TypeDef
 from .parse import ParsedModule
+from .refs import ANCHORS, REFERENCES, LocalFiles, RefLog, RefProblem, Scope, resolve_uri
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
@@ -59,6 +67,7 @@ class DefaultSite:
     value: JSON
     span: Span
     schema: dict[str, JSON]
+    pointer: str = ""  # where ``schema`` sits in its published document
 
 
 @dataclass(slots=True)
@@ -66,6 +75,10 @@ class Written:
     schema: JSON
     description_spans: dict[str, Span] = field(default_factory=dict)
     defaults: list[DefaultSite] = field(default_factory=list)
+    # References that cannot be published so that they resolve (see toolc.model.refs),
+    # and every reference written, as published -> where the spec says it.
+    problems: list[RefProblem] = field(default_factory=list)
+    references: dict[str, Span] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -75,8 +88,22 @@ class _Root:
     module: ParsedModule
     spans: dict[str, Span]
     defaults: list[DefaultSite]
+    base: str = ""  # the pointer of the document in the published tool ("/inputSchema")
     needed: dict[TypeDef, None] = field(default_factory=dict)  # recursive types, in order
     inlining: set[TypeDef] = field(default_factory=set)  # recursive types being written out
+    closed: bool = False  # a tool's input: objects declared with `properties` are closed
+    scope: Scope | None = None  # the schema document of the spec being written
+    starts: bool = False  # the next node written is a schema document of the spec
+    refs: RefLog = field(default_factory=RefLog)
+
+    def rel(self, ptr: str) -> str:
+        return ptr[len(self.base):]
+
+    def written(self, schema: JSON) -> Written:
+        """What was written, its references checked against the finished document."""
+        self.refs.check(schema)
+        return Written(schema, self.spans, self.defaults, self.refs.problems,
+                       self.refs.references)
 
     def def_name(self, td: TypeDef) -> str:
         return td.name if td.module is self.module else f"{td.module.name}.{td.name}"
@@ -85,18 +112,23 @@ class _Root:
 class SchemaWriter:
     """Writes schemas of one project; ``recursive`` holds the types published via ``$defs``."""
 
-    def __init__(self, lookup: Lookup, recursive: set[TypeDef]):
+    def __init__(self, lookup: Lookup, recursive: set[TypeDef],
+                 files: LocalFiles | None = None):
         self.lookup = lookup
         self.recursive = recursive
+        self.files = files if files is not None else LocalFiles(None)
 
     # -- documents -------------------------------------------------------------------------
 
     def input_schema(self, module: ParsedModule, params: dict[str, Any], additional: bool,
                      base: str = "/inputSchema") -> Written:
         """A tool's ``inputSchema``: the object of its ``params``."""
-        root = _Root(module, {}, [])
-        props = {name: self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
-                                  root, False, 0, True) for name, sub in params.items()}
+        root = _Root(module, {}, [], base, closed=True)
+        props = {}
+        for name, sub in params.items():
+            root.starts = True  # each parameter is a schema document of its own
+            props[name] = self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
+                                     root, False, 0, True, True)
         schema: dict[str, JSON] = {"type": "object", "properties": props}
         required = [n for n, sub in params.items() if _is_required(sub, props[n])]
         if required:
@@ -104,26 +136,27 @@ class SchemaWriter:
         if not additional:
             schema["additionalProperties"] = False
         self._add_defs(schema, root, base)
-        return Written(schema, root.spans, root.defaults)
+        return root.written(schema)
 
     def document(self, module: ParsedModule, node: Any, base: str) -> Written:
         """A schema that is a whole document (``returns``)."""
-        root = _Root(module, {}, [])
+        root = _Root(module, {}, [], base, starts=True)
         schema = self._node(node, base, module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, base)
-        return Written(schema, root.spans, root.defaults)
+            self._add_defs(schema, root, base, _defs_span(node))
+        return root.written(schema)
 
     def type_schema(self, td: TypeDef) -> Written:
         """A named type as a document of its own (its own defaults are checked here)."""
-        root = _Root(td.module, {}, [])
+        root = _Root(td.module, {}, [], starts=True)
         root.inlining.add(td)
         schema = self._node(td.node, "", td.module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, "")
-        return Written(schema, root.spans, root.defaults)
+            self._add_defs(schema, root, "", _defs_span(td.node))
+        return root.written(schema)
 
-    def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str) -> None:
+    def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str,
+                  span: Span | None = None) -> None:
         defs: dict[str, JSON] = {}
         done: set[TypeDef] = set()
         while len(done) < len(root.needed):
@@ -132,9 +165,18 @@ class SchemaWriter:
             name = root.def_name(td)
             ptr = f"{base}/$defs/{pointer_token(name)}"
             root.inlining = {td}
-            defs[name] = self._node(td.node, ptr, td.module, root, True, 0, True)
+            root.starts = True
+            defs[name] = self._node(td.node, ptr, td.module, root, True, 0, True, True)
+        defs.update(root.refs.files)
         if defs:
             own = schema.get("$defs")
+            if isinstance(own, dict):
+                for name in [n for n in defs if n in own]:
+                    what = "schema file" if name in root.refs.files else "recursive type"
+                    root.refs.problems.append(RefProblem(
+                        "TC214", f"`$defs` entry '{name}' takes the name under which toolc "
+                        f"publishes {what} '{name}'; rename the entry", span or
+                        root.module.top_span()))
             schema["$defs"] = {**defs, **own} if isinstance(own, dict) else defs
 
     # -- nodes -----------------------------------------------------------------------------
@@ -166,26 +208,42 @@ class SchemaWriter:
         return False
 
     def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
-              depth: int, inline: bool = False) -> JSON:
-        """One schema node written out; ``inline`` for properties and whole documents."""
+              depth: int, inline: bool = False, closable: bool = False) -> JSON:
+        """One schema node written out; ``inline`` for properties and whole documents;
+        ``closable`` where an object of the input may be closed (:mod:`toolc.model.closing`)."""
         if not isinstance(node, dict):
             return to_json(node)
         if depth > _MAX_DEPTH:
             return {}
         nullable = self._nullable(node, module, depth, inline, root)
         inner = f"{ptr}/anyOf/0" if nullable else ptr
-        core = self._core(node, ptr, inner, module, root, in_type, depth, inline)
+        scope = root.scope
+        if root.starts:
+            root.starts = False
+            root.scope = Scope(root.rel(ptr), root.rel(inner), module)
+        core = self._core(node, ptr, inner, module, root, in_type, depth, inline, closable)
+        root.scope = scope
+        if closable and root.closed and closes(core):
+            core["additionalProperties"] = False
         out = _wrap_nullable(core) if nullable else core
         if not in_type and "default" in node and isinstance(node, YMap):
             root.defaults.append(DefaultSite(to_json(node["default"]),
-                                             node.value_spans["default"], out))
+                                             node.value_spans["default"], out,
+                                             root.rel(ptr)))
         return out
 
     def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
-              root: _Root, in_type: bool, depth: int, inline: bool) -> dict[str, JSON]:
-        """The node's keywords written out, named type laid under, without the null wrap."""
+              root: _Root, in_type: bool, depth: int, inline: bool,
+              closable: bool = False) -> dict[str, JSON]:
+        """The node's keywords written out, named type laid under, without the null wrap;
+        ``closable``: the node describes a value of its own, so its alternatives may too."""
         named = self._named(node, module)
         out: dict[str, JSON] = {}
+        scope = root.scope
+        if isinstance(node.get("$id"), str):  # a resource of its own: `#` is itself
+            base_uri = resolve_uri(scope.base_uri if scope else "", node["$id"])
+            root.scope = Scope(root.rel(ptr), root.rel(inner), module, True, base_uri)
+        here = root.scope
         if named is not None:
             if self._by_ref(named, inline, root):
                 out["$ref"] = f"#/$defs/{root.def_name(named)}"
@@ -196,10 +254,17 @@ class SchemaWriter:
                 entered = named in self.recursive and named not in root.inlining
                 if entered:
                     root.inlining.add(named)
+                # the type is a schema document of its own: its `#` is where it lands
+                own = ptr if named.node.get("nullable") is True else inner
+                root.scope = Scope(root.rel(own), root.rel(inner), named.module)
                 out.update(self._core(named.node, ptr, inner, named.module, root, True,
-                                      depth + 1, False))
+                                      depth + 1, False, closable))
+                root.scope = here
                 if entered:
                     root.inlining.discard(named)
+        # a part of an object (under allOf, then, ...) has no alternatives of its own
+        alternatives = closable and ("anyOf" in node or "oneOf" in node) \
+            and alternatives_closable(node)
         for key, value in node.items():
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
@@ -207,7 +272,14 @@ class SchemaWriter:
             at = ptr if key in ANNOTATIONS else inner
             if key in out and key not in ANNOTATIONS:
                 _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
-            out[key] = self._keyword(key, value, at, module, root, in_type, depth)
+            if key in REFERENCES and isinstance(value, str) and isinstance(node, YMap):
+                out[key] = self._reference(value, node.value_spans[key], root)
+                continue
+            if key in ANCHORS and isinstance(value, str) and isinstance(node, YMap):
+                root.refs.anchor(key, value, node.value_spans[key], root.scope)
+            closable = key in CLOSABLE or (alternatives and key in ALTERNATIVES)
+            out[key] = self._keyword(key, value, at, module, root, in_type, depth, closable)
+        root.scope = scope
         if isinstance(node, YMap) and isinstance(node.get("description"), str):
             root.spans[f"{ptr}/description"] = node.value_spans["description"]
         props = node.get("properties")
@@ -217,6 +289,11 @@ class SchemaWriter:
                 out = _with_required(out, [n for n, sub in props.items()
                                            if _is_required(sub, written.get(n))])
         return out
+
+    def _reference(self, value: str, span: Span, root: _Root) -> str:
+        """A ``$ref`` (or ``$dynamicRef``) of the spec, as it must be published to resolve
+        where its schema lands (the rules are in :mod:`toolc.model.refs`)."""
+        return root.refs.rewrite(value, span, root.scope, self.files)
 
     def _type_description(self, td: TypeDef, ptr: str, out: dict[str, JSON],
                           root: _Root) -> None:
@@ -233,7 +310,7 @@ class SchemaWriter:
             current = self._named(current.node, current.module)
 
     def _keyword(self, key: str, value: Any, at: str, module: ParsedModule, root: _Root,
-                 in_type: bool, depth: int) -> JSON:
+                 in_type: bool, depth: int, closable: bool) -> JSON:
         kw = KEYWORDS.get(key)
         kind = kw.kind if kw is not None else "value"
         if kind == "value":
@@ -241,15 +318,15 @@ class SchemaWriter:
         p = f"{at}/{pointer_token(key)}"
         d = depth + 1
         if kind == "schema":
-            return self._node(value, p, module, root, in_type, d)
+            return self._node(value, p, module, root, in_type, d, False, closable)
         if kind == "schema_list" and isinstance(value, list):
-            return [self._node(v, f"{p}/{i}", module, root, in_type, d)
+            return [self._node(v, f"{p}/{i}", module, root, in_type, d, False, closable)
                     for i, v in enumerate(value)]
         if kind in ("schema_map", "dependencies") and isinstance(value, dict):
             props = key == "properties"
             return {k: (to_json(v) if isinstance(v, list) else
                         self._node(v, f"{p}/{pointer_token(k)}", module, root, in_type, d,
-                                   props))
+                                   props, closable))
                     for k, v in value.items()}
         return to_json(value)
 
@@ -279,6 +356,13 @@ def _wrap_nullable(core: dict[str, JSON]) -> dict[str, JSON]:
     out: dict[str, JSON] = {"anyOf": [inner, {"type": "null"}]}
     out.update((k, v) for k, v in core.items() if k in ANNOTATIONS)
     return out
+
+
+def _defs_span(node: Any) -> Span | None:
+    """Where a document's own ``$defs`` is written (or the document, or nothing)."""
+    if not isinstance(node, YMap):
+        return None
+    return node.key_spans.get("$defs", node.span)
 
 
 def _forget_spans(spans: dict[str, Span], prefix: str) -> None:

@@ -28,6 +28,7 @@ from typing import TextIO
 from ..diagnostics import Severity
 from ..diff.model import Change, Json
 from ..diff.sources import line_of, pointer_lines
+from .diagnostics import escape_controls, escape_github_data, json_text
 
 FORMATS = ("text", "markdown", "json", "github")
 
@@ -133,27 +134,32 @@ def render_text(changes: list[Change], *, color: bool = False,
     blocks = []
     for tool, group in _by_tool(changes):
         where = locate.file(tool) if locate else None
-        lines = [paint(_BOLD, f"tool {tool}") + (f" ({where})" if where else "")]
+        # Names, pointers and values come from the golden files (a pull request's):
+        # their control characters are shown, never sent to the terminal.
+        lines = [paint(_BOLD, f"tool {escape_controls(tool)}")
+                 + (f" ({escape_controls(where)})" if where else "")]
         for c in group:
             sev = str(c.severity)
             # An accepted change is dimmed: it is shown, but it does not fail anything.
             head = paint(_DIM if c.accepted else _COLORS.get(sev, ""), f"{sev}[{c.rule}]")
             tail = paint(_DIM, " (accepted)") if c.accepted else ""
-            lines.append(f"  {head} {c.pointer or WHOLE_TOOL}{tail}")
-            lines.append(f"    {c.message}")
+            lines.append(f"  {head} {escape_controls(c.pointer or WHOLE_TOOL)}{tail}")
+            lines.append(f"    {escape_controls(c.message)}")
             if c.accepted:
-                lines.append(f"    accepted: {c.reason}")
+                lines.append(f"    accepted: {escape_controls(str(c.reason))}")
             if c.old is not None:
-                lines.append("    " + paint(_RED, f"- {_value(c.old, shorten=True)}"))
+                old = escape_controls(_value(c.old, shorten=True))
+                lines.append("    " + paint(_RED, f"- {old}"))
             if c.new is not None:
-                lines.append("    " + paint(_GREEN, f"+ {_value(c.new, shorten=True)}"))
+                new = escape_controls(_value(c.new, shorten=True))
+                lines.append("    " + paint(_GREEN, f"+ {new}"))
         blocks.append("\n".join(lines))
     blocks.append(summary(changes))
     return "\n\n".join(blocks)
 
 
 def render_json(changes: list[Change]) -> str:
-    return json.dumps({"changes": [c.to_json() for c in changes]}, indent=2, ensure_ascii=False)
+    return json_text({"changes": [c.to_json() for c in changes]})
 
 
 MARKER = "<!-- toolc-schema-diff -->"
@@ -161,13 +167,13 @@ MARKER = "<!-- toolc-schema-diff -->"
 
 
 def _cell(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-            .replace("\r\n", "\n").replace("\n", "<br>"))
+    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+    return escape_controls(text.replace("\r\n", "\n").replace("\n", "<br>"))
 
 
 def _code_span(text: str) -> str:
     # Entities mean nothing inside code; only the table's pipe needs escaping there.
-    text = text.replace("|", "\\|")
+    text = escape_controls(text).replace("|", "\\|")
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
@@ -198,7 +204,7 @@ def render_markdown(changes: list[Change]) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return escape_github_data(text)
 
 
 def _escape_prop(text: str) -> str:

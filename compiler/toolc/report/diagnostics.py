@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 
 from ..diagnostics import Diagnostic
@@ -34,37 +35,129 @@ def render_text(
     diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], *, color: bool = False
 ) -> str:
     """``path:line:col: error[CODE]: message``, then the source line and a caret under it."""
-    blocks = [_text_block(d, sources, color) for d in diagnostics]
+    lines_of = _SourceLines(sources)
+    blocks = [_text_block(d, lines_of, color) for d in diagnostics]
     return "\n".join(blocks)
 
 
-def _text_block(d: Diagnostic, sources: Mapping[str, str], color: bool) -> str:
+# At most this many characters of a source line are shown, around the column: a spec
+# may hold a 9 MB line, and a diagnostic quotes a place, not a file.
+EXCERPT_CHARS = 200
+ELLIPSIS = "\u2026"
+
+# What a terminal would act on rather than show: C0 and C1 controls, DEL, and the Unicode
+# marks that reorder or split text (bidi overrides, line and paragraph separators).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+# A message quotes names and values from the spec, and a name may be 9 MB long too.
+MESSAGE_CHARS = 500
+
+
+def bounded(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """``text``, or its start and end around an ellipsis when it is longer than ``limit``."""
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return f"{text[:half]}{ELLIPSIS}{text[-half:]}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``): what
+    reaches a terminal or a CI log is shown, never obeyed."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(_escaped, text)
+
+
+# What JSON leaves as it is of those (it escapes C0 itself; its own line breaks stay).
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(document: object) -> str:
+    """``document`` as indented JSON for a terminal or a log: UTF-8 kept, and besides the
+    controls JSON itself escapes, DEL, the C1 controls and the bidi and separator marks
+    written as ``\\u`` escapes too (valid JSON, read back the same)."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(_json_escaped, text) if _JSON_UNSAFE.search(text) else text
+
+
+def _json_escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+# The line breaks YAML counts (str.splitlines also breaks at form feeds and other
+# controls, which would number the lines differently from the parser).
+_YAML_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
+class _SourceLines:
+    """Each source split into lines once (not once per diagnostic: 40,000 diagnostics of
+    one file re-split it 40,000 times)."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self.sources = sources
+        self.split: dict[str, list[str]] = {}
+
+    def line(self, path: str, number: int) -> str | None:
+        lines = self.split.get(path)
+        if lines is None:
+            text = self.sources.get(path)
+            if text is None:
+                return None
+            lines = _YAML_BREAK.split(text)
+            if lines and not lines[-1]:
+                lines.pop()  # the break that ends the last line starts no line
+            self.split[path] = lines
+        return lines[number - 1] if 0 < number <= len(lines) else None
+
+
+def _text_block(d: Diagnostic, lines_of: _SourceLines, color: bool) -> str:
     sev = str(d.severity)
     head = f"{sev}[{d.code}]"
     if color:
         head = f"{_COLORS.get(sev, '')}{head}{_RESET}"
-    where = f"{d.span}: " if d.span else ""
-    lines = [f"{_BOLD if color else ''}{where}{_RESET if color else ''}{head}: {d.message}"]
+    where = f"{escape_controls(bounded(str(d.span)))}: " if d.span else ""
+    message = escape_controls(bounded(d.message))
+    lines = [f"{_BOLD if color else ''}{where}{_RESET if color else ''}{head}: {message}"]
     if d.span is not None:
-        source_line = _line(sources.get(d.span.path), d.span.line)
+        source_line = lines_of.line(d.span.path, d.span.line)
         if source_line is not None:
+            shown, caret_at, width = excerpt(source_line, d.span.col, d.span.length)
             gutter = str(d.span.line)
             pad = " " * len(gutter)
-            # Tabs are shown as one space below, so the caret counts them as one column too.
-            caret_at = d.span.col - 1
-            width = max(1, min(d.span.length, max(1, len(source_line) - d.span.col + 1)))
             bar = f"{_BLUE}|{_RESET}" if color else "|"
-            lines.append(f"{gutter} {bar} {source_line.expandtabs(1)}")
+            lines.append(f"{gutter} {bar} {shown}")
             lines.append(f"{pad} {bar} {' ' * caret_at}{'^' * width}")
-    lines.extend(f"  = note: {n}" for n in d.notes)
+    lines.extend(f"  = note: {escape_controls(bounded(n))}" for n in d.notes)
     return "\n".join(lines)
 
 
-def _line(text: str | None, number: int) -> str | None:
-    if text is None:
-        return None
-    lines = text.splitlines()
-    return lines[number - 1] if 0 < number <= len(lines) else None
+def excerpt(line: str, col: int, length: int) -> tuple[str, int, int]:
+    """The part of ``line`` to show for a span at ``col`` (1-based) of ``length``
+    characters: at most :data:`EXCERPT_CHARS` of it, around the column, cut ends marked
+    with an ellipsis, controls escaped, tabs shown as one space. Returns the text, the
+    caret's offset in it and the caret's width."""
+    at = max(0, min(col - 1, len(line)))
+    start = 0
+    if len(line) > EXCERPT_CHARS:
+        start = max(0, min(at - EXCERPT_CHARS // 2, len(line) - EXCERPT_CHARS))
+    end = min(len(line), start + EXCERPT_CHARS)
+    stop = min(end, at + max(1, length))
+    before, marked, after = _shown(line[start:at]), _shown(line[at:stop]), _shown(line[stop:end])
+    lead = ELLIPSIS if start > 0 else ""
+    tail = ELLIPSIS if end < len(line) else ""
+    return (f"{lead}{before}{marked}{after}{tail}", len(lead) + len(before),
+            max(1, len(marked)))
+
+
+def _shown(text: str) -> str:
+    return escape_controls(text.replace("\t", " "))
 
 
 def render_json(diagnostics: Iterable[Diagnostic]) -> str:
@@ -76,21 +169,25 @@ def render_json(diagnostics: Iterable[Diagnostic]) -> str:
             "code": d.code,
             "name": d.rule.name,
             "severity": str(d.severity),
-            "message": d.message,
+            "message": bounded(d.message),
             "path": s.path if s else None,
             "line": s.line if s else None,
             "col": s.col if s else None,
-            "notes": list(d.notes),
+            "notes": [bounded(n) for n in d.notes],
         })
-    return json.dumps({"diagnostics": rows}, indent=2, ensure_ascii=False)
+    return json_text({"diagnostics": rows})
 
 
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+def escape_github_data(text: str) -> str:
+    """A workflow command's data: its own escapes for ``%``, CR and LF, and the other
+    controls written out (an ESC would colour the log, a BEL ring)."""
+    lines = text.replace("%", "%25").split("\n")
+    return "%0A".join("%0D".join(escape_controls(part) for part in line.split("\r"))
+                      for line in lines)
 
 
 def _escape_prop(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    return escape_github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def render_github(diagnostics: Iterable[Diagnostic]) -> str:
@@ -102,6 +199,6 @@ def render_github(diagnostics: Iterable[Diagnostic]) -> str:
         if d.span:
             props[:0] = [f"file={_escape_prop(d.span.path)}", f"line={d.span.line}",
                          f"col={d.span.col}"]
-        message = d.message + "".join(f"\n{n}" for n in d.notes)
-        out.append(f"::{kind} {','.join(props)}::{_escape_data(message)}")
+        message = bounded(d.message) + "".join(f"\n{bounded(n)}" for n in d.notes)
+        out.append(f"::{kind} {','.join(props)}::{escape_github_data(message)}")
     return "\n".join(out)

@@ -1,8 +1,7 @@
 """toolc.runtime: the library generated toolset modules import.
 
 `from toolc import runtime as rt`. The contract is in `toolc.runtime.abstract`.
-`ClassRecorder`, `LazyModule` and the validators (`integral`, `json_equal`, `not_null`,
-`object_check`, `schema_check`) are used by generated modules: their support code,
+`ClassRecorder` and `LazyModule` are used by generated modules: their support code,
 written once here rather than in every module.
 Importing this package is cheap: the mcp SDK, anyio and jsonschema are imported only
 when a toolset needs them; the MCP kinds and `to_mcp_server` load on first access.
@@ -26,18 +25,13 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.external import ExternalTool, ExternalToolset
+from toolc.runtime.failures import ToolError
 from toolc.runtime.filtered import FilteredToolset
 from toolc.runtime.function import FunctionToolset
-from toolc.runtime.generated_support import (
-    LazyModule,
-    integral,
-    json_equal,
-    not_null,
-    schema_check,
-)
+from toolc.runtime.generated_support import LazyModule
 from toolc.runtime.prefixed import PrefixedToolset
 from toolc.runtime.prepared import PreparedToolset
-from toolc.runtime.recorded import ClassRecorder, object_check
+from toolc.runtime.recorded import ClassRecorder
 from toolc.runtime.renamed import RenamedToolset
 from toolc.runtime.results import (
     AudioContent,
@@ -49,6 +43,7 @@ from toolc.runtime.results import (
     ToolResult,
 )
 from toolc.runtime.tool import LazyRef, LazyRefError, Tool
+from toolc.runtime.validation import Validator, ValidatorBroken
 from toolc.runtime.wrapper import LazyWrapperToolset, WrapperToolset, lazy_wrapper
 from toolc.runtime.wrapper import Next as CallNext
 
@@ -116,14 +111,12 @@ __all__ = [
     "TextContent",
     "Tool",
     "ToolDefinition",
+    "ToolError",
     "ToolResult",
     "ToolsetError",
+    "Validator",
+    "ValidatorBroken",
     "WrapperToolset",
-    "integral",
-    "json_equal",
     "lazy_wrapper",
-    "not_null",
-    "object_check",
-    "schema_check",
     "to_mcp_server",
 ]

@@ -19,6 +19,7 @@ from typing import Any, Literal, Self
 
 from toolc.runtime.abstract import AbstractToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
+from toolc.runtime.failures import cannot_run
 from toolc.runtime.results import ToolResult, unknown_tool
 
 Conflicts = Literal["error", "last_wins"]
@@ -173,4 +174,4 @@ class _Failed(AbstractToolset[Any]):
         raise self.error
 
     async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
-        return ToolResult.error(f"{name} cannot run: {self.error}")
+        return cannot_run(name, self.error)

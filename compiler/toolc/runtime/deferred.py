@@ -1,7 +1,10 @@
 """Calls that pause: approval-required and external tools.
 
 A call that needs a human's approval raises `ApprovalRequiredError`; a call to a tool
-that runs outside the process raises `ExternalCallRequired`. Both carry
+that runs outside the process raises `ExternalCallRequired`. Both are
+`DeferredCallError`s, the one exception a toolset's `call_tool` raises by contract:
+`except DeferredCallError` handles every pause (an `except ApprovalRequiredError` alone
+misses external tools). Both carry
 `requests: list[DeferredToolRequest]` (call id, tool name, arguments). The caller
 resumes by calling again, in a context (`RunContext.resume`) whose `approvals` maps the
 call id to `Approved(override_args=None)` or `Denied(message)`, or whose

@@ -1,8 +1,8 @@
 """`external`: tools described by raw JSON Schema and run outside the process.
 
 A call validates its arguments against the tool's `input_schema` (JSON Schema
-2020-12, with jsonschema; invalid ones give an error result listing each problem and
-where), then pauses with `ExternalCallRequired`, carrying the call id, the tool name and
+2020-12, with the validator of record, `toolc.runtime.validation`; invalid ones give an
+error result listing each problem and where), then pauses with `ExternalCallRequired`, carrying the call id, the tool name and
 the arguments. The caller runs the tool and resumes with `ctx.external_results[call_id]`:
 a `ToolResult` as it is, or a value converted like a handler's return value (str,
 dict, pydantic model, content blocks).
@@ -18,6 +18,8 @@ from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredToolRequest, ExternalCallRequired, call_id_of
 from toolc.runtime.results import ToolResult, to_tool_result, unknown_tool
+from toolc.runtime.tool import internal_error, invalid
+from toolc.runtime.validation import Validator, ValidatorBroken
 
 
 @dataclass(slots=True)
@@ -28,7 +30,7 @@ class ExternalTool:
     title: str | None = None
     annotations: Mapping[str, Any] | None = None
     meta: Mapping[str, Any] | None = None
-    _validator: Any = field(default=None, init=False, repr=False, compare=False)
+    _validator: Validator | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def definition(self) -> ToolDefinition:
@@ -43,18 +45,11 @@ class ExternalTool:
         )
 
     def problems(self, args: dict[str, Any]) -> list[str]:
-        """What is wrong with `args`, one line per problem (empty: valid)."""
+        """What is wrong with `args`, one line per problem (empty: valid); raises
+        `ValidatorBroken` when the validator itself fails."""
         if self._validator is None:
-            # costly import: at the first call only
-            from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-
-            self._validator = Draft202012Validator(self.input_schema)
-        errors = sorted(self._validator.iter_errors(args), key=lambda e: list(e.absolute_path))
-        return [f"- {_where(e.absolute_path)}: {e.message}" for e in errors]
-
-
-def _where(path: Sequence[Any]) -> str:
-    return ".".join(str(p) for p in path) or "(arguments)"
+            self._validator = Validator(self.input_schema)
+        return self._validator.problems(args)
 
 
 class ExternalToolset(AbstractToolset[Any]):
@@ -73,9 +68,12 @@ class ExternalToolset(AbstractToolset[Any]):
         tool = self.tools.get(name)
         if tool is None:
             return unknown_tool(name)
-        problems = tool.problems(args)
+        try:
+            problems = tool.problems(args)
+        except ValidatorBroken as exc:
+            return internal_error(name, "the arguments could not be validated", exc)
         if problems:
-            return ToolResult.error("Invalid arguments:\n" + "\n".join(problems))
+            return invalid("Invalid arguments", problems)
         call_id = ctx.tool_call_id
         if call_id is not None and call_id in ctx.external_results:
             return to_tool_result(ctx.external_results[call_id], name)

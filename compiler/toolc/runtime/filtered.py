@@ -18,6 +18,7 @@ from typing import Any
 
 from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
+from toolc.runtime.failures import cannot_run
 from toolc.runtime.results import ToolResult, unknown_tool
 from toolc.runtime.tool import LazyRef, call_inline, is_async_callable, resolve_callable
 
@@ -74,7 +75,7 @@ class FilteredToolset(DelegatingToolset[Any]):
         try:
             shown = await self.visible(ctx)
         except ToolsetError as exc:
-            return ToolResult.error(f"{name} cannot run: {exc}")
+            return cannot_run(name, exc)
         if not shown:
             return unknown_tool(name)
         return await self.inner.call_tool(ctx, name, args)

@@ -1,13 +1,9 @@
 """Support code used by generated modules (and by nothing else).
 
-Every generated module needs the same few helpers: pydantic validators that make the
-strict models read JSON as JSON Schema does, and the PEP 562 machinery that makes its
-models, Protocols and toolsets at first use (with ``toolc.runtime.recorded``). They live
-here, written once, rather than being copied into every module of every user's
-``generated/`` folder.
-
-Importing this module is cheap: pydantic is imported only when a validator is made,
-which happens when a generated module makes a model, at its first use.
+Every generated module needs the same PEP 562 machinery, which makes its models,
+Protocols and toolsets at first use (with ``toolc.runtime.recorded``). It lives here,
+written once, rather than being copied into every module of every user's ``generated/``
+folder. Importing this module is cheap: it imports no pydantic.
 """
 
 from __future__ import annotations
@@ -20,77 +16,6 @@ if TYPE_CHECKING:
 
     from toolc.runtime.abstract import AbstractToolset
     from toolc.runtime.recorded import ClassRecorder
-
-
-def not_null() -> Any:
-    """A validator refusing an explicit null for a property that may only be left out."""
-    from pydantic import BeforeValidator
-
-    return BeforeValidator(_refuse_null)
-
-
-def _refuse_null(value: object) -> object:
-    if value is None:
-        raise ValueError("null is not allowed here; leave the property out instead")
-    return value
-
-
-def integral() -> Any:
-    """A validator taking a whole float (5.0) as an int: JSON Schema's integers include
-    it, and the strict models refuse floats for int otherwise."""
-    from pydantic import BeforeValidator
-
-    return BeforeValidator(_whole_to_int)
-
-
-def _whole_to_int(value: object) -> object:
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-def json_equal() -> Any:
-    """A validator comparing a Literal's numbers and booleans as JSON does: Python takes
-    True for 1 and 0 for False (and so does pydantic's Literal), JSON does not."""
-    from pydantic import WrapValidator
-
-    return WrapValidator(_same_json_kind)
-
-
-def _same_json_kind(value: object, handler: Any) -> object:
-    result = handler(value)
-    if isinstance(value, bool) is not isinstance(result, bool):
-        raise ValueError("a boolean is not a number: not one of the allowed values")
-    return result
-
-
-def schema_check(schema: str) -> Any:
-    """A validator checking a value against a piece of the published schema (given as
-    JSON text), after the type's own validation: what no pydantic type says, such as
-    not, uniqueItems, oneOf or a recursive type."""
-    from pydantic import WrapValidator
-
-    return WrapValidator(schema_checker(schema))
-
-
-def schema_checker(schema: str) -> Callable[[Any, Any], Any]:
-    """The check of ``schema_check`` (and of ``object_check``, on a whole model)."""
-    found: list[Any] = []  # the validator and best_match, made at the first check
-
-    def check(value: Any, handler: Any) -> Any:
-        result = handler(value)  # the type's own errors first: pydantic says them better
-        if not found:  # jsonschema costs time to import: only when a value comes
-            import json
-            from importlib import import_module
-
-            jsonschema = import_module("jsonschema")
-            found[:] = [jsonschema.Draft202012Validator(json.loads(schema)),
-                        import_module("jsonschema.exceptions").best_match]
-        validator, best_match = found
-        error = best_match(validator.iter_errors(value))
-        if error is not None:
-            raise ValueError(error.message)
-        return result
-
-    return check
 
 
 Builder = Callable[[], Any]

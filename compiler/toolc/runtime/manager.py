@@ -5,7 +5,8 @@ connected are closed again and an `ExceptionGroup` names each server that failed
 Leaving it disconnects every server in parallel and raises an `ExceptionGroup` naming
 each server whose disconnect failed (all are attempted). Listing lists the servers in
 parallel and merges their tools in server order; a name two servers give is a
-`ToolsetError` naming both. Instructions are the servers' own, each under its name.
+`ToolsetError` naming both, unless `conflicts="last_wins"`: then the later server's tool
+wins, as in `CombinedToolset`. Instructions are the servers' own, each under its name.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Self
 import anyio
 
 from toolc.runtime.abstract import ToolDefinition, ToolsetError
-from toolc.runtime.combined import CombinedToolset
+from toolc.runtime.combined import CombinedToolset, Conflicts
 from toolc.runtime.context import RunContext
 from toolc.runtime.mcp import MCPServerError, MCPToolset
 
@@ -26,12 +27,13 @@ logger = logging.getLogger("toolc.runtime")
 
 
 class MCPManager(CombinedToolset):
-    def __init__(self, servers: Mapping[str, MCPToolset], *, id: str | None = None) -> None:
+    def __init__(self, servers: Mapping[str, MCPToolset], *, conflicts: Conflicts = "error",
+                 id: str | None = None) -> None:
         self.servers = dict(servers)
         for name, server in self.servers.items():
             if server.id is None:
                 server.id = name  # messages name the server as the spec does
-        super().__init__(list(self.servers.values()), "error", id=id)
+        super().__init__(list(self.servers.values()), conflicts, id=id)
 
     async def _each(
         self, action: Callable[[MCPToolset], Awaitable[Any]]

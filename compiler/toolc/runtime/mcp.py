@@ -24,6 +24,7 @@ disconnecting have no error result to give: they raise `MCPServerError`, a
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Mapping
@@ -34,6 +35,7 @@ import anyio
 
 from toolc.runtime.abstract import PUBLISHED_KEYS, AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
+from toolc.runtime.failures import cannot_run
 from toolc.runtime.mcp_connection import (
     REQUEST_TIMEOUT,
     Connection,
@@ -46,6 +48,7 @@ from toolc.runtime.mcp_connection import (
     make_client,
 )
 from toolc.runtime.mcp_listing import ListingError, list_raw_tools
+from toolc.runtime.metakeys import ALWAYS_LOAD
 from toolc.runtime.results import ToolResult
 
 __all__ = ["HttpServer", "MCPServerError", "MCPToolset", "StdioServer"]
@@ -61,6 +64,7 @@ class MCPToolset(AbstractToolset[Any]):
         http: HttpServer | None = None,
         tool_cache_ttl_ms: int = 60000,
         instructions: bool = True,
+        always_load: bool = False,
         id: str | None = None,
         call_timeout_s: float = 60.0,
         connect_timeout_s: float = 30.0,
@@ -71,6 +75,9 @@ class MCPToolset(AbstractToolset[Any]):
         self.http = http
         self.tool_cache_ttl_ms = tool_cache_ttl_ms
         self.instructions = instructions
+        # Every tool listed carries `_meta` `anthropic/alwaysLoad: true`: what a client's
+        # `alwaysLoad` for this server would do, kept when the tools are served again.
+        self.always_load = always_load
         self.id = id
         self.call_timeout_s = call_timeout_s
         self.connect_timeout_s = connect_timeout_s
@@ -182,13 +189,17 @@ class MCPToolset(AbstractToolset[Any]):
         return list(tools)
 
     async def _fetch_tools(self, conn: Connection) -> list[ToolDefinition]:
-        return [_definition(tool) for tool in await list_raw_tools(conn.client)]
+        tools = [_definition(tool) for tool in await list_raw_tools(conn.client)]
+        if self.always_load:
+            tools = [dataclasses.replace(t, meta={**(t.meta or {}), ALWAYS_LOAD: True})
+                     for t in tools]
+        return tools
 
     async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
         try:
             conn = await self.connection()
         except MCPServerError as exc:
-            return ToolResult.error(f"{name} cannot run: {exc}")
+            return cannot_run(name, exc)
         try:
             with anyio.fail_after(self.call_timeout_s):
                 result = await conn.client.call_tool(

@@ -125,19 +125,3 @@ class ClassRecorder:
         for name in recipes:
             del namespace[name]
         return recipes
-
-
-def object_check(schema: str) -> Any:
-    """A model validator checking the model's own object keywords (minProperties,
-    dependentRequired, ...) on the input object once its fields are valid; written in
-    a class body, so made with the class."""
-    return Later(_object_check, (schema,), {})
-
-
-def _object_check(schema: str) -> Any:
-    from pydantic import model_validator
-
-    from toolc.runtime.generated_support import schema_checker
-
-    check: Any = schema_checker(schema)
-    return model_validator(mode="wrap")(check)

@@ -12,7 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
+
+from toolc.runtime.validation import Validator, ValidatorBroken
 
 
 def _wire(kind: str, fields: Mapping[str, Any], annotations: Any, meta: Any) -> dict[str, Any]:
@@ -199,21 +201,20 @@ def restate_unknown(result: ToolResult, outer_name: str) -> ToolResult:
     return result
 
 
-def to_tool_result(
-    value: Any, tool_name: str, returns_model: type[BaseModel] | None = None
-) -> ToolResult:
+def to_tool_result(value: Any, tool_name: str, output: Validator | None = None) -> ToolResult:
     """Turn what a handler returned into a `ToolResult`.
 
-    str -> one text block; pydantic model or dict -> structured content (checked against
-    `returns_model` when given) plus its JSON text; content block(s) -> as they are;
-    `ToolResult` -> as it is; anything else JSON-serialisable -> its JSON text.
+    str -> one text block; pydantic model or dict -> structured content (validated
+    against the published output schema, `output`, when given) plus its JSON text;
+    content block(s) -> as they are; `ToolResult` -> as it is; anything else
+    JSON-serialisable -> its JSON text.
     """
     if isinstance(value, ToolResult):
         return value
     if isinstance(value, str):
         return ToolResult([TextContent(value)])
     if isinstance(value, BaseModel | dict):
-        return _structured(value, tool_name, returns_model)
+        return _structured(value, tool_name, output)
     if isinstance(value, CONTENT_BLOCK_TYPES):
         return ToolResult([value])
     if (
@@ -231,19 +232,20 @@ def to_tool_result(
 
 
 def _structured(
-    value: BaseModel | dict[str, Any], tool_name: str, returns_model: type[BaseModel] | None
+    value: BaseModel | dict[str, Any], tool_name: str, output: Validator | None
 ) -> ToolResult:
     try:
-        if returns_model is not None and not isinstance(value, returns_model):
-            raw = value.model_dump() if isinstance(value, BaseModel) else value
-            value = returns_model.model_validate(raw)
         data = value if isinstance(value, dict) else _dump(value)
+        if output is not None:
+            problems = output.problems(data)
+            if problems:
+                return ToolResult.error(
+                    f"{tool_name} returned a result that does not match its output "
+                    "schema:\n" + "\n".join(problems))
         return ToolResult.structured(data)
-    except ValidationError as exc:
-        return ToolResult.error(
-            f"{tool_name} returned a result that does not match its output schema:\n"
-            + validation_summary(exc)
-        )
+    except ValidatorBroken as exc:
+        return ToolResult.error(f"Internal error in tool {tool_name!r}: its result could "
+                                f"not be validated: {exc} (a bug in toolc; please report it)")
     except (TypeError, ValueError) as exc:
         return ToolResult.error(f"{tool_name} returned a result that is not JSON: {exc}")
 
@@ -252,12 +254,3 @@ def _dump(model: BaseModel) -> dict[str, Any]:
     # exclude_unset: an optional field the handler left alone is left out, as the published
     # output schema (optional, no invented null) expects; what it set is kept.
     return model.model_dump(mode="json", by_alias=True, exclude_unset=True)
-
-
-def validation_summary(exc: ValidationError) -> str:
-    """The validator's own messages, one line per problem: `field.path: message`."""
-    lines = []
-    for err in exc.errors(include_url=False):
-        where = ".".join(str(part) for part in err["loc"]) or "(arguments)"
-        lines.append(f"- {where}: {err['msg']}")
-    return "\n".join(lines)

@@ -6,7 +6,9 @@
   dropped or changed, so the wire equals the definitions.
 - tools/call runs the toolset (validation included: the low-level server validates
   nothing) and sends its result: error results, structured content, content blocks.
-  A toolset failure becomes an error result; the server keeps serving.
+  A toolset failure becomes an error result; the server keeps serving. A `ToolError`'s
+  message is sent as written; any other exception as "internal error in tool X (ref N)"
+  (its traceback logged under that ref) unless `expose_errors=True`.
 - Approval-required calls ask the user through MCP elicitation, a form with one boolean
   field `confirm`: before 2026-07-28 as an `elicitation/create` request in the middle of
   the call, from 2026-07-28 as an `InputRequiredResult` the client answers by calling
@@ -19,8 +21,10 @@
   published to `subscriptions/listen` streams (the only way that version allows) from
   2026-07-28. A handshake-era notification goes to the connection whose call changed the
   list (other connections see the new list at their next tools/list).
-- The toolset is entered (MCP connections opened) in the server's lifespan. Its
-  instructions are the server's unless `instructions=` is given.
+- The toolset is entered (MCP connections opened) in the server's lifespan. The
+  server's instructions are `instructions=` (a module's description, under `toolc
+  serve`) followed by the toolset's own (the upstream MCP servers' instructions), joined
+  by a blank line: neither hides the other.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Mapping
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -52,6 +57,7 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.failures import FailurePolicy, failure_result, reporting_failures
 from toolc.runtime.results import ToolResult
 
 logger = logging.getLogger("toolc.runtime")
@@ -95,9 +101,9 @@ class _ToolsetServer(Server[Any]):
 
     def set_instructions(self, text: str) -> None:
         """Instructions known only once the toolset is entered (options made earlier too)."""
-        self.instructions = text
+        before, self.instructions = self.instructions, text
         for options in self._issued:
-            if options.instructions is None:
+            if options.instructions in (None, before):
                 options.instructions = text
 
 
@@ -107,9 +113,22 @@ def to_mcp_server(
     name: str = "toolc",
     deps: Any = None,
     instructions: str | None = None,
+    expose_errors: bool = False,
+    deps_factory: Callable[[], Any] | None = None,
 ) -> Server[Any]:
-    """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext."""
-    bridge = _Bridge(toolset, deps, instructions)
+    """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext.
+
+    `deps_factory` instead makes the deps: once per client session where the protocol
+    has sessions (before 2026-07-28: a stdio connection, a streamable HTTP
+    `Mcp-Session-Id`), once for the whole server where it has none (2026-07-28) and for
+    the server's own instructions; predicates, prepare functions and handlers get them.
+
+    An unexpected exception of a tool reaches the client as "internal error in tool X
+    (ref N)", its traceback logged under that ref; `expose_errors=True` sends its type
+    and message instead (see `toolc.runtime.failures`).
+    """
+    bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors))
+    bridge.deps_factory = deps_factory
     server = _ToolsetServer(
         name,
         instructions=instructions,
@@ -125,8 +144,10 @@ def to_mcp_server(
 class _Bridge:
     """The handlers of one server: toolset calls, approvals, list-changed tracking."""
 
-    def __init__(self, toolset: AbstractToolset[Any], deps: Any, instructions: str | None) -> None:
+    def __init__(self, toolset: AbstractToolset[Any], deps: Any, instructions: str | None,
+                 failures: FailurePolicy) -> None:
         self.toolset = toolset
+        self.failures = failures
         self.deps = deps
         self.instructions = instructions
         self.bus = InMemorySubscriptionBus()
@@ -135,16 +156,29 @@ class _Bridge:
         self.fixed: bool | None = None  # True: no call can change the listing
         self._last: tuple[list[ToolDefinition], list[dict[str, Any]]] = ([], [])
         self._secret = secrets.token_bytes(16)
+        self.deps_factory: Callable[[], Any] | None = None
+        # Each session's deps, forgotten with the session.
+        self._session_deps: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
-    def run_context(self, call_id: str | None = None) -> RunContext[Any]:
-        return RunContext(deps=self.deps, step=self.step, tool_call_id=call_id)
+    def run_context(self, call_id: str | None = None, session: Any = None) -> RunContext[Any]:
+        return RunContext(deps=self.deps_of(session), step=self.step, tool_call_id=call_id)
+
+    def deps_of(self, session: Any) -> Any:
+        """The deps of `session` (made at its first request), or the server's own."""
+        if self.deps_factory is None:
+            return self.deps
+        key = self if session is None else session
+        if key not in self._session_deps:
+            self._session_deps[key] = self.deps_factory()
+        return self._session_deps[key]
 
     @asynccontextmanager
     async def lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
         async with self.toolset:
-            if self.instructions is None and isinstance(server, _ToolsetServer):
-                text = await self._toolset_instructions()
-                if text:
+            if isinstance(server, _ToolsetServer):
+                upstream = await self._toolset_instructions()
+                text = "\n\n".join(t for t in (self.instructions, upstream) if t)
+                if text and text != self.instructions:
                     server.set_instructions(text)
             yield {}
 
@@ -171,9 +205,11 @@ class _Bridge:
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         try:
-            tools = await self.published(self.run_context())
-        except ToolsetError as exc:
-            raise MCPError(types.INTERNAL_ERROR, str(exc)) from exc
+            tools = await self.published(self.run_context(session=_session_of(ctx)))
+        except ToolsetError as exc:  # may quote a predicate's exception: masked like a tool's
+            shown = str(exc) if self.failures.expose else self.failures.masked(
+                "listing the tools", exc)
+            raise MCPError(types.INTERNAL_ERROR, shown) from exc
         self.listed = tools
         box = _published_box.get()
         if box is not None:
@@ -207,11 +243,14 @@ class _Bridge:
     ) -> dict[str, Any] | types.InputRequiredResult:
         self.step += 1
         name, args = params.name, params.arguments or {}
-        run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None)
+        run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None,
+                                   _session_of(ctx))
         try:
-            result = await self._call(run_ctx, name, args)
+            with reporting_failures(self.failures):
+                result = await self._call(run_ctx, name, args)
         except ApprovalRequiredError as paused:
-            outcome = await self._approve(ctx, params, run_ctx, paused)
+            with reporting_failures(self.failures):
+                outcome = await self._approve(ctx, params, run_ctx, paused)
             if isinstance(outcome, types.InputRequiredResult):
                 return outcome
             result = outcome
@@ -230,9 +269,8 @@ class _Bridge:
             )
         except DeferredCallError as exc:
             return ToolResult.error(f"{name} cannot run here: {exc}")
-        except Exception as exc:
-            logger.warning("tool call %s failed", name, exc_info=True)
-            return ToolResult.error(f"{name} failed: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001  # a ToolError as written, others masked
+            return failure_result(name, exc)
 
     async def _approve(
         self,
@@ -304,7 +342,7 @@ class _Bridge:
         if self.fixed:
             return  # listing again would cost O(tools) per call to find no change
         try:
-            now = await self.published(self.run_context())
+            now = await self.published(self.run_context(session=_session_of(ctx)))
         except ToolsetError:
             return  # the next tools/list reports it
         if now == self.listed:
@@ -347,6 +385,18 @@ def listing_is_fixed(toolset: AbstractToolset[Any]) -> bool:
     }:
         return listing_is_fixed(toolset.inner)
     return False
+
+
+def _session_of(ctx: ServerRequestContext[Any]) -> Any:
+    """The client connection a request belongs to; None when the protocol has none
+    (from 2026-07-28 each request stands alone).
+
+    `ServerSession` objects are made per request; the SDK's `Connection` behind them is
+    the one per client (read from the session: the SDK has no public accessor yet).
+    """
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return None
+    return getattr(ctx.session, "_connection", None)
 
 
 def _can_elicit(ctx: ServerRequestContext[Any]) -> bool:

@@ -1,8 +1,12 @@
 """One Python tool: its published definition, argument validation, and the handler call.
 
 Generated modules build `Tool`s with the published JSON Schemas exactly as the compiler
-wrote them, a pydantic model that validates the arguments, and the handler, usually as
-a `LazyRef` so that importing a generated module never imports user code.
+wrote them, and the handler, usually as a `LazyRef` so that importing a generated module
+never imports user code. A call is validated against the published input schema itself
+(`toolc.runtime.validation`); only then does the params model, a pydantic model with
+the handler's parameter types, convert the arguments (nested objects into models,
+defaults filled in). The model never decides what is valid: it is generated to accept
+whatever the schema accepts, and if it ever refuses, that is reported as the bug it is.
 """
 
 from __future__ import annotations
@@ -18,7 +22,10 @@ from pydantic import BaseModel, ValidationError
 from toolc.runtime.abstract import ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError, approval_gate
-from toolc.runtime.results import ToolResult, to_tool_result, validation_summary
+from toolc.runtime.failures import cannot_run, failure_result
+from toolc.runtime.metakeys import with_approval
+from toolc.runtime.results import ToolResult, to_tool_result
+from toolc.runtime.validation import Validator, ValidatorBroken
 
 ModelSource = type[BaseModel] | Callable[[], type[BaseModel]]
 
@@ -148,20 +155,50 @@ def _model(source: ModelSource | None) -> type[BaseModel] | None:
     return source()
 
 
+def whole_floats_to_int(value: Any) -> Any:
+    """``value`` with every whole float beyond 64 bits made an int, at any depth."""
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 2.0**63:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole_floats_to_int(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_floats_to_int(v) for v in value]
+    return value
+
+
+def invalid(what: str, problems: list[str]) -> ToolResult:
+    """The error result for arguments (or a result) the published schema refuses."""
+    return ToolResult.error(f"{what}:\n" + "\n".join(problems))
+
+
+def internal_error(tool: str, what: str, exc: BaseException) -> ToolResult:
+    """An error result for a failure of toolc itself, said as one: never "the tool
+    failed" (the handler did not run) nor "invalid arguments" (they may be valid)."""
+    log_failure(exc, "internal error in tool %s: %s", tool, what)
+    return ToolResult.error(
+        f"Internal error in tool {tool!r}: {what}: {exc} (a bug in toolc, not in the "
+        "arguments; please report it)")
+
+
 class Tool:
-    """A tool run by a Python handler: `handler(ctx, **validated_params)`."""
+    """A tool run by a Python handler: `handler(ctx, **params)`.
+
+    `params_model` converts validated arguments into the handler's parameter types;
+    without one the handler receives the arguments as they came. `formats=True` asserts
+    `format` keywords (by default they only annotate, as JSON Schema 2020-12 says).
+    """
 
     __slots__ = (
         "_definition",
         "_handler",
         "_handler_is_async",
         "_handler_source",
+        "_input",
         "_input_schema",
+        "_output",
         "_output_schema",
         "_params",
         "_params_source",
-        "_returns",
-        "_returns_source",
         "annotations",
         "description",
         "meta",
@@ -175,15 +212,15 @@ class Tool:
         name: str,
         description: str,
         *,
-        params_model: ModelSource,
         handler: Callable[..., Any] | LazyRef,
         input_schema: Mapping[str, Any] | str,
+        params_model: ModelSource | None = None,
         output_schema: Mapping[str, Any] | str | None = None,
-        returns_model: ModelSource | None = None,
         title: str | None = None,
         annotations: Mapping[str, Any] | None = None,
         meta: Mapping[str, Any] | None = None,
         requires_approval: bool = False,
+        formats: bool = False,
     ) -> None:
         self.name = name
         self.description = description
@@ -192,12 +229,13 @@ class Tool:
         self.meta = meta
         self.requires_approval = requires_approval
         self._params_source = params_model
-        self._returns_source = returns_model
         self._input_schema = input_schema
         self._output_schema = output_schema
+        self._input = Validator(input_schema, formats=formats)
+        self._output = None if output_schema is None else Validator(output_schema,
+                                                                    formats=formats)
         self._handler_source = handler
         self._params: type[BaseModel] | None = None
-        self._returns: type[BaseModel] | None = None
         self._handler: Any = None
         self._handler_is_async = False
         self._definition: ToolDefinition | None = None
@@ -215,73 +253,90 @@ class Tool:
                 output_schema=_parse_schema(self._output_schema),
                 title=self.title,
                 annotations=self.annotations,
-                meta=self.meta,
+                meta=with_approval(self.meta) if self.requires_approval else self.meta,
             )
         return self._definition
 
     @property
-    def params_model(self) -> type[BaseModel]:
-        """The pydantic model that validates the arguments, resolved at first use (a
-        factory is called once); the handler is not imported for it."""
-        if self._params is None:
-            params = _model(self._params_source)
-            assert params is not None
-            self._params = params
+    def params_model(self) -> type[BaseModel] | None:
+        """The pydantic model that converts validated arguments, resolved at first use
+        (a factory is called once); the handler is not imported for it."""
+        if self._params is None and self._params_source is not None:
+            self._params = _model(self._params_source)
         return self._params
 
-    def _load(self) -> type[BaseModel]:
-        """Resolve the params model, returns model and handler at the first call."""
-        params = self.params_model
-        self._returns = _model(self._returns_source)
+    @property
+    def validator(self) -> Validator:
+        """The validator of the published input schema."""
+        return self._input
+
+    def _load(self) -> None:
+        """Resolve the params model and the handler at the first call."""
+        self.params_model  # noqa: B018  # resolved before the handler: it names its types
         self._handler = resolve_callable(self._handler_source)
         self._handler_is_async = is_async_callable(self._handler)
-        return params
 
     async def call(self, ctx: RunContext[Any], args: dict[str, Any]) -> ToolResult:
         """Validate, ask for approval when required, run the handler, convert its result."""
         try:
-            # Loaded once the handler is: params_model alone may have been resolved.
-            model = self.params_model if self._handler is not None else self._load()
-        except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
-            log_failure(exc, "tool %s cannot load", self.name)
-            return ToolResult.error(f"{self.name} is not available: {exc}")
-        try:
-            params = model.model_validate(args)
-        except ValidationError as exc:
-            return ToolResult.error(
-                f"Invalid arguments:\n{validation_summary(exc)}"
-            )
+            problems = self._input.problems(args)
+        except ValidatorBroken as exc:
+            return internal_error(self.name, "the arguments could not be validated", exc)
+        if problems:
+            return invalid("Invalid arguments", problems)
+        if self._handler is None:
+            try:
+                self._load()
+            except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
+                log_failure(exc, "tool %s cannot load", self.name)
+                return cannot_run(self.name, exc)  # masked behind a server, like a failure
         if self.requires_approval:
             gate = approval_gate(ctx, self.name, args)
             if isinstance(gate, ToolResult):
                 return gate
             if gate is not args:
-                return await self._call_overridden(ctx, model, gate)
-        return await self._run(ctx, params)
+                return await self._call_overridden(ctx, gate)
+        return await self._run(ctx, args)
 
-    async def _call_overridden(
-        self, ctx: RunContext[Any], model: type[BaseModel], args: dict[str, Any]
-    ) -> ToolResult:
+    async def _call_overridden(self, ctx: RunContext[Any], args: dict[str, Any]) -> ToolResult:
+        try:
+            problems = self._input.problems(args)
+        except ValidatorBroken as exc:
+            return internal_error(self.name, "the approved arguments could not be validated",
+                                  exc)
+        if problems:
+            return invalid(f"Invalid approved arguments for tool {self.name!r}", problems)
+        return await self._run(ctx, args)
+
+    def _kwargs(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Validated arguments as the handler's keyword arguments."""
+        model = self._params
+        if model is None:
+            return args
         try:
             params = model.model_validate(args)
-        except ValidationError as exc:
-            return ToolResult.error(
-                f"Invalid approved arguments for tool {self.name!r}:\n{validation_summary(exc)}"
-            )
-        return await self._run(ctx, params)
-
-    async def _run(self, ctx: RunContext[Any], params: BaseModel) -> ToolResult:
+        except ValidationError:
+            # pydantic's int takes 5.0 but not a whole float beyond 64 bits (1e300), which
+            # JSON Schema counts as an integer too: once more, with those made ints.
+            params = model.model_validate(whole_floats_to_int(args))
         kwargs = params.__dict__
         if params.__pydantic_extra__:
             kwargs = {**kwargs, **params.__pydantic_extra__}
+        return kwargs
+
+    async def _run(self, ctx: RunContext[Any], args: dict[str, Any]) -> ToolResult:
+        try:
+            kwargs = self._kwargs(args)
+        except Exception as exc:  # noqa: BLE001  # the model refused what the schema took
+            return internal_error(self.name, "valid arguments could not be converted to "
+                                  "the handler's types", exc)
         try:
             value = await call_user_function(self._handler, self._handler_is_async, ctx, **kwargs)
         except DeferredCallError:
             raise
         except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
-            log_failure(exc, "tool %s failed", self.name)
-            return ToolResult.error(f"{self.name} failed: {type(exc).__name__}: {exc}")
-        return to_tool_result(value, self.name, self._returns)
+            return failure_result(self.name, exc)  # a ToolError's message; others masked
+        return to_tool_result(value, self.name, self._output)
 
     def __repr__(self) -> str:
         return f"Tool({self.name!r})"

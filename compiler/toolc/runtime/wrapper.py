@@ -2,7 +2,9 @@
 
 A subclass overrides `call_tool(self, ctx, name, args, next: rt.CallNext)` and calls
 `await next(ctx, name, args)` to run the inner tool; it may change the arguments
-before and the result after, or answer without calling `next` at all. It may also
+before and the result after, or answer without calling `next` at all. It may return any
+value a handler may (a str, a dict, a pydantic model, content blocks, a `ToolResult`):
+it is converted the same way; an exception it raises is an error result. It may also
 override `list_tools` to change what the model reads (descriptions, schemas), but not
 the names: calls are routed by the inner set's names.
 
@@ -28,7 +30,9 @@ from typing import TYPE_CHECKING, Any, Self
 
 from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
-from toolc.runtime.results import ToolResult
+from toolc.runtime.deferred import DeferredCallError
+from toolc.runtime.failures import cannot_run, failure_result
+from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.tool import LazyRef, LazyRefError
 
 Next = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]
@@ -77,8 +81,11 @@ class WrapperToolset(_WrapperBase):
             setattr(cls, "call_tool", _adapt(wrap))  # noqa: B010  # mypy: no method-assign
 
 
-def _adapt(wrap: Callable[..., Awaitable[ToolResult]]) -> Callable[..., Awaitable[ToolResult]]:
-    """Make a `call_tool(ctx, name, args, next)` override callable without `next`."""
+def _adapt(wrap: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[ToolResult]]:
+    """Make a `call_tool(ctx, name, args, next)` override callable without `next`, and
+    hold it to the contract: what it returns is converted as a handler's return value is
+    (a str, a dict, content blocks, a `ToolResult`), and an exception it raises is an
+    error result (the deferrals excepted), so a served call never breaks the protocol."""
 
     async def call_tool(
         self: WrapperToolset,
@@ -87,7 +94,14 @@ def _adapt(wrap: Callable[..., Awaitable[ToolResult]]) -> Callable[..., Awaitabl
         args: dict[str, Any],
         next: Next | None = None,
     ) -> ToolResult:
-        return await wrap(self, ctx, name, args, next if next is not None else self.inner.call_tool)
+        try:
+            value = await wrap(self, ctx, name, args,
+                               next if next is not None else self.inner.call_tool)
+        except DeferredCallError:
+            raise
+        except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
+            return failure_result(name, exc)
+        return value if isinstance(value, ToolResult) else to_tool_result(value, name)
 
     call_tool.__doc__ = wrap.__doc__
     call_tool.__qualname__ = wrap.__qualname__
@@ -132,7 +146,7 @@ class LazyWrapperToolset(DelegatingToolset[Any]):
         try:
             wrapper = self.wrapper()
         except ToolsetError as exc:
-            return ToolResult.error(f"{name} cannot run: {exc}")
+            return cannot_run(name, exc)
         return await wrapper.call_tool(ctx, name, args, self.inner.call_tool)
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:

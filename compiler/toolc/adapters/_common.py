@@ -1,0 +1,88 @@
+"""What every adapter needs and no framework provides: the framework-free part.
+
+- `require(extra, module)`: import a framework, or say which extra installs it.
+- `published_schema(definition)`: a private copy of the published input schema, so a
+  framework that edits schemas in place (several do) cannot change the runtime's shared
+  definitions; the copy is the same JSON, never a re-derivation.
+- `approval_names(toolset)`: the published names whose calls always ask for approval,
+  for frameworks that must know before the call (the OpenAI Agents SDK).
+- `pause_request(exc)`: the one request of a paused call.
+- `calling(policy)`: how a call's unexpected exceptions read. What a tool answers goes to
+  a model provider, as from a server, so by default they read "internal error in tool X
+  (ref N)" (the traceback logged under that ref), as `toolc serve` says them; an
+  adapter's `expose_errors=True` sends their type and text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition
+from toolc.runtime.deferred import DeferredCallError, DeferredToolRequest
+from toolc.runtime.failures import FailurePolicy, reporting_failures
+
+calling = reporting_failures
+
+
+def failure_policy(expose_errors: bool) -> FailurePolicy:
+    """The policy an adapter's calls report unexpected exceptions by."""
+    return FailurePolicy(expose=expose_errors)
+
+
+def require(extra: str, module: str) -> ModuleType:
+    """`module`, imported; an ImportError naming the extra when it is not installed."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"toolc.adapters needs {module!r} for this adapter: "
+            f"pip install 'toolc[{extra}]'") from exc
+
+
+def published_schema(definition: ToolDefinition) -> dict[str, Any]:
+    """The published input schema as a fresh dict (a JSON round trip: equal by construction)."""
+    copied: dict[str, Any] = json.loads(json.dumps(definition.input_schema))
+    return copied
+
+
+def pause_request(exc: DeferredCallError) -> DeferredToolRequest:
+    """The request of a paused call: one call pauses with exactly one request."""
+    return exc.requests[0]
+
+
+def approval_names(toolset: AbstractToolset[Any]) -> frozenset[str]:
+    """Published names whose every call asks for approval, known without a call.
+
+    Follows the runtime's own kinds (function tools with `requires_approval`,
+    `approval_required` sets, prefixes, renames, combinations, wrappers). A name missing
+    here that still pauses (a hand-written wrapper that raises `ApprovalRequiredError`)
+    is refused by the adapters at call time, never run unapproved.
+    """
+    from toolc.runtime.approval import ApprovalRequiredToolset
+    from toolc.runtime.combined import CombinedToolset
+    from toolc.runtime.function import FunctionToolset
+    from toolc.runtime.prefixed import PrefixedToolset
+    from toolc.runtime.renamed import RenamedToolset
+
+    if isinstance(toolset, FunctionToolset):
+        return frozenset(n for n, t in toolset.tools.items() if t.requires_approval)
+    if isinstance(toolset, ApprovalRequiredToolset):
+        return toolset.static_names() or frozenset()
+    if isinstance(toolset, PrefixedToolset):
+        return frozenset(toolset.prefix + n for n in approval_names(toolset.inner))
+    if isinstance(toolset, RenamedToolset):
+        return frozenset(_renamed(toolset.names, approval_names(toolset.inner)))
+    if isinstance(toolset, CombinedToolset):
+        return frozenset().union(*(approval_names(m) for m in toolset.toolsets))
+    if isinstance(toolset, DelegatingToolset):  # filtered, prepared, wrappers
+        return approval_names(toolset.inner)
+    inner = getattr(toolset, "inner", None)  # a WrapperToolset subclass
+    return approval_names(inner) if isinstance(inner, AbstractToolset) else frozenset()
+
+
+def _renamed(names: Mapping[str, str], inner: frozenset[str]) -> list[str]:
+    return [names.get(n, n) for n in inner]

@@ -1,0 +1,232 @@
+"""A compiled toolset as OpenAI Agents SDK `FunctionTool`s: `await function_tools(toolset)`.
+
+    from agents import Agent
+    from toolc.adapters.openai_agents import function_tools
+
+    agent = Agent(name="desk", tools=await function_tools(workbench.toolset))
+
+- Each tool's `params_json_schema` is the published input schema as written.
+- `strict_json_schema` is on only when the schema already is in OpenAI's strict subset
+  and the SDK's own strict conversion would leave it unchanged; `strict_problems(schema)`
+  says why a schema is not (the SDK would otherwise rewrite it: every property made
+  required, `additionalProperties: false` added, `oneOf` turned into `anyOf`).
+  `strict=True` insists (a `ValueError` listing the problems), `strict=False` never asks.
+- deps: the SDK's run context (`Runner.run(agent, input, context=deps)`) is toolc's
+  `ctx.deps`; each turn the SDK asks `is_enabled`, which lists the toolset with those
+  deps, so filtered and prepared sets hide tools as they do elsewhere (the schemas and
+  descriptions are those of the first listing).
+- approval: tools whose calls need approval have `needs_approval=True`; the run stops
+  with `result.interruptions`, and `state.approve(item)` / `state.reject(item)` then
+  `Runner.run(agent, state)` resume it, as for any SDK tool.
+- errors (invalid arguments, a handler that raised) are returned to the model as text,
+  which is how the SDK reports tool failures to the model.
+- external tools cannot pause a run in the SDK: a call answers with an error text unless
+  `run_external(tool_name, args)` is given, whose return value is the result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from toolc.adapters._common import (
+    approval_names,
+    calling,
+    failure_policy,
+    published_schema,
+    require,
+)
+from toolc.runtime.abstract import AbstractToolset, ToolDefinition
+from toolc.runtime.context import RunContext
+from toolc.runtime.deferred import (
+    ApprovalRequiredError,
+    Approved,
+    DeferredCallError,
+    ExternalCallRequired,
+)
+from toolc.runtime.failures import FailurePolicy
+from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
+
+require("openai-agents", "agents")
+
+from agents import FunctionTool, RunContextWrapper
+from agents.strict_schema import ensure_strict_json_schema
+from agents.tool import ToolOutputImage
+from agents.tool_context import ToolContext
+
+RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
+
+# OpenAI's Structured Outputs subset (its "supported schemas" guide): anything else
+# is refused in strict mode, or silently ignored.
+STRICT_KEYWORDS = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum",
+    "const", "$ref", "$defs", "definitions", "description", "title", "pattern", "format",
+    "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "minItems", "maxItems",
+})
+STRICT_FORMATS = frozenset({
+    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+})
+_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
+
+
+def strict_problems(schema: Mapping[str, Any]) -> list[str]:
+    """Why `schema` cannot be sent with `strict: true` as it is, one line per reason
+    (empty: it can, unchanged)."""
+    problems: list[str] = []
+    if schema.get("type") != "object" or "anyOf" in schema:
+        problems.append("/: the root must be a plain object (type: object, no anyOf)")
+    _walk(schema, "", problems)
+    if not problems:
+        problems += _sdk_changes(schema)
+    return problems
+
+
+def _walk(schema: Any, pointer: str, problems: list[str]) -> None:
+    if not isinstance(schema, Mapping):
+        return
+    for key in schema:
+        if key not in STRICT_KEYWORDS:
+            problems.append(f"{pointer or '/'}: '{key}' is not in OpenAI's strict subset")
+    fmt = schema.get("format")
+    if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
+        problems.append(f"{pointer or '/'}: format '{fmt}' is not supported in strict mode")
+    if schema.get("type") == "object" or "properties" in schema:
+        _object_rules(schema, pointer, problems)
+    for name in _SUBSCHEMA_MAPS:
+        for key, sub in (schema.get(name) or {}).items():
+            _walk(sub, f"{pointer}/{name}/{key}", problems)
+    if isinstance(schema.get("items"), Mapping):
+        _walk(schema["items"], f"{pointer}/items", problems)
+    for i, sub in enumerate(schema.get("anyOf") or ()):
+        _walk(sub, f"{pointer}/anyOf/{i}", problems)
+
+
+def _object_rules(schema: Mapping[str, Any], pointer: str, problems: list[str]) -> None:
+    where = pointer or "/"
+    if schema.get("additionalProperties") is not False:
+        problems.append(f"{where}: an object must have additionalProperties: false")
+    optional = [k for k in schema.get("properties") or {} if k not in
+                (schema.get("required") or ())]
+    if optional:
+        problems.append(f"{where}: every property must be required; optional: "
+                        f"{', '.join(optional)}")
+
+
+def _sdk_changes(schema: Mapping[str, Any]) -> list[str]:
+    """What the SDK's strict conversion would change (it must change nothing)."""
+    from toolc.certify import json_differences
+
+    original = json.loads(json.dumps(schema))
+    try:
+        converted = ensure_strict_json_schema(json.loads(json.dumps(schema)))
+    except Exception as exc:  # noqa: BLE001  # the SDK refuses it: that is the reason
+        return [f"/: the SDK's strict conversion refuses it: {exc}"]
+    return [f"{p or '/'}: the SDK's strict conversion would change it"
+            for p, _, _ in json_differences(original, converted)]
+
+
+async def function_tools(
+    toolset: AbstractToolset[Any],
+    *,
+    deps: Any = None,
+    strict: bool | None = None,
+    run_external: RunExternal | None = None,
+    expose_errors: bool = False,
+) -> list[FunctionTool]:
+    """The tools `toolset` lists for `deps`, as FunctionTools (see the module docstring).
+
+    `expose_errors`: as for `PydanticAIToolset` (unexpected exceptions masked by default).
+    """
+    needs_approval = approval_names(toolset)
+    failures = failure_policy(expose_errors)
+    tools = []
+    for definition in await toolset.list_tools(RunContext(deps=deps)):
+        schema = published_schema(definition)
+        problems = strict_problems(schema)
+        if strict and problems:
+            raise ValueError(f"{definition.name} cannot be strict:\n" + "\n".join(problems))
+        tools.append(_function_tool(toolset, definition, schema,
+                                    strict=not problems if strict is None else strict,
+                                    approval=definition.name in needs_approval,
+                                    run_external=run_external, failures=failures))
+    return tools
+
+
+def _function_tool(
+    toolset: AbstractToolset[Any],
+    definition: ToolDefinition,
+    schema: dict[str, Any],
+    *,
+    strict: bool,
+    approval: bool,
+    run_external: RunExternal | None,
+    failures: FailurePolicy,
+) -> FunctionTool:
+    name = definition.name
+
+    async def invoke(ctx: ToolContext[Any], arguments: str) -> Any:
+        try:
+            args = json.loads(arguments or "{}")
+        except ValueError as exc:
+            return f"Invalid arguments: not JSON: {exc}"
+        if not isinstance(args, dict):
+            return "Invalid arguments:\n- (arguments): not an object"
+        run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id)
+        if approval:  # the SDK calls a needs_approval tool only once it is approved
+            run_ctx = run_ctx.resume(approvals={ctx.tool_call_id: Approved()})
+        with calling(failures):
+            result = await _call(toolset, run_ctx, name, args, run_external)
+        return sdk_output(result)
+
+    async def enabled(ctx: RunContextWrapper[Any], agent: Any) -> bool:
+        listed = await toolset.list_tools(RunContext(deps=ctx.context))
+        return any(d.name == name for d in listed)
+
+    return FunctionTool(
+        name=name,
+        description=definition.description or "",
+        params_json_schema=schema,
+        on_invoke_tool=invoke,
+        strict_json_schema=strict,
+        is_enabled=enabled,
+        needs_approval=approval,
+    )
+
+
+async def _call(
+    toolset: AbstractToolset[Any],
+    ctx: RunContext[Any],
+    name: str,
+    args: dict[str, Any],
+    run_external: RunExternal | None,
+) -> ToolResult:
+    try:
+        return await toolset.call_tool(ctx, name, args)
+    except ApprovalRequiredError:
+        return ToolResult.error(f"{name} asked for approval, which this toolset did not "
+                                "declare beforehand; the call was not run.")
+    except ExternalCallRequired as paused:
+        if run_external is None:
+            return ToolResult.error(f"{name} is an external tool, and no run_external was "
+                                    "given to run it; the call was not run.")
+        value = run_external(name, paused.requests[0].args)
+        if hasattr(value, "__await__"):
+            value = await value
+        return to_tool_result(value, name)
+    except DeferredCallError as paused:
+        return ToolResult.error(f"{name} cannot run here: {paused}")
+
+
+def sdk_output(result: ToolResult) -> Any:
+    """A toolc result as the SDK's tool output: JSON text for structured content, text,
+    and `ToolOutputImage`s for images."""
+    if result.structured_content is not None and not result.is_error:
+        return json.dumps(result.structured_content, ensure_ascii=False)
+    images = [b for b in result.content if isinstance(b, ImageContent)]
+    if not images:
+        return result.text_content
+    out: list[Any] = [ToolOutputImage(image_url=f"data:{b.mime_type};base64,{b.data}")
+                      for b in images]
+    return [result.text_content, *out] if result.text_content else out

@@ -1,0 +1,209 @@
+"""A compiled toolset as a pydantic-ai toolset: `PydanticAIToolset(module.toolset)`.
+
+    from pydantic_ai import Agent
+    from toolc.adapters.pydantic_ai import PydanticAIToolset
+
+    agent = Agent(model, toolsets=[PydanticAIToolset(workbench.toolset)])
+
+**Two libraries, the same class names.** toolc's runtime names some of its classes as
+pydantic-ai does, because they play the same part, but they are different classes:
+
+| toolc (`toolc.runtime`) | pydantic-ai | how this adapter relates them |
+|---|---|---|
+| `RunContext` (deps, step, tool_call_id, approvals, external_results) | `pydantic_ai.RunContext` | each call's toolc context is made from pydantic-ai's: same `deps`, `step` = `run_step`, same `tool_call_id` |
+| `AbstractToolset` (`list_tools`, `call_tool(ctx, name, args)`) | `pydantic_ai.toolsets.AbstractToolset` (`get_tools`, `call_tool(name, args, ctx, tool)`) | `PydanticAIToolset` is a pydantic-ai `AbstractToolset` wrapping a toolc one |
+| `FunctionToolset`, `CombinedToolset`, `FilteredToolset`, `PreparedToolset`, `RenamedToolset`, `PrefixedToolset`, `WrapperToolset`, `ApprovalRequiredToolset`, `ExternalToolset` | same names in `pydantic_ai.toolsets` | compose on the toolc side (in the spec); the adapter wraps the result once |
+| `ToolDefinition` (`input_schema`) | `pydantic_ai.tools.ToolDefinition` (`parameters_json_schema`) | `parameters_json_schema` is the published `input_schema`, as written |
+| `ApprovalRequiredError`, `Approved`, `Denied` | `ApprovalRequired`, `ToolApproved`, `ToolDenied` | a toolc pause is raised as `ApprovalRequired`; pydantic-ai's answer resumes it |
+| `ExternalCallRequired` | `CallDeferred` | a toolc external call is raised as `CallDeferred` |
+
+Import one side under another name when a module uses both
+(`from toolc import runtime as rt`, then `rt.RunContext`).
+
+Behaviour, as pydantic-ai users expect it:
+- deps: `agent.run(..., deps=d)` reaches predicates, prepare functions and handlers as
+  `ctx.deps`.
+- arguments are validated by toolc against the published schema (pydantic-ai's own
+  validation is left out: it would be a second, different contract).
+- error results (invalid arguments, a handler that raised, a denied call) become a retry
+  prompt (`ModelRetry`) by default, counted against `max_retries`; `on_error="fail"`
+  sends them as a failed tool result without a retry request (`ToolFailed`), and
+  `on_error="return"` as an ordinary tool result.
+- approval: a call that needs approval ends the run with `DeferredToolRequests.approvals`
+  (use `output_type=[str, DeferredToolRequests]`); run again with
+  `deferred_tool_results=DeferredToolResults(approvals={call_id: True | ToolApproved(
+  override_args=...) | ToolDenied(message)})` and the same message history. pydantic-ai
+  answers denials itself; approved calls run, with the override arguments validated too.
+- external tools: a call validates its arguments and then ends the run with
+  `DeferredToolRequests.calls`; the caller's result comes back through
+  `DeferredToolResults(calls={call_id: result})`, which pydantic-ai hands to the model.
+- results: structured content as a dict, text as a str, images and audio as
+  `BinaryContent`.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
+
+from toolc.adapters._common import (
+    calling,
+    failure_policy,
+    pause_request,
+    published_schema,
+    require,
+)
+from toolc.runtime.abstract import AbstractToolset as ToolcToolset
+from toolc.runtime.context import RunContext as ToolcContext
+from toolc.runtime.deferred import ApprovalRequiredError, Approved, ExternalCallRequired
+from toolc.runtime.results import AudioContent, ImageContent, TextContent, ToolResult
+
+require("pydantic-ai", "pydantic_ai")
+
+from pydantic_ai import RunContext
+from pydantic_ai.exceptions import ApprovalRequired, CallDeferred, ModelRetry, ToolFailed
+from pydantic_ai.messages import BinaryContent
+from pydantic_ai.tools import ToolDefinition
+from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
+from pydantic_core import SchemaValidator, core_schema
+
+if TYPE_CHECKING:
+    from toolc.runtime.abstract import ToolDefinition as ToolcDefinition
+
+OnError = Literal["retry", "fail", "return"]
+
+# toolc validates against the published schema; pydantic-ai only parses the JSON.
+_ANY_ARGS = SchemaValidator(core_schema.any_schema())
+
+
+class PydanticAIToolset(AbstractToolset[Any]):
+    """Any toolc toolset as a pydantic-ai toolset (see the module docstring).
+
+    `on_error`: what an error result becomes ("retry", "fail" or "return").
+    `max_retries`: retries per tool before pydantic-ai gives up on the run.
+    `strict`: `ToolDefinition.strict` for every tool; False by default, so no provider
+    rewrites the published schema into its strict form.
+    `expose_errors`: send a handler's unexpected exception as its type and text; by
+    default it reads "internal error in tool X (ref N)", as from `toolc serve` (the
+    model provider is not the application). `ToolError` messages are always sent.
+    """
+
+    def __init__(
+        self,
+        toolset: ToolcToolset[Any],
+        *,
+        id: str | None = None,
+        on_error: OnError = "retry",
+        max_retries: int = 1,
+        strict: bool | None = False,
+        expose_errors: bool = False,
+    ) -> None:
+        if on_error not in ("retry", "fail", "return"):
+            raise ValueError(f"on_error must be 'retry', 'fail' or 'return', not {on_error!r}")
+        self.toolset = toolset
+        self._id = id if id is not None else toolset.id
+        self.on_error: OnError = on_error
+        self.max_retries = max_retries
+        self.strict = strict
+        self.failures = failure_policy(expose_errors)
+
+    @property
+    def id(self) -> str | None:
+        return self._id
+
+    async def __aenter__(self) -> Self:
+        await self.toolset.__aenter__()
+        return self
+
+    async def __aexit__(self, *args: object) -> bool | None:
+        exc_info = cast("tuple[Any, Any, Any]", (*args, None, None, None)[:3])
+        await self.toolset.__aexit__(*exc_info)
+        return None
+
+    async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
+        return await self.toolset.get_instructions(toolc_context(ctx))
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        listed = await self.toolset.list_tools(toolc_context(ctx))
+        return {d.name: self._tool(d) for d in listed}
+
+    def _tool(self, definition: ToolcDefinition) -> ToolsetTool[Any]:
+        return ToolsetTool(
+            toolset=self,
+            tool_def=ToolDefinition(
+                name=definition.name,
+                description=definition.description,
+                parameters_json_schema=published_schema(definition),
+                strict=self.strict,
+                metadata={"toolc": _metadata(definition)},
+            ),
+            max_retries=self.max_retries,
+            args_validator=_ANY_ARGS,
+        )
+
+    async def call_tool(
+        self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
+    ) -> Any:
+        try:
+            with calling(self.failures):
+                result = await self.toolset.call_tool(toolc_context(ctx), name, tool_args)
+        except ApprovalRequiredError as paused:
+            raise ApprovalRequired(metadata=_request_metadata(paused)) from None
+        except ExternalCallRequired as paused:
+            raise CallDeferred(metadata=_request_metadata(paused)) from None
+        if result.is_error:
+            return self._error(result)
+        return agent_value(result)
+
+    def _error(self, result: ToolResult) -> Any:
+        text = result.text_content or "The tool call failed."
+        if self.on_error == "retry":
+            raise ModelRetry(text)
+        if self.on_error == "fail":
+            raise ToolFailed(text)
+        return text
+
+    def __repr__(self) -> str:
+        return f"PydanticAIToolset({self.toolset!r})"
+
+
+def toolc_context(ctx: RunContext[Any]) -> ToolcContext[Any]:
+    """toolc's context for one pydantic-ai step or call: deps, step and call id carried
+    over; a call pydantic-ai has approved is approved for toolc too (pydantic-ai has
+    already put any override arguments in place)."""
+    call_id = ctx.tool_call_id
+    approvals = {call_id: Approved()} if ctx.tool_call_approved and call_id else {}
+    return ToolcContext(deps=ctx.deps, step=ctx.run_step, tool_call_id=call_id,
+                        approvals=approvals)
+
+
+def _metadata(definition: ToolcDefinition) -> dict[str, Any]:
+    """What `ToolDefinition.metadata["toolc"]` keeps of the published tool (pydantic-ai
+    sends none of it to the model): title, annotations, _meta, outputSchema."""
+    published = definition.published()
+    return {k: published[k] for k in ("title", "annotations", "_meta", "outputSchema")
+            if k in published}
+
+
+def _request_metadata(paused: ApprovalRequiredError | ExternalCallRequired) -> dict[str, Any]:
+    request = pause_request(paused)
+    return {"toolc_tool": request.tool_name, "toolc_reason": paused.reason}
+
+
+def agent_value(result: ToolResult) -> Any:
+    """A toolc result as a pydantic-ai tool return: structured content as a dict, text
+    as a str, images and audio as BinaryContent (with any text beside them)."""
+    if result.structured_content is not None:
+        return result.structured_content
+    if all(isinstance(b, TextContent) for b in result.content):
+        return result.text_content
+    parts: list[Any] = []
+    for block in result.content:
+        if isinstance(block, ImageContent | AudioContent):
+            parts.append(BinaryContent(data=base64.b64decode(block.data),
+                                       media_type=block.mime_type))
+        elif isinstance(block, TextContent):
+            parts.append(block.text)
+        else:
+            parts.append(block.to_wire())
+    return parts

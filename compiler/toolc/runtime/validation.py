@@ -1,0 +1,140 @@
+"""The validator of record: a call is checked against exactly the schema it publishes.
+
+A tool's arguments (and its structured result, where it has an output schema) are
+validated by a real JSON Schema 2020-12 validator, jsonschema-rs, compiled once from the
+very JSON text of the published schema: what the model reads, what the golden file
+holds and what runs are one contract, never a translation of it. Generated pydantic
+models only convert what this validator accepted into typed handler arguments.
+
+The validator never fetches anything (``offline=True``): a published schema resolves
+on its own, the build sees to that. ``format`` is an annotation, as 2020-12 says,
+unless the tool asks for assertion.
+
+jsonschema-rs costs about 20 ms to import, so it is imported when the first schema is
+compiled, not when a generated module is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# How much of the validator's report reaches the model: every problem up to a bound,
+# each one cut, so that a 9 MB argument cannot come back as a 9 MB error.
+MAX_PROBLEMS = 20
+MAX_PROBLEM_CHARS = 300
+
+_compile: Any = None
+
+
+class ValidatorBroken(Exception):
+    """The validator itself failed (a schema that does not compile, a validator error):
+    a bug to fix, never the caller's invalid arguments."""
+
+
+def _compiler() -> Any:
+    global _compile
+    if _compile is None:
+        from jsonschema_rs import Draft202012Validator
+
+        _compile = Draft202012Validator
+    return _compile
+
+
+class Validator:
+    """One published schema, compiled at its first use.
+
+    ``schema`` is the schema as a mapping or as its JSON text (generated modules hold
+    the text, which is compiled directly without a Python copy of the schema).
+    """
+
+    __slots__ = ("_compiled", "_formats", "_schema")
+
+    def __init__(self, schema: Mapping[str, Any] | str, *, formats: bool = False) -> None:
+        self._schema = schema
+        self._formats = formats
+        self._compiled: Any = None
+
+    def compiled(self) -> Any:
+        """The jsonschema-rs validator; ``ValidatorBroken`` when the schema does not
+        compile (the build refuses such a schema, so this is a bug)."""
+        if self._compiled is None:
+            schema = self._schema
+            text = schema if isinstance(schema, str) else json.dumps(schema)
+            try:
+                self._compiled = _compiler()(text, validate_formats=self._formats,
+                                             offline=True)
+            except Exception as exc:  # any failure is the validator's
+                raise ValidatorBroken(f"the schema does not compile: {_first_line(exc)}") \
+                    from exc
+        return self._compiled
+
+    def problems(self, instance: Any) -> list[str]:
+        """What is wrong with ``instance``, one line per problem (empty: valid)."""
+        compiled = self._compiled or self.compiled()
+        try:
+            if compiled.is_valid(instance):
+                return []
+            return summarise(compiled.iter_errors(instance))
+        except Exception as exc:  # RecursionError, a panic: a bug
+            raise ValidatorBroken(f"validation failed: {type(exc).__name__}: "
+                                  f"{_first_line(exc)}") from exc
+
+
+def summarise(errors: Any) -> list[str]:
+    """``- path: message`` per problem, at most ``MAX_PROBLEMS`` of them, each bounded."""
+    lines: list[str] = []
+    extra = 0
+    for error in errors:
+        if len(lines) == MAX_PROBLEMS:
+            extra += 1
+            continue
+        lines.append(_cut(f"- {where(error.instance_path)}: {_message(error)}"))
+    if extra:
+        lines.append(f"- ... and {extra} more problem{'s' if extra > 1 else ''}")
+    return lines
+
+
+def _message(error: Any) -> str:
+    """The validator's message; an ``enum`` lists every allowed value (the model needs
+    them all to correct its call, and jsonschema-rs names only the first two)."""
+    options = getattr(error.kind, "options", None)
+    if type(error.kind).__name__ == "Enum" and isinstance(options, list):
+        allowed = ", ".join(json.dumps(o, ensure_ascii=False) for o in options)
+        return f"{_short(error.instance)} is not one of {allowed}"
+    message = str(error.message)
+    if len(message) > MAX_PROBLEM_CHARS:  # mostly the instance: shorten it, keep the rule
+        text = json.dumps(error.instance, ensure_ascii=False, separators=(",", ":"))
+        message = message.replace(text, _short(error.instance), 1)
+    return message
+
+
+def _short(instance: Any) -> str:
+    """An instance as JSON, cut to a readable length (its size said where it is cut)."""
+    text = json.dumps(instance, ensure_ascii=False, separators=(",", ":"))
+    if len(text) <= 60:
+        return text
+    size = f"{len(instance)} characters" if isinstance(instance, str) else \
+        f"{len(text)} characters of JSON"
+    return f"{text[:40]}… ({size})"
+
+
+def where(path: Sequence[str | int]) -> str:
+    """An instance path as a reader writes it: ``filters.tags[2]``; ``(arguments)`` for
+    the whole input object."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(arguments)"
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MAX_PROBLEM_CHARS:
+        return text
+    return text[:MAX_PROBLEM_CHARS - 1] + "…"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return _cut(text.splitlines()[0] if text else type(exc).__name__)

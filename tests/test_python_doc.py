@@ -1,0 +1,86 @@
+"""docs/python.md runs: its `python` blocks, in order, in one namespace, from a copy of
+the repository's generated/ with the guide's own `mail` spec built beside it.
+
+A block whose first line is `# file: NAME.py` is a module the guide asks the reader to
+write: it is written to disk (on the python path), not run.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from toolc.build import compile_specs, render_outputs
+from toolc.config import load_config
+
+ROOT = Path(__file__).resolve().parents[1]
+GUIDE = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```(python|yaml)\n(.*?)```", GUIDE, re.DOTALL)
+
+
+def files_to_write() -> dict[str, str]:
+    """The modules the guide asks the reader to write, by file name."""
+    return {text.splitlines()[0].removeprefix("# file: ").strip(): text
+            for lang, text in BLOCKS
+            if lang == "python" and text.startswith("# file: ")}
+
+
+def build_mail_spec(project: Path) -> None:
+    """The guide's yaml spec, built as `toolc build` would (its handler module written
+    first, so that the build checks the reference), into project/generated."""
+    [spec] = [text for lang, text in BLOCKS if lang == "yaml"]
+    for name, text in files_to_write().items():
+        (project / name).write_text(text, encoding="utf-8")
+    (project / "specs").mkdir()
+    (project / "specs" / "mail.toolc.yaml").write_text(spec, encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n',
+        encoding="utf-8")
+    compiled = compile_specs(load_config(project))
+    assert compiled.project is not None and not list(compiled.bag), \
+        [d.message for d in compiled.bag]
+    for rel, text in render_outputs(compiled.project).items():
+        if rel.endswith(".py") and rel != "__init__.py":
+            (project / "generated" / rel).write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(ROOT / "generated", tmp_path / "generated")
+    build_mail_spec(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WORKBENCH_WORKSPACE", raising=False)
+    monkeypatch.delenv("WORKBENCH_LOG", raising=False)
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
+        monkeypatch.delitem(sys.modules, name)  # the copy here is imported, then forgotten
+    before = set(sys.modules)
+    yield tmp_path
+    for name in set(sys.modules) - before:
+        if name == "generated" or name.startswith("generated.") or name == "mail_app":
+            del sys.modules[name]
+
+
+def test_the_guide_has_an_example_per_adapter() -> None:
+    code = "\n".join(text for lang, text in BLOCKS if lang == "python")
+    for module in ("pydantic_ai", "openai_agents", "langchain", "claude_agent_sdk"):
+        assert f"from toolc.adapters.{module} import" in code
+
+
+def test_every_python_block_runs(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    guide = types.ModuleType("python_guide")  # a real module: dataclasses look theirs up
+    monkeypatch.setitem(sys.modules, "python_guide", guide)
+    namespace = guide.__dict__
+    for lang, text in BLOCKS:
+        if lang != "python":
+            continue
+        first = text.splitlines()[0]
+        if first.startswith("# file: "):
+            continue  # written before the build
+        code = compile(text, f"docs/python.md block {first!r}", "exec", dont_inherit=True)
+        exec(code, namespace)  # noqa: S102  # the guide is this repository's own text
