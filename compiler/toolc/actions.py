@@ -59,7 +59,9 @@ def _exit_code(bag: DiagnosticBag, strict: bool) -> int:
 
 def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
              out: TextIO | None = None, err: TextIO | None = None, color: bool = False) -> int:
-    """Check specs and report every problem; write nothing."""
+    """Check specs and report every problem; write nothing. Named ``paths`` are checked
+    in the context of the whole project, and only what concerns them is reported
+    (:mod:`toolc.subset`)."""
     out = out or sys.stdout
     err = err or sys.stderr
     config = _config_or_report(fmt, err)
@@ -75,11 +77,19 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
             config.relative(p) for p in config.specs)
         err.write(f"error: no *.toolc.yaml specs found in {where}\n")
         return EXIT_USAGE
-    compiled = compile_specs(config, targets)
+    if targets:
+        from .subset import compile_subset
+
+        compiled, named = compile_subset(config, targets)
+    else:
+        compiled, named = compile_specs(config), set()
     _print_diagnostics(compiled.bag, compiled.sources, fmt, out, color)
     if fmt == "text" and not compiled.bag.items:
         count = len(compiled.project.modules) if compiled.project else 0
-        out.write(f"ok: {count} module(s), no problems\n")
+        if named:  # the others may have problems of their own, not reported here
+            count = len(set(compiled.modules.values()))
+        checked = f"{len(named)} spec(s) of " if named else ""
+        out.write(f"ok: {checked}{count} module(s), no problems\n")
     return _exit_code(compiled.bag, strict)
 
 

@@ -54,6 +54,7 @@ class Compiled:
     sources: dict[str, str] = field(default_factory=dict)
     project: ProjectIR | None = None
     budgets: list[ExportBudget] | None = None   # per export, when the IR was made
+    modules: dict[str, str] = field(default_factory=dict)  # spec as shown -> its module
 
 
 @dataclass(slots=True)
@@ -115,6 +116,9 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
                 compiled.sources[shown] = _text_for_display(path)
             continue
         compiled.sources[shown] = item.text
+        declared = item.data.get("module") if isinstance(item.data, dict) else None
+        if isinstance(declared, str):
+            compiled.modules[shown] = declared
         loaded.append(item)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
