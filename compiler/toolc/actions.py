@@ -28,9 +28,9 @@ from .serve_http import HttpOptions
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
-def _config_or_report(fmt: str, err: TextIO) -> Config | None:
+def _config_or_report(fmt: str, err: TextIO, start: Path | None = None) -> Config | None:
     try:
-        return load_config()
+        return load_config(start)
     except SpecError as exc:
         err.write(render(exc.diagnostics, fmt, {}) + "\n")
         return None
@@ -339,7 +339,10 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
             return EXIT_USAGE
         if warning:
             err.write(f"warning: {warning}\n")
-    config = _config_or_report("text", err)
+    from .serve import project_start
+
+    # A spec's project is found from the spec, so it can be served from any folder.
+    config = _config_or_report("text", err, start=project_start(target))
     if config is None:
         return EXIT_ERRORS
     return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,

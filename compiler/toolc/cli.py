@@ -118,7 +118,7 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @main.command()
 @click.argument("target", metavar="SPEC_OR_MODULE")
 @click.option("--toolset", "toolset_name", metavar="NAME",
-              help="Serve this toolset of the module instead of its export.")
+              help="Serve this toolset, as the spec declares it, instead of the export.")
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
               show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -159,6 +159,18 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
           expose_errors: bool, deps: str | None, **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
+
+    SPEC_OR_MODULE is one of:
+
+    \b
+      specs/x.toolc.yaml  a spec file, compiled in memory (what it says now); its
+                          project is the nearest pyproject.toml with [tool.toolc]
+                          above it, so it is served from any folder
+      x                   the generated module of spec module x (generated/x.py),
+                          before any package named x
+      generated.x         a module by its dotted name, from the python-path
+
+    --toolset NAME serves a toolset the spec declares (default: the export).
 
     Over HTTP each request's Host and Origin must be allowed (the bind address's names,
     --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,
