@@ -85,6 +85,8 @@ def test_after_a_writing_build_diff_still_shows_the_change_against_the_commit(
     assert build() == 0
     code, out, err = diff(fmt="markdown")
     assert code == 1 and "REQUIRED_ADDED" in out and err == COMPARED_HEAD
+    assert ("Compared the committed golden files (HEAD:generated/schemas) with a fresh "
+            "build of the specs.") in out  # the pull request's reader sees it too
     # The files on disk are still reachable by name: they match the build.
     assert diff("generated/schemas")[0] == 0
 

@@ -274,7 +274,8 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
 
     golden_root = f"{config.relative(config.output)}/schemas"
     try:
-        before = _old_side(config, old, against, golden_root, err)
+        before, old_label = _old_side(config, old, against, golden_root, err)
+        new_label = new or "a fresh build of the specs"
         if new:
             after = _load_folder(new)
         else:
@@ -287,7 +288,8 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    text = result.render(fmt, color=color, golden_root=golden_root)
+    text = result.render(fmt, color=color, golden_root=golden_root,
+                         compared=f"{old_label} with {new_label}")
     if text:
         out.write(text + "\n")
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
@@ -300,23 +302,25 @@ def _load_folder(path: str) -> Any:
 
 
 def _old_side(config: Config, old: str | None, against: str | None, golden_root: str,
-              err: TextIO) -> Any:
-    """The OLD golden files; when none is named, the committed ones (the README's and a
-    reviewer's meaning), or, outside git, those on disk, saying which on stderr."""
+              err: TextIO) -> tuple[Any, str]:
+    """The OLD golden files and how to name them; when none is named, the committed ones
+    (the README's and a reviewer's meaning), or, outside git, those on disk, saying
+    which on stderr."""
     from .build import golden_on_disk
     from .diff import head_commit, load_git
 
     if against:
-        return load_git(against, golden_root, config.root)
+        return load_git(against, golden_root, config.root), f"{against}:{golden_root}"
     if old:
-        return _load_folder(old)
+        return _load_folder(old), old
     if head_commit(config.root) is not None:
-        err.write(f"toolc: compared the committed golden files (HEAD:{golden_root}) "
-                  "with a fresh build of the specs\n")
-        return load_git("HEAD", golden_root, config.root)
-    err.write(f"toolc: not in a git repository with a commit: compared the golden files "
-              f"on disk ({golden_root}/) with a fresh build of the specs\n")
-    return golden_on_disk(config)
+        label = f"the committed golden files (HEAD:{golden_root})"
+        err.write(f"toolc: compared {label} with a fresh build of the specs\n")
+        return load_git("HEAD", golden_root, config.root), label
+    label = f"the golden files on disk ({golden_root}/)"
+    err.write(f"toolc: not in a git repository with a commit: compared {label} "
+              "with a fresh build of the specs\n")
+    return golden_on_disk(config), label
 
 
 def run_serve(target: str, *, toolset_name: str | None, transport: str,

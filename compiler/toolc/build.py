@@ -180,12 +180,13 @@ class SchemaDiff:
     new: Any
 
     def render(self, fmt: str, *, color: bool = False, golden_root: str,
-               closing: str | None = None) -> str:
+               closing: str | None = None, compared: str | None = None) -> str:
         from .report.changes import render
 
         return render(self.changes, fmt, color=color, golden_root=golden_root,
                       paths={**self.old.paths, **self.new.paths},
-                      new_texts=self.new.texts, old_texts=self.old.texts, closing=closing)
+                      new_texts=self.new.texts, old_texts=self.old.texts, closing=closing,
+                      compared=compared)
 
 
 def new_golden(files: dict[str, str]) -> Any:

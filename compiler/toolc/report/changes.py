@@ -51,15 +51,17 @@ def want_color(stream: TextIO) -> bool:
 def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
            golden_root: str = "generated/schemas", paths: Mapping[str, str] | None = None,
            new_texts: Mapping[str, str] | None = None,
-           old_texts: Mapping[str, str] | None = None, closing: str | None = None) -> str:
+           old_texts: Mapping[str, str] | None = None, closing: str | None = None,
+           compared: str | None = None) -> str:
     """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline.
-    ``closing`` replaces the summary that ends ``text``."""
+    ``closing`` replaces the summary that ends ``text``; ``compared`` (``X with Y``) says
+    in ``markdown`` which sets were compared, for the reviewer who reads only that."""
     items = list(changes)
     locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
     if fmt == "text":
         return render_text(items, color=color, locate=locate, closing=closing)
     if fmt == "markdown":
-        return render_markdown(items)
+        return render_markdown(items, compared)
     if fmt == "json":
         return render_json(items)
     if fmt == "github":
@@ -208,8 +210,10 @@ def _code(value: Json) -> str:
     return "" if value is None else _code_span(_value(value, shorten=True))
 
 
-def render_markdown(changes: list[Change]) -> str:
+def render_markdown(changes: list[Change], compared: str | None = None) -> str:
     lines = [MARKER, "### Schema changes", ""]
+    if compared:
+        lines += [f"Compared {_cell(compared)}.", ""]
     if not changes:
         return "\n".join([*lines, summary(changes)])
     lines.append(f"**{summary(changes)}**")
