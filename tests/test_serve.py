@@ -132,10 +132,10 @@ def test_stdout_stays_clean_for_the_protocol(project: Path) -> None:
 def test_bad_targets_are_clear_errors(project: Path) -> None:
     missing = subprocess.run(toolc_cmd("serve", "specs/nope.toolc.yaml"), cwd=project,
                              capture_output=True, text=True, timeout=30, check=False)
-    assert missing.returncode == 1 and "no such spec" in missing.stderr
+    assert missing.returncode == 2 and "no such spec" in missing.stderr
     wrong = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--toolset", "nope"),
                            cwd=project, capture_output=True, text=True, timeout=30, check=False)
-    assert wrong.returncode == 1 and "has no toolset 'nope'" in wrong.stderr
+    assert wrong.returncode == 2 and "has no toolset 'nope'" in wrong.stderr
     typo = SPEC.replace("description: Always", "descripton: Always")
     (project / "specs" / "desk.toolc.yaml").write_text(typo)
     broken = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml"), cwd=project,
@@ -197,7 +197,7 @@ def test_a_bad_deps_factory_is_a_clear_error(project: Path) -> None:
         run = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--deps", reference),
                              cwd=project, capture_output=True, text=True, timeout=30,
                              check=False)
-        assert run.returncode == 1 and message in run.stderr, run.stderr
+        assert run.returncode == 2 and message in run.stderr, run.stderr
         assert "Traceback" not in run.stderr
 
 
@@ -271,7 +271,7 @@ def test_serve_errors_list_what_is_available(desk: Path) -> None:
     def fails(*args: str) -> str:
         proc = subprocess.run(toolc_cmd("serve", *args), cwd=desk, capture_output=True,
                               text=True, timeout=60, check=False)
-        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         return proc.stderr
 
     err = fails("support_desk", "--toolset", "nope")

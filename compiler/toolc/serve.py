@@ -32,7 +32,13 @@ log = logging.getLogger("toolc.serve")
 
 
 class ServeError(Exception):
-    """A target that cannot be served; the message says why (exit 1)."""
+    """A target that cannot be served; the message says why. Exit 2 (a target, toolset
+    or --deps that is not there is a usage error), or 1 when the specs have errors (a
+    finding, as for validate and build)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +182,7 @@ def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
     compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
         err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
-        raise ServeError("the specs have errors; nothing is served")
+        raise ServeError("the specs have errors; nothing is served", code=1)
     return compiled.project
 
 
@@ -261,7 +267,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
                 anyio.run(run_http, server, http or HttpOptions())
     except ServeError as exc:
         err.write(f"error: {exc}\n")
-        return 1
+        return exc.code
     except KeyboardInterrupt:
         pass
     log.info("stopped")
