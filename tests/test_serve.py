@@ -289,3 +289,74 @@ def test_serve_errors_list_what_is_available(desk: Path) -> None:
                             timeout=60, check=False)
     assert "SPEC_OR_MODULE is one of" in helped.stdout
     assert "generated.x" in helped.stdout and "before any package named x" in helped.stdout
+
+
+WRAPPED_SPEC = """\
+toolc: 1
+module: wrapped
+tools:
+  ask:
+    description: Answer with a value of the kind asked for.
+    handler: wrapped_app:ask
+    params:
+      kind: {type: string, description: Which kind of value.}
+toolsets:
+  app: {kind: function, tools: [ask]}
+  main: {kind: wrapper, inner: app, wrapper: wrapped_app:Answering}
+export: main
+"""
+
+WRAPPED_APP = """\
+from toolc import runtime as rt
+
+
+def ask(ctx, kind):
+    return "the handler's own answer"
+
+
+class Answering(rt.WrapperToolset):
+    async def call_tool(self, ctx, name, args, next):
+        kind = args["kind"]
+        if kind == "dict":
+            return {"answer": 42}
+        if kind == "text":
+            return "plain text"
+        if kind == "blocks":
+            return [rt.TextContent("one"), rt.TextContent("two")]
+        if kind == "result":
+            return rt.ToolResult.error("said as written")
+        if kind == "number":
+            return 7
+        return await next(ctx, name, args)
+"""
+
+
+def test_a_wrapper_may_return_any_value_through_toolc_serve(tmp_path: Path) -> None:
+    """Issue 16 item 6, through the real `toolc serve` over stdio: a wrapper's value is
+    converted as a handler's is, never a JSON-RPC error."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "wrapped.toolc.yaml").write_text(WRAPPED_SPEC)
+    (tmp_path / "wrapped_app.py").write_text(WRAPPED_APP)
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "toolc", "serve", "specs/wrapped.toolc.yaml"],
+                                   cwd=str(tmp_path), env=dict(os.environ))
+
+    async def session() -> dict[str, Any]:
+        seen = {}
+        async with Client(params) as client:
+            for kind in ("dict", "text", "blocks", "result", "number", "inner"):
+                result = await client.call_tool("ask", {"kind": kind})
+                seen[kind] = (result.is_error, [c.text for c in result.content],
+                              result.structured_content)
+        return seen
+
+    assert anyio.run(session) == {
+        "dict": (False, ['{"answer": 42}'], {"answer": 42}),
+        "text": (False, ["plain text"], None),
+        "blocks": (False, ["one", "two"], None),
+        "result": (True, ["said as written"], None),
+        "number": (False, ["7"], None),
+        "inner": (False, ["the handler's own answer"], None),
+    }
