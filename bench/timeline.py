@@ -78,54 +78,41 @@ def instrument() -> None:
     wrap(certifier.Certifier, "certify", "build", "certify (hand over, wait, compare)")
     wrap(staging.StagedTree, "commit", "build", "commit (manifest, journal, renames)")
     wrap(child, "_import_sdk", "certify", "import the mcp SDK")
-    _summarize_modules(child.Session)
+    _summarize_modules(child)
     wrap(staging, "_write_batch", "writer", "write a batch of staged files")
 
 
-def _summarize_modules(session: Any) -> None:
-    """One line for all the modules the certifying process served: the first start,
-    the last end, and how long it was busy with them.
-
-    The line is written as the last module's "done" is sent: the build stops the process
-    (SIGKILL) as soon as it has every result, so nothing after that send is sure to run.
-    """
+def _summarize_modules(child: Any) -> None:
+    """One line for the modules the certifying process served: the first start, the last
+    end, and how long it was busy with them. The build stops the process the moment it
+    has every result, so the line is written as a module's result is (before the build
+    can know it is done), whenever nothing else is waiting to be served: the last such
+    line counts every module."""
     spans: list[tuple[float, float]] = []
-    written: list[bool] = []
-    serve_one, serve_all = session.certify, session.serve
-
-    def summary() -> None:
-        if spans and not written:
-            written.append(True)
-            busy = sum(end - start for start, end in spans)
-            note("certify", f"serve {len(spans)} modules, busy {1000 * busy:.0f}",
-                 spans[0][0], spans[-1][1])
+    started: list[float] = []
+    sessions: list[Any] = []
+    serve_one, serve_all = child.Session.certify, child.Session.serve
+    result_file = child.Stage.result_file
 
     async def certify(self: Any, name: str) -> None:
-        start = time.perf_counter()
-        channel, send = self.channel, self.channel.send
-
-        def noting_send(message: tuple[Any, ...]) -> None:
-            if message == ("done", name):
-                spans.append((start, time.perf_counter()))
-                if self.all_sent and not self.waiting:
-                    summary()  # the last one: the build may stop the process any moment
-            send(message)
-
-        channel.send = noting_send
-        try:
-            await serve_one(self, name)
-        finally:
-            del channel.send  # the class's own again
-            if not spans or spans[-1][0] != start:
-                spans.append((start, time.perf_counter()))
+        started.append(time.perf_counter())
+        await serve_one(self, name)
 
     async def serve(self: Any) -> None:
-        try:
-            await serve_all(self)
-        finally:
-            summary()
+        sessions.append(self)
+        await serve_all(self)
 
-    session.certify, session.serve = certify, serve
+    def noted_result_file(self: Any, name: str) -> Any:
+        if sessions and started:  # in the certifying process, serving `name`
+            spans.append((started.pop(), time.perf_counter()))
+            if not sessions[-1].waiting:
+                busy = sum(end - start for start, end in spans)
+                note("certify", f"serve {len(spans)} modules, busy {1000 * busy:.0f}",
+                     spans[0][0], spans[-1][1])
+        return result_file(self, name)
+
+    child.Session.certify, child.Session.serve = certify, serve
+    child.Stage.result_file = noted_result_file
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -108,16 +108,9 @@ class Served:
 def http_server(project: Path, *args: str) -> Iterator[Served]:
     """`toolc serve --transport http` on a free port; its stderr goes to a file (a pipe
     nobody reads could fill up and stall the server). Stopped by its PID afterwards."""
-    port = free_port()
-    log = project / f"serve-{port}.log"
-    with log.open("w") as err, log.with_suffix(".out").open("w") as out:
-        proc = subprocess.Popen(
-            toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport", "http",
-                      "--port", str(port), *args),
-            cwd=project, stdout=out, stderr=err, text=True)
-    served = Served(proc, port, log)
+    served = _start(project, args)
+    proc = served.proc
     try:
-        _wait_until_listening(served)
         yield served
     finally:
         if proc.poll() is None:
@@ -125,16 +118,39 @@ def http_server(project: Path, *args: str) -> Iterator[Served]:
         proc.wait(timeout=30)
 
 
-def _wait_until_listening(served: Served) -> None:
-    for _ in range(400):  # 20 s at most
+def _start(project: Path, args: tuple[str, ...]) -> Served:
+    """Start the server on a free port; on another one if a busy machine's other suite
+    took that port meanwhile (the server then exits saying so)."""
+    for _ in range(5):
+        port = free_port()
+        log = project / f"serve-{port}.log"
+        with log.open("w") as err, log.with_suffix(".out").open("w") as out:
+            proc = subprocess.Popen(
+                toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport", "http",
+                          "--port", str(port), *args),
+                cwd=project, stdout=out, stderr=err, text=True)
+        served = Served(proc, port, log)
+        if _listening(served):
+            return served
+        proc.wait(timeout=60)
+        if "address already in use" not in served.stderr().lower():
+            raise RuntimeError(f"server did not start: {served.stderr()}")
+    raise RuntimeError("every port tried was taken")
+
+
+def _listening(served: Served) -> bool:
+    """Whether the server accepts connections (False once it has exited); patient,
+    as a loaded machine needs, and never a verdict on time."""
+    for _ in range(2400):  # 120 s at most
         try:
             socket.create_connection(("127.0.0.1", served.port), timeout=0.5).close()
-            return
+            return True
         except OSError:
             if served.proc.poll() is not None:
-                break
+                return False
             time.sleep(0.05)
-    raise RuntimeError(f"server did not start: {served.stderr()}")
+    served.proc.kill()
+    raise RuntimeError(f"server did not start in time: {served.stderr()}")
 
 
 @dataclass

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -118,12 +117,13 @@ def billion_laughs(levels: int = 9) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_alias_bomb_is_refused_fast() -> None:
-    start = time.perf_counter()
+def test_alias_bomb_is_refused_as_it_is_read() -> None:
+    # Refused at the alias that passes the limit (line 6 of 10, column 45: a5's eighth
+    # *a4), before the larger levels are even read: nothing is ever expanded, so it is
+    # quick anywhere (expanding it would mean a billion nodes).
     with pytest.raises(SpecError) as exc:
         load_text(billion_laughs(), "bomb.yaml")
-    assert codes(exc)[0][0] == "TC005"
-    assert time.perf_counter() - start < 1.0
+    assert codes(exc)[0] == ("TC005", 6, 45)
 
 
 def test_moderate_aliasing_is_fine() -> None:

@@ -1,15 +1,18 @@
-"""The README's promises: two set-up commands, and a spec example that validates."""
+"""The README's promises: two set-up commands (which .ci/run reads and runs, then the
+``perf`` tests they leave out), and a spec example that validates."""
 
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
 from toolc.loader import load_text
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def block_after(heading: str, lang: str) -> str:
@@ -42,3 +45,13 @@ def test_the_adapter_example_is_five_lines_of_real_names() -> None:
     compile(code, "README.md", "exec")
     for module, name in re.findall(r"^from ([\w.]+) import (\w+)$", code, re.MULTILINE):
         assert hasattr(importlib.import_module(module), name), (module, name)
+
+
+def test_ci_runs_the_set_up_commands_then_the_perf_tests() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "/^## Set up/" in ci and '"${#commands[@]}" -ne 2' in ci and "set -euo pipefail" in ci
+    assert ci.rstrip().endswith("\n.venv/bin/python -m pytest -m perf")
+    pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "tool"]["pytest"]["ini_options"]
+    assert "-m 'not perf'" in pytest_options["addopts"]  # the README's command leaves them out
+    assert any(marker.startswith("perf:") for marker in pytest_options["markers"])

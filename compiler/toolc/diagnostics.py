@@ -124,6 +124,7 @@ RULES: dict[str, Rule] = _rules(
     ("TC214", "defs-name-taken", E, "A schema's own `$defs` entry takes the name of a recursive type or schema file toolc publishes there."),
     ("TC215", "duplicate-anchor", E, "Two schemas published in one document declare the same `$anchor`, so a reference to it is ambiguous."),
     ("TC220", "typed-widely", I, "A schema no Python type can say: its handler parameter is typed wider."),
+    ("TC221", "foreign-metaschema", E, "A `$schema` other than 2020-12's: the validator cannot honour another metaschema."),
     ("TC230", "too-deep", E, "A published schema or value nests objects and arrays deeper than 64 levels."),
     ("TC231", "schema-too-large", E, "Published schemas over 100,000 nodes a tool (5,000,000 a project), types written out."),
     ("TC232", "number-too-large", E, "An integer of over 640 digits, or a number beyond a float's range."),

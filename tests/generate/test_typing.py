@@ -1,7 +1,7 @@
 """The generated code passes ruff and mypy --strict, and mypy rejects wrong user code.
 
-mypy runs once over every case's staged package and the handler package together (a
-shared cache under the system's temporary folder keeps reruns quick). Every case must be
+mypy runs once over every case's staged package and the handler package together (with
+the session's mypy cache, which the other mypy runs of the suite share). Every case must be
 clean except ``wrong_handler``, which must fail exactly at its ``_check_...`` lines: one
 per deliberately wrong handler, predicate and wrapper class.
 """
@@ -12,13 +12,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 from generate_support import CASES, ROOT, TYPING
 
-MYPY_CACHE = Path(tempfile.gettempdir()) / f"toolc-generate-tests-mypy-{os.getuid()}"
 ERROR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): error: (?P<message>.*)$")
 
 
@@ -42,14 +40,14 @@ def test_ruff_passes_with_whitespace_and_pyupgrade_rules_too(staged: Path) -> No
 
 
 @pytest.fixture(scope="module")
-def mypy_errors(staged: Path) -> list[tuple[str, int, str]]:
+def mypy_errors(staged: Path, mypy_cache: Path) -> list[tuple[str, int, str]]:
     packages = [arg for case in CASES for arg in ("-p", f"generated_{case}")]
     env = {**os.environ, "MYPYPATH": os.pathsep.join([str(staged), str(TYPING)])}
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(MYPY_CACHE),
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(mypy_cache),
          "--no-error-summary", "--hide-error-context", "--show-traceback",
          *packages, "-p", "fixture_handlers"],
-        capture_output=True, text=True, env=env, cwd=staged, check=False)
+        capture_output=True, text=True, env=env, cwd=staged, timeout=600, check=False)
     assert done.returncode in (0, 1), done.stdout + done.stderr  # 2 would be a crash
     found = []
     for line in done.stdout.splitlines():

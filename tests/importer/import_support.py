@@ -5,10 +5,8 @@ from __future__ import annotations
 import io
 import json
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +14,7 @@ from typing import Any
 
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from net_support import start_on_free_port
 from toolc.importer.listing import list_raw
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import"
@@ -60,45 +59,30 @@ def golden_tools(root: Path, module: str) -> dict[str, dict[str, Any]]:
     return {t["name"]: t for t in (json.loads(p.read_text()) for p in folder.glob("*.json"))}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
-def running(args: list[str], port: int, cwd: Path | None = None) -> Iterator[str]:
-    """A subprocess serving streamable HTTP on ``port``; yields its URL, stops it after."""
-    proc = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def running(command: Callable[[int], list[str]], cwd: Path | None = None) -> Iterator[str]:
+    """A subprocess serving streamable HTTP, ``command(port)`` on a free port; yields its
+    URL, stops it after."""
+
+    def start(port: int) -> subprocess.Popen[str]:
+        return subprocess.Popen(command(port), cwd=cwd, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    proc, port = start_on_free_port(start)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            if proc.poll() is not None:
-                assert proc.stderr is not None
-                raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
+            proc.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
-            proc.wait()
-        assert proc.stderr is not None
-        proc.stderr.close()
+            proc.communicate()
 
 
-def http_server(tools_file: Path, port: int) -> Any:
-    return running([sys.executable, str(FIXTURES / "server.py"), str(tools_file), "http",
-                    str(port)], port)
+def http_server(tools_file: Path) -> Any:
+    return running(lambda port: [sys.executable, str(FIXTURES / "server.py"), str(tools_file),
+                                 "http", str(port)])
 
 
 async def list_stdio(command: str, args: list[str], cwd: Path) -> list[dict[str, Any]]:

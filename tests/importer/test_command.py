@@ -13,7 +13,6 @@ import anyio
 import pytest
 from import_support import (
     canonical,
-    free_port,
     golden_tools,
     http_server,
     list_http,
@@ -24,6 +23,7 @@ from import_support import (
     running,
     stdio_command,
 )
+from net_support import refusing_port
 from toolc.actions import run_build, run_import
 from toolc.importer.yamlout import first_difference
 
@@ -77,8 +77,7 @@ def test_stdio_import_builds_offline_and_serves_back_the_servers_json(project: P
 
 
 def test_http_import_and_round_trip_over_http(project: Path) -> None:
-    port = free_port()
-    with http_server(project / "tools.json", port) as url:
+    with http_server(project / "tools.json") as url:
         code, out, err = do_import(http=url, headers=("X-Team=tools",))
         assert code == 0, err
     assert "warning: the spec holds the HTTP headers of MCP server server (X-Team)" in err
@@ -87,9 +86,9 @@ def test_http_import_and_round_trip_over_http(project: Path) -> None:
     assert f"url: {url}" in text and "X-Team: tools" in text
     code, out, err = build()
     assert code == 0, out + err
-    serve_port = free_port()
-    with running([sys.executable, "-m", "toolc", "serve", "--pinned", str(spec), "--transport",
-                  "http", "--port", str(serve_port)], serve_port, cwd=project) as served:
+    with running(lambda port: [sys.executable, "-m", "toolc", "serve", "--pinned", str(spec),
+                               "--transport", "http", "--port", str(port)],
+                 cwd=project) as served:
         listed = anyio.run(list_http, served)
     assert_same_tools(listed, original_tools())
 
@@ -116,8 +115,7 @@ def test_config_imports_every_server_under_one_manager(project: Path) -> None:
                         "inputSchema": {"type": "object", "properties": {
                             "n": {"type": "integer", "description": "A number."}}}}]}
     (project / "other.json").write_text(json.dumps(other))
-    port = free_port()
-    with http_server(project / "other.json", port) as url:
+    with http_server(project / "other.json") as url:
         config = {"mcpServers": {
             "local": {"command": sys.executable, "args": [str(project / "server.py"),
                                                           str(project / "tools.json"), "stdio"]},
@@ -177,8 +175,9 @@ def test_bad_inputs_are_clear_errors_without_tracebacks(project: Path, options: 
 
 
 def test_an_unreachable_http_server_is_named(project: Path) -> None:
-    url = f"http://127.0.0.1:{free_port()}/mcp"
-    code, _, err = do_import(http=url, timeout_s=10.0)
+    with refusing_port() as port:
+        url = f"http://127.0.0.1:{port}/mcp"
+        code, _, err = do_import(http=url, timeout_s=60.0)
     assert code == 1 and err.startswith(f"error: cannot list the tools of MCP server server "
                                         f"({url}): ")
     assert "Traceback" not in err

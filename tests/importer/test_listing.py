@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import socket
 import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from net_support import refusing_port
 from toolc.importer.listing import ImportFailure, Server, list_live, read_saved
 
 TOOL = {"name": "t", "inputSchema": {"type": "object", "maximum": 2**64, "x": 1.0}}
@@ -44,27 +44,24 @@ def test_bad_saved_listings_say_what_and_where(tmp_path: Path, text: str, messag
         read_saved(path)
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_an_unreachable_http_server_is_a_clear_failure() -> None:
-    server = Server("remote", http={"url": f"http://127.0.0.1:{closed_port()}/mcp"})
-    with pytest.raises(ImportFailure, match=r"cannot list the tools of MCP server remote "
-                       r"\(http://127\.0\.0\.1:\d+/mcp\): .*(onnect|refused)"):
-        anyio.run(list_live, server, 10.0)
+    with refusing_port() as port:
+        server = Server("remote", http={"url": f"http://127.0.0.1:{port}/mcp"})
+        with pytest.raises(ImportFailure, match=r"cannot list the tools of MCP server remote "
+                           r"\(http://127\.0\.0\.1:\d+/mcp\): .*(onnect|refused)"):
+            anyio.run(list_live, server, 120.0)
 
 
 def test_a_missing_command_is_named() -> None:
     server = Server("local", stdio={"command": "/nonexistent/mcp-server"})
     with pytest.raises(ImportFailure, match="no such command|No such file"):
-        anyio.run(list_live, server, 10.0)
+        anyio.run(list_live, server, 120.0)
 
 
 def test_a_server_that_never_answers_times_out() -> None:
+    # Reads everything and answers nothing: only the timeout can end the wait; it ends
+    # when its stdin is closed, so the client need not wait for it to exit.
     server = Server("mute", stdio={"command": sys.executable,
-                                   "args": ["-c", "import time; time.sleep(30)"]})
+                                   "args": ["-c", "import sys; sys.stdin.read()"]})
     with pytest.raises(ImportFailure, match=r"MCP server mute .* did not answer within 0.5 s"):
         anyio.run(list_live, server, 0.5)

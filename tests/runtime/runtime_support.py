@@ -4,16 +4,14 @@ real MCP servers (the toy server as a stdio subprocess, or over streamable HTTP 
 
 from __future__ import annotations
 
-import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import toolc.runtime as rt
+from net_support import listening_socket
 from pydantic import BaseModel, ConfigDict, Field
 
 SERVERS = Path(__file__).parent / "servers"
@@ -85,23 +83,20 @@ def toy_stdio(prefix: str = "", **kwargs: Any) -> rt.MCPToolset:
     return rt.MCPToolset(stdio=rt.StdioServer(sys.executable, args), **kwargs)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class HttpToy:
     """The toy server over streamable HTTP, uvicorn in a thread on 127.0.0.1."""
 
     def __init__(self, prefix: str) -> None:
         import uvicorn
 
-        self.port = free_port()
+        # Listening already, so that no other process can take the port meanwhile.
+        self.socket = listening_socket()
+        self.port = int(self.socket.getsockname()[1])
         app = toy_module().build_server(prefix).streamable_http_app()
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, args=([self.socket],),
+                                       daemon=True)
 
     @property
     def url(self) -> str:
@@ -109,7 +104,7 @@ class HttpToy:
 
     def start(self) -> None:
         self.thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 120
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the HTTP toy server did not start")
@@ -117,14 +112,8 @@ class HttpToy:
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(120)
         assert not self.thread.is_alive(), "the HTTP toy server did not stop"
-
-
-@contextmanager
-def elapsed() -> Iterator[Callable[[], float]]:
-    start = time.perf_counter()
-    yield lambda: time.perf_counter() - start
 
 
 def write_module(directory: Path, name: str, source: str) -> str:

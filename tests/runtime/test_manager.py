@@ -13,14 +13,12 @@ from runtime_support import TOY_SERVER, HttpToy, names, toy_module
 pytestmark = pytest.mark.anyio
 
 
-def held_stdio(prefix: str, log: Path) -> rt.MCPToolset:
-    """A toy stdio server that waits a second before serving, logging when."""
-    args = [str(TOY_SERVER), "stdio", "--prefix", prefix, "--hold", "1", "--log", str(log)]
-    return rt.MCPToolset(stdio=rt.StdioServer(sys.executable, args))
-
-
-def events(log: Path) -> dict[str, float]:
-    return {e: float(t) for e, t in (line.split() for line in log.read_text().splitlines())}
+def paired_stdio(prefix: str, log: Path, other: Path) -> rt.MCPToolset:
+    """A toy stdio server that answers nothing until the `other` one has started too."""
+    args = [str(TOY_SERVER), "stdio", "--prefix", prefix, "--log", str(log), "--after", str(other)]
+    # Generous: on a busy machine two interpreters may take long to start; the toy
+    # server itself gives up waiting after AWAIT_OTHER_S, well within this.
+    return rt.MCPToolset(stdio=rt.StdioServer(sys.executable, args), connect_timeout_s=180)
 
 
 async def test_servers_connect_in_parallel_and_their_tools_merge(
@@ -30,15 +28,15 @@ async def test_servers_connect_in_parallel_and_their_tools_merge(
     logs = [tmp_path / "a.log", tmp_path / "b.log"]
     manager = rt.MCPManager(
         {
-            "alpha": held_stdio("a_", logs[0]),
+            "alpha": paired_stdio("a_", logs[0], logs[1]),
             "web": rt.MCPToolset(http=rt.HttpServer(web.url)),
-            "beta": held_stdio("b_", logs[1]),
+            "beta": paired_stdio("b_", logs[1], logs[0]),
         }
     )
     async with manager:
-        a, b = events(logs[0]), events(logs[1])
-        # Both servers were starting before either was ready: the connects overlapped.
-        assert max(a["start"], b["start"]) < min(a["ready"], b["ready"])
+        # Each server became ready only once the other had started: the connects
+        # overlapped (one after the other, the first would have waited alone).
+        assert [log.read_text().splitlines() for log in logs] == [["start", "ready"]] * 2
 
         listed = names(await manager.list_tools(ctx))
         toy = toy_module()

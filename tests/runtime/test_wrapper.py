@@ -179,17 +179,16 @@ class Wrong(rt.WrapperToolset):
 
 
 def test_wrapper_overrides_type_check_and_wrong_ones_do_not(
-    tmp_path: Path, request: pytest.FixtureRequest
+    tmp_path: Path, mypy_cache: Path
 ) -> None:
-    # A stable place (pytest's cache) keeps mypy's cache warm between runs.
-    work = request.config.cache.mkdir("runtime-mypy") if request.config.cache else tmp_path
-    source = work / "typed_wrappers.py"
+    source = tmp_path / "typed_wrappers.py"
     source.write_text(TYPED_WRAPPERS, encoding="utf-8")
     run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(work / "cache"), str(source)],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(mypy_cache), str(source)],
         check=False,
         capture_output=True,
         text=True,
+        timeout=600,
     )
     errors = [line for line in run.stdout.splitlines() if ": error:" in line]
     wrong_line = TYPED_WRAPPERS.splitlines().index("class Wrong(rt.WrapperToolset):") + 2

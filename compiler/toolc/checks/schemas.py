@@ -65,11 +65,13 @@ NodeRule = Callable[[Walk, YMap, Span, "tuple[str, ...] | None"], None]
 def check_schemas(project: Project) -> None:
     """Walk every schema document of every module (see the module docstring)."""
     from .descriptions import check_property_description
+    from .metaschema import check_metaschema
     from .required import check_required_agreement, check_required_known
     from .typing import check_python_type
 
     rules: tuple[NodeRule, ...] = (check_required_agreement, check_required_known,
-                                   check_property_description, check_python_type)
+                                   check_property_description, check_python_type,
+                                   check_metaschema)
     for root in collect_roots(project):
         project.roots.append(root)
         if root.type_def is not None:

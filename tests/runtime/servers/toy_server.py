@@ -1,7 +1,7 @@
 """A small MCP server for the runtime's tests, built with the mcp SDK's low-level Server.
 
-Run as `python toy_server.py stdio [--prefix P] [--hold S --log FILE]` (a stdio subprocess), or build it in
-process with `build_server(prefix)` and serve it over streamable HTTP.
+Run as `python toy_server.py stdio [--prefix P] [--log FILE --after FILE]` (a stdio
+subprocess), or build it in process with `build_server(prefix)` and serve it over streamable HTTP.
 
 Tools (each name prefixed by P): echo(text), add(a, b) with structured output,
 picture() (an image block), fail() (an error result), header() (the X-Toolc-Test HTTP
@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from typing import Any
 
 import anyio
@@ -125,34 +124,51 @@ def build_server(prefix: str = "") -> Server[Any]:
     return server
 
 
-async def serve_stdio(prefix: str, hold: float, log: str | None) -> None:
-    """Serve on stdin/stdout; with `hold`, wait that long before answering anything,
-    writing `start <time>` and `ready <time>` to `log` (to show connects overlap)."""
+async def serve_stdio(prefix: str, log: str | None, after: str | None) -> None:
+    """Serve on stdin/stdout; with `log` and `after`, write `start` to `log`, then answer
+    nothing until `after` (another toy server's log) says `start` too, then write
+    `ready`: two such servers both become ready only if their connects overlap. One that
+    waited in vain for a minute writes `ready alone` instead and serves anyway, so that
+    a sequential connect fails the test's assertion rather than hanging it."""
     from mcp.server.stdio import stdio_server
 
     server = build_server(prefix)
-    if hold:
+    if log and after:
         _log(log, "start")
-        await anyio.sleep(hold)
-        _log(log, "ready")
+        _log(log, "ready" if await _started(after, AWAIT_OTHER_S) else "ready alone")
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
-def _log(path: str | None, event: str) -> None:
-    if path:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(f"{event} {time.time()}\n")
+AWAIT_OTHER_S = 60.0
+
+
+async def _started(log: str, patience_s: float) -> bool:
+    with anyio.move_on_after(patience_s):
+        while not (os.path.exists(log) and "start" in _events(log)):
+            await anyio.sleep(0.01)
+        return True
+    return False
+
+
+def _events(path: str) -> list[str]:
+    with open(path, encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def _log(path: str, event: str) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"{event}\n")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("transport", choices=["stdio"])
     parser.add_argument("--prefix", default="")
-    parser.add_argument("--hold", type=float, default=0.0)
     parser.add_argument("--log")
+    parser.add_argument("--after")
     opts = parser.parse_args()
-    anyio.run(serve_stdio, opts.prefix, opts.hold, opts.log)
+    anyio.run(serve_stdio, opts.prefix, opts.log, opts.after)
 
 
 if __name__ == "__main__":

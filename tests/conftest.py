@@ -1,0 +1,41 @@
+"""Fixtures every test folder may use; the helpers at this level (net_support, ...) are
+importable from every folder."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+
+# No clock in property tests (a deadline or a too-slow health check fails on a busy
+# machine), and no example database: a run depends on nothing an earlier run left.
+settings.register_profile("toolc", deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("toolc")
+
+
+# Hypothesis keeps what it learns (constants it finds in the source, as test modules are
+# collected) in a temporary folder of this run, not in .hypothesis/ of the repository.
+_HYPOTHESIS_HOME = Path(tempfile.mkdtemp(prefix="toolc-tests-hypothesis-"))
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_HYPOTHESIS_HOME, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One mypy cache for the session's mypy runs (the package, the generated code, a user
+    wrapper): the first pays for pydantic and toolc.runtime, the others reuse them. It
+    lives in the session's temporary folder, so nothing is written into the repository,
+    and two suites running at once never share one."""
+    return tmp_path_factory.mktemp("mypy-cache")
