@@ -335,7 +335,7 @@ def _closed_by_toolc(suite: Any, published: Any, path: list[Any]) -> list[list[A
             if key in published and key not in ("const", "enum", "default", "examples"):
                 found.extend(_closed_by_toolc(sub, published[key], [*path, key]))
     elif isinstance(suite, list) and isinstance(published, list) and len(suite) == len(published):
-        for i, (a, b) in enumerate(zip(suite, published)):
+        for i, (a, b) in enumerate(zip(suite, published, strict=False)):
             found.extend(_closed_by_toolc(a, b, [*path, i]))
     return found
 

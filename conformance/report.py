@@ -36,7 +36,7 @@ def group_record(g: Any) -> dict[str, Any]:
     if g.translation.approximations:
         record["approximations"] = g.translation.approximations
     if g.status == "refused":
-        record["located"] = any(d.get("line") and d.get("col") and 1 <= d["tool_line"]
+        record["located"] = any(d.get("line") and d.get("col") and d["tool_line"] >= 1
                                 and d.get("severity") == "error" for d in g.diagnostics)
     if g.status == "built":
         record["published"] = g.published

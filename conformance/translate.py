@@ -95,7 +95,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
 
 
@@ -122,7 +122,7 @@ def _diff(a: Any, b: Any, ptr: str, found: list[str], limit: int) -> None:
                 return
         return
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             _diff(x, y, f"{ptr}/{i}", found, limit)
         return
     found.append(f"{ptr or '/'}: {_short(a)} -> {_short(b)}")

@@ -55,7 +55,7 @@ def build() -> int:
 
 
 def diff(*folders: str, against: str | None = None, fmt: str = "text",
-         fail_on: str = "error") -> tuple[int, str, str]:
+         fail_on: str | None = None) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     old = folders[0] if folders else None
     new = folders[1] if len(folders) > 1 else None
@@ -68,10 +68,51 @@ def edit(repo: Path, old: str, new: str) -> None:
     path.write_text(path.read_text().replace(old, new))
 
 
+COMPARED_HEAD = ("toolc: compared the committed golden files (HEAD:generated/schemas) "
+                 "with a fresh build of the specs\n")
+
+
 def test_nothing_changed(repo: Path) -> None:
-    quiet = (0, "No changes in the published tools.\n", "")
-    assert diff() == quiet
-    assert diff(against="HEAD") == quiet
+    assert diff() == (0, "No changes in the published tools.\n", COMPARED_HEAD)
+    assert diff(against="HEAD") == (0, "No changes in the published tools.\n", "")
+
+
+def test_after_a_writing_build_diff_still_shows_the_change_against_the_commit(
+        repo: Path) -> None:
+    """The issue's loop: a breaking edit, `toolc build` overwrites the golden files, and
+    the reviewer's `toolc diff` must still see the change (HEAD, not the disk)."""
+    edit(repo, "required: false", "required: true")
+    assert build() == 0
+    code, out, err = diff(fmt="markdown")
+    assert code == 1 and "REQUIRED_ADDED" in out and err == COMPARED_HEAD
+    assert ("Compared the committed golden files (HEAD:generated/schemas) with a fresh "
+            "build of the specs.") in out  # the pull request's reader sees it too
+    # The files on disk are still reachable by name: they match the build.
+    assert diff("generated/schemas")[0] == 0
+
+
+def test_outside_git_diff_says_it_compared_the_files_on_disk(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    monkeypatch.delenv("CI", raising=False)
+    assert build() == 0
+    code, out, err = diff()
+    assert code == 0 and "No changes" in out
+    assert "not in a git repository" in err and "on disk (generated/schemas/)" in err
+    edit(tmp_path, "Add a note.", "Add a note to the notebook.")
+    assert diff(fail_on="info")[0] == 1
+
+
+def test_fail_on_defaults_to_the_projects_threshold(repo: Path) -> None:
+    edit(repo, "Add a note.", "Add a note to the notebook.")
+    (repo / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n'
+                                         '[tool.toolc.diff]\nfail_on = "info"\n')
+    assert diff()[0] == 1
+    assert diff(fail_on="error")[0] == 0
 
 
 def relax_missing_descriptions(repo: Path, extra: str = "") -> None:
@@ -94,7 +135,7 @@ def test_a_dropped_description_fails_against_the_committed_golden_files(repo: Pa
 def test_against_a_git_ref_after_the_author_rebuilt(repo: Path) -> None:
     edit(repo, "required: false", "required: true")
     assert build() == 0
-    assert diff()[0] == 0  # the working tree's golden files match the build
+    assert diff("generated/schemas")[0] == 0  # the working tree's files match the build
     code, out, _ = diff(against="HEAD")
     assert code == 1 and "REQUIRED_ADDED" in out
     assert diff(against="HEAD", fail_on="never")[0] == 0
@@ -127,13 +168,15 @@ def test_accepted_change_does_not_fail(repo: Path) -> None:
     assert code == 0 and "DESCRIPTION_REMOVED" in out and "tags explain themselves" in out
 
 
-def test_bad_inputs_are_clear_errors(repo: Path) -> None:
+def test_bad_inputs_are_clear_errors_that_are_not_findings(repo: Path) -> None:
+    """Exit 2, not 1: a CI gate must tell "breaking change" from "could not compare"."""
     code, _, err = diff(against="no-such-ref")
-    assert code == 1 and "unknown git ref 'no-such-ref'" in err
+    assert code == 2 and "unknown git ref 'no-such-ref'" in err
     (repo / "bad").mkdir()
     (repo / "bad" / "x.json").write_text("{not json")
     code, _, err = diff("bad", "generated/schemas")
-    assert code == 1 and "not valid JSON" in err
+    assert code == 2 and "not valid JSON" in err
+    # A spec with errors is a finding of the pull request: 1, with the diagnostic.
     edit(repo, "toolc: 1", "toolc: 3")
     code, _, err = diff()
     assert code == 1 and "TC104" in err
@@ -327,3 +370,63 @@ def test_user_code_is_imported_only_by_a_certifying_build(
     # Serving the export to list it builds what it is made of; handlers run only when
     # a tool is called, and certification calls none.
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.isupper()) == ["POLICY", "WRAP"]
+
+
+BREAKING = [("required: false", "required: true"),
+            ("        description: Labels for the note.\n", "")]
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    from click.testing import CliRunner
+    from toolc.cli import main
+
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_build_prints_changes_as_changes_apart_from_diagnostics(repo: Path) -> None:
+    relax_missing_descriptions(repo)
+    for old, new in BREAKING:
+        edit(repo, old, new)
+    code, out, _ = cli("build", "--no-certify")
+    assert code == 0  # a writing build takes the changes; CI's gate refuses them
+    diagnostics, _, changes = out.partition(
+        "Schema changes against the golden files this build replaces in generated/schemas/:")
+    assert "warning[TC201]" in diagnostics and "REQUIRED_ADDED" not in diagnostics
+    assert "REQUIRED_ADDED" in changes and "DESCRIPTION_REMOVED" in changes
+    assert ("1 breaking, 1 description lost: CI will fail on them unless accepted in "
+            "[tool.toolc.diff]") in changes
+    assert "errors" not in changes.splitlines()[-1]
+
+
+def test_build_fail_on_exits_1_after_writing(repo: Path) -> None:
+    edit(repo, *BREAKING[0])
+    code, out, _ = cli("build", "--no-certify", "--fail-on", "error")
+    assert code == 1 and "at or above --fail-on error" in out
+    assert '"tags"' in (repo / "generated/schemas/notes/addNote.json").read_text().split(
+        '"required"')[1]  # written: tags is now required
+    edit(repo, "Add a note.", "Add a note to the notebook.")
+    assert cli("build", "--no-certify", "--fail-on", "error")[0] == 0  # info only
+    edit(repo, "Add a note to the notebook.", "Add a note.")
+    assert cli("build", "--no-certify", "--fail-on", "info", "--format", "json")[0] == 1
+
+
+def test_exit_codes_of_a_real_subprocess(repo: Path) -> None:
+    """0 clean, 1 findings, 2 what is not a finding, from the installed program."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+
+    def toolc(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "toolc", *args], cwd=repo, env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    assert toolc("diff").returncode == 0
+    edit(repo, *BREAKING[0])
+    assert toolc("build", "--no-certify").returncode == 0
+    breaking = toolc("diff", "--format", "markdown")
+    assert breaking.returncode == 1 and "REQUIRED_ADDED" in breaking.stdout
+    assert "HEAD:generated/schemas" in breaking.stderr
+    bad_ref = toolc("diff", "--against", "no-such-ref")
+    assert bad_ref.returncode == 2 and "unknown git ref" in bad_ref.stderr
+    assert toolc("diff", "--fail-on", "sometimes").returncode == 2

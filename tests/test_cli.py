@@ -238,7 +238,7 @@ def test_progress_on_a_terminal_only(project: Path) -> None:
     spec.write_text(spec.read_text() + "# edited\n")
     controller, terminal = pty.openpty()
     try:
-        proc = subprocess.run(cmd + ["--check"], cwd=project, stdout=subprocess.PIPE,
+        proc = subprocess.run([*cmd, "--check"], cwd=project, stdout=subprocess.PIPE,
                               stderr=terminal, env=env, timeout=300, check=False)
         os.close(terminal)
         shown = b""

@@ -111,7 +111,7 @@ def test_with_the_flag_a_warning_is_printed(tmp_path: Path,
     err = io.StringIO()
     code = run_serve("specs/nope.toolc.yaml", toolset_name=None, transport="http",
                      http=HttpOptions(host="0.0.0.0", allow_remote=True), err=err)
-    assert code == 1
+    assert code == 2  # no such spec: a usage error
     assert err.getvalue().startswith("warning: serving on 0.0.0.0, reachable from other "
                                      "machines: there is no authentication")
 

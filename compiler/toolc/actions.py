@@ -1,9 +1,14 @@
 """What each command does, as plain functions returning an exit code.
 
 ``cli.py`` only declares options and calls these; keeping the behaviour here makes it
-callable from tests and other programs without click. Exit codes: 0 clean (warnings
-allowed), 1 when an error was reported (or, with ``--strict``, a warning), 2 for
-usage errors.
+callable from tests and other programs without click. Exit codes, the same for every
+command (the table is in README.md):
+
+- 0: clean (warnings allowed);
+- 1: findings: an error diagnostic (with ``--strict``, a warning too), a schema change
+  at or above ``--fail-on``, a stale ``generated/`` under ``--check``;
+- 2: not a finding: a usage error, or an input the command cannot use (an unknown git
+  ref, a golden file that cannot be read or is not JSON, a missing path).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from .build import BuildResult, build, compile_specs, discover, in_ci
 from .config import Config, load_config
@@ -23,9 +28,9 @@ from .serve_http import HttpOptions
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
-def _config_or_report(fmt: str, err: TextIO) -> Config | None:
+def _config_or_report(fmt: str, err: TextIO, start: Path | None = None) -> Config | None:
     try:
-        return load_config()
+        return load_config(start)
     except SpecError as exc:
         err.write(render(exc.diagnostics, fmt, {}) + "\n")
         return None
@@ -54,7 +59,9 @@ def _exit_code(bag: DiagnosticBag, strict: bool) -> int:
 
 def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
              out: TextIO | None = None, err: TextIO | None = None, color: bool = False) -> int:
-    """Check specs and report every problem; write nothing."""
+    """Check specs and report every problem; write nothing. Named ``paths`` are checked
+    in the context of the whole project, and only what concerns them is reported
+    (:mod:`toolc.subset`)."""
     out = out or sys.stdout
     err = err or sys.stderr
     config = _config_or_report(fmt, err)
@@ -70,18 +77,32 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
             config.relative(p) for p in config.specs)
         err.write(f"error: no *.toolc.yaml specs found in {where}\n")
         return EXIT_USAGE
-    compiled = compile_specs(config, targets)
+    if targets:
+        from .subset import compile_subset
+
+        compiled, named = compile_subset(config, targets)
+    else:
+        compiled, named = compile_specs(config), set()
     _print_diagnostics(compiled.bag, compiled.sources, fmt, out, color)
     if fmt == "text" and not compiled.bag.items:
         count = len(compiled.project.modules) if compiled.project else 0
-        out.write(f"ok: {count} module(s), no problems\n")
+        if named:  # the others may have problems of their own, not reported here
+            count = len(set(compiled.modules.values()))
+        checked = f"{len(named)} spec(s) of " if named else ""
+        out.write(f"ok: {checked}{count} module(s), no problems\n")
     return _exit_code(compiled.bag, strict)
 
 
 def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
               out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
-              progress: bool = False, live: bool = False) -> int:
-    """Build, or (``--check``, or in CI without ``--write``) verify ``generated/``."""
+              progress: bool = False, live: bool = False, fail_on: str | None = None) -> int:
+    """Build, or (``--check``, or in CI without ``--write``) verify ``generated/``.
+
+    ``fail_on``: exit 1 when a schema change (against the golden files the build
+    replaces) is at or above it. A writing build writes either way and, without it,
+    exits 0 on changes: writing them is how an author takes them, and the gate that
+    refuses them is ``toolc diff --against`` in CI (the summary says which would fail).
+    A checking build fails on any change, as ``generated/`` is then stale."""
     out = out or sys.stdout
     err = err or sys.stderr
     config = _config_or_report(fmt, err)
@@ -99,10 +120,15 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
         _print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color)
         if not result.ok:
             return EXIT_ERRORS
-        _print_changes(result, config, fmt, out, color)
+        _print_changes(result, config, fmt, out, color, checking)
         if fmt == "text":
             _print_budgets(result, out)
         code = _build_exit(result, config, checking, strict, out)
+    if code == EXIT_OK and _changes_fail(result, fail_on):
+        if fmt == "text":
+            out.write(f"exit 1: schema changes at or above --fail-on {fail_on} "
+                      "(the files are written)\n" if not checking else "")
+        code = EXIT_ERRORS
     if live:  # drift of pinned MCP servers (toolc.importer.drift)
         from .importer.drift import build_drift
 
@@ -111,13 +137,36 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     return code
 
 
+def _changes_fail(result: BuildResult, fail_on: str | None) -> bool:
+    from .diff import fails
+
+    return fail_on is not None and result.diff is not None and fails(result.diff.changes,
+                                                                     fail_on)
+
+
+def _ci_fail_on(config: Config) -> str:
+    """The threshold of the CI gate (``toolc diff``): ``[tool.toolc.diff] fail_on``."""
+    fail_on = config.diff.get("fail_on") if isinstance(config.diff, dict) else None
+    return fail_on if isinstance(fail_on, str) else "error"
+
+
 def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
-                   color: bool) -> None:
+                   color: bool, checking: bool) -> None:
+    """The schema changes, apart from the diagnostics and in their own words (a breaking
+    change is not an error of the specs), closed by what CI will make of them."""
     if result.diff is None or not result.diff.changes:
         return
-    change_fmt = fmt if fmt in ("json", "github") else "text"
     golden_root = f"{config.relative(config.output)}/schemas"
-    out.write(result.diff.render(change_fmt, color=color, golden_root=golden_root) + "\n")
+    if fmt == "github":
+        out.write(result.diff.render("github", golden_root=golden_root) + "\n")
+        return
+    from .report.changes import review_summary
+
+    side = "in" if checking else "this build replaces in"
+    out.write(f"\nSchema changes against the golden files {side} {golden_root}/:\n\n")
+    closing = review_summary(result.diff.changes, _ci_fail_on(config))
+    out.write(result.diff.render("text", color=color, golden_root=golden_root,
+                                 closing=closing) + "\n\n")
 
 
 def _print_budgets(result: BuildResult, out: TextIO) -> None:
@@ -193,18 +242,20 @@ def print_schema(out: TextIO | None = None) -> int:
 
 
 def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
-             fail_on: str, out: TextIO | None = None, err: TextIO | None = None,
+             fail_on: str | None, out: TextIO | None = None, err: TextIO | None = None,
              color: bool = False, live: bool = False) -> int:
-    """Classified changes between two sets of golden files (default NEW: a fresh build);
-    ``live``: between the pinned MCP servers' tools and what they publish now."""
+    """Classified changes between two sets of golden files (default NEW: a fresh build;
+    default OLD: the committed ones, HEAD's, in a git repository, else those on disk);
+    ``live``: between the pinned MCP servers' tools and what they publish now.
+    ``fail_on`` None: ``[tool.toolc.diff] fail_on``, else ``error``."""
     out = out or sys.stdout
     err = err or sys.stderr
-    from .build import golden_on_disk, new_golden, render_outputs, schema_changes
-    from .diff import DiffInputError, load_folder, load_git
+    from .build import compile_specs
 
     config = _config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS
+    fail_on = fail_on or _ci_fail_on(config)
     if live:
         if old or new or against:
             err.write("error: --live compares the specs with the live servers; "
@@ -218,16 +269,15 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
         return EXIT_USAGE
     if against and old and not new:
         old, new = None, old  # `toolc diff --against REF NEW`
+    from .build import new_golden, render_outputs, schema_changes
+    from .diff import DiffInputError, fails
+
     golden_root = f"{config.relative(config.output)}/schemas"
     try:
-        if against:
-            before = load_git(against, golden_root, config.root)
-        elif old:
-            before = load_folder(old)
-        else:
-            before = golden_on_disk(config)
+        before, old_label = _old_side(config, old, against, golden_root, err)
+        new_label = new or "a fresh build of the specs"
         if new:
-            after = load_folder(new)
+            after = _load_folder(new)
         else:
             compiled = compile_specs(config)
             if compiled.project is None:
@@ -235,15 +285,42 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
                 return EXIT_ERRORS
             after = new_golden(render_outputs(compiled.project))
         result = schema_changes(config, before, after)
-    except DiffInputError as exc:
+    except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
-        return EXIT_ERRORS
-    text = result.render(fmt, color=color, golden_root=golden_root)
+        return EXIT_USAGE
+    text = result.render(fmt, color=color, golden_root=golden_root,
+                         compared=f"{old_label} with {new_label}")
     if text:
         out.write(text + "\n")
-    from .diff import fails
-
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
+
+
+def _load_folder(path: str) -> Any:
+    from .diff import load_folder
+
+    return load_folder(path)
+
+
+def _old_side(config: Config, old: str | None, against: str | None, golden_root: str,
+              err: TextIO) -> tuple[Any, str]:
+    """The OLD golden files and how to name them; when none is named, the committed ones
+    (the README's and a reviewer's meaning), or, outside git, those on disk, saying
+    which on stderr."""
+    from .build import golden_on_disk
+    from .diff import head_commit, load_git
+
+    if against:
+        return load_git(against, golden_root, config.root), f"{against}:{golden_root}"
+    if old:
+        return _load_folder(old), old
+    if head_commit(config.root) is not None:
+        label = f"the committed golden files (HEAD:{golden_root})"
+        err.write(f"toolc: compared {label} with a fresh build of the specs\n")
+        return load_git("HEAD", golden_root, config.root), label
+    label = f"the golden files on disk ({golden_root}/)"
+    err.write(f"toolc: not in a git repository with a commit: compared {label} "
+              "with a fresh build of the specs\n")
+    return golden_on_disk(config), label
 
 
 def run_serve(target: str, *, toolset_name: str | None, transport: str,
@@ -266,7 +343,10 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
             return EXIT_USAGE
         if warning:
             err.write(f"warning: {warning}\n")
-    config = _config_or_report("text", err)
+    from .serve import project_start
+
+    # A spec's project is found from the spec, so it can be served from any folder.
+    config = _config_or_report("text", err, start=project_start(target))
     if config is None:
         return EXIT_ERRORS
     return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,

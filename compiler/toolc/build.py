@@ -54,6 +54,7 @@ class Compiled:
     sources: dict[str, str] = field(default_factory=dict)
     project: ProjectIR | None = None
     budgets: list[ExportBudget] | None = None   # per export, when the IR was made
+    modules: dict[str, str] = field(default_factory=dict)  # spec as shown -> its module
 
 
 @dataclass(slots=True)
@@ -115,6 +116,9 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
                 compiled.sources[shown] = _text_for_display(path)
             continue
         compiled.sources[shown] = item.text
+        declared = item.data.get("module") if isinstance(item.data, dict) else None
+        if isinstance(declared, str):
+            compiled.modules[shown] = declared
         loaded.append(item)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
@@ -175,12 +179,14 @@ class SchemaDiff:
     old: Any  # toolc.diff.ToolSet
     new: Any
 
-    def render(self, fmt: str, *, color: bool = False, golden_root: str) -> str:
+    def render(self, fmt: str, *, color: bool = False, golden_root: str,
+               closing: str | None = None, compared: str | None = None) -> str:
         from .report.changes import render
 
         return render(self.changes, fmt, color=color, golden_root=golden_root,
                       paths={**self.old.paths, **self.new.paths},
-                      new_texts=self.new.texts, old_texts=self.old.texts)
+                      new_texts=self.new.texts, old_texts=self.old.texts, closing=closing,
+                      compared=compared)
 
 
 def new_golden(files: dict[str, str]) -> Any:

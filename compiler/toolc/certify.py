@@ -237,7 +237,7 @@ def json_differences(want: Any, got: Any, pointer: str = "") -> list[tuple[str, 
         for i, (a, b) in enumerate(zip(want, got, strict=True)):
             out += json_differences(a, b, f"{pointer}/{i}")
         return out
-    same = want == got and type(want) is type(got) or (
+    same = (want == got and type(want) is type(got)) or (
         isinstance(want, (int, float)) and isinstance(got, (int, float))
         and not isinstance(want, bool) and not isinstance(got, bool) and want == got)
     return [] if same else [(pointer, want, got)]

@@ -12,6 +12,7 @@ from . import __version__
 from .serve_http import HttpOptions
 
 _FORMATS = click.Choice(["text", "json", "github"])
+_FAIL_ON = click.Choice(["error", "warning", "info", "never"])
 _SECONDS = click.FloatRange(min=0, min_open=True, max=1e6)
 _HTTP = HttpOptions()  # the defaults of `toolc serve --transport http`
 
@@ -46,14 +47,21 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 @click.option("--live", is_flag=True,
               help="Also list the pinned MCP servers and report their drift.")
-def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live: bool) -> None:
-    """Validate, generate modules and golden schemas, certify, and show what changed."""
+@click.option("--fail-on", type=_FAIL_ON, default=None,
+              help="Exit 1 when a schema change at or above this severity is found "
+                   "(a writing build still writes). Default: a writing build exits 0 on "
+                   "changes; --check exits 1 on any.")
+def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live: bool,
+          fail_on: str | None) -> None:
+    """Validate, generate modules and golden schemas, certify, and show what changed
+    (against the golden files the build replaces), apart from the diagnostics."""
     from .actions import run_build
 
     if check and write:
         raise click.UsageError("--check and --write exclude each other")
     sys.exit(run_build(check=check, write=write, certify=certify, fmt=fmt, strict=strict,
-                       color=_color(), progress=sys.stderr.isatty(), live=live))
+                       color=_color(), progress=sys.stderr.isatty(), live=live,
+                       fail_on=fail_on))
 
 
 @main.command()
@@ -84,18 +92,22 @@ def init(force: bool, module: str | None) -> None:
               help="Read OLD golden files from this git ref instead of a folder.")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "github"]),
               default="text", show_default=True)
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
-              default="error", show_default=True,
-              help="Exit 1 when a change at or above this severity is found.")
+@click.option("--fail-on", type=_FAIL_ON, default=None,
+              help="Exit 1 when a change at or above this severity is found. Default: "
+                   "[tool.toolc.diff] fail_on, else error.")
 @click.option("--live", is_flag=True,
               help="Compare the pinned MCP servers' tools with what they publish now.")
 def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_on: str,
          live: bool) -> None:
     """Classify the changes between two sets of published tools.
 
-    OLD defaults to the golden files in the output folder (or --against GIT_REF);
-    NEW defaults to what a build of the specs would publish now. With --live: what the
-    specs pin against what their MCP servers publish now.
+    OLD defaults to the committed golden files (HEAD's) in a git repository, else to
+    those in the output folder (stderr says which); --against GIT_REF names another
+    commit. NEW defaults to what a build of the specs would publish now. With --live:
+    what the specs pin against what their MCP servers publish now.
+
+    Exit 0: no change at or above --fail-on; 1: such a change (or specs with errors);
+    2: the comparison could not be made (usage, unknown ref, unreadable golden file).
     """
     from .actions import run_diff
 
@@ -106,7 +118,7 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @main.command()
 @click.argument("target", metavar="SPEC_OR_MODULE")
 @click.option("--toolset", "toolset_name", metavar="NAME",
-              help="Serve this toolset of the module instead of its export.")
+              help="Serve this toolset, as the spec declares it, instead of the export.")
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
               show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -147,6 +159,18 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
           expose_errors: bool, deps: str | None, **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
+
+    SPEC_OR_MODULE is one of:
+
+    \b
+      specs/x.toolc.yaml  a spec file, compiled in memory (what it says now); its
+                          project is the nearest pyproject.toml with [tool.toolc]
+                          above it, so it is served from any folder
+      x                   the generated module of spec module x (generated/x.py),
+                          before any package named x
+      generated.x         a module by its dotted name, from the python-path
+
+    --toolset NAME serves a toolset the spec declares (default: the export).
 
     Over HTTP each request's Host and Origin must be allowed (the bind address's names,
     --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,

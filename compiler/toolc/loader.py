@@ -205,7 +205,7 @@ class _Builder:
     def _report(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
         self.diagnostics.append(Diagnostic(code, Severity.ERROR, message, span, notes))
 
-    def build(self, parser: Any) -> Any:
+    def build(self, parser: Any) -> Any:  # noqa: C901  # one loop over the events: the hot path
         """Build the value of the single document ``parser`` (a PyYAML parser) reads.
 
         This loop runs once per YAML event, so it dispatches on the exact event class

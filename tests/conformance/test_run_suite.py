@@ -57,7 +57,7 @@ def test_every_group_and_instance_of_the_vendored_files_is_accounted_for(
     for name, groups in suite.items():
         s = by_file[name]
         assert s["groups"] == len(groups) == s["built"] + s["refused"] + s["unexpressible"]
-        called = sum(len(g["tests"]) for g, rec in zip(groups, _records(report, name))
+        called = sum(len(g["tests"]) for g, rec in zip(groups, _records(report, name), strict=False)
                      if rec["status"] == "built")
         assert s["instances"] == called == sum(s["classes"].values())
         assert name in table

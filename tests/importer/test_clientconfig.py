@@ -70,5 +70,5 @@ def test_bad_configurations_say_what_is_wrong(tmp_path: Path, data: Any, message
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
-    with pytest.raises(ImportFailure, match="nope.json: no such file"):
+    with pytest.raises(ImportFailure, match=r"nope.json: no such file"):
         read_config(tmp_path / "nope.json")

@@ -54,7 +54,7 @@ def test_an_unreachable_http_server_is_a_clear_failure() -> None:
 
 def test_a_missing_command_is_named() -> None:
     server = Server("local", stdio={"command": "/nonexistent/mcp-server"})
-    with pytest.raises(ImportFailure, match="no such command|No such file"):
+    with pytest.raises(ImportFailure, match=r"no such command|No such file"):
         anyio.run(list_live, server, 120.0)
 
 

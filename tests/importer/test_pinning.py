@@ -33,7 +33,7 @@ def test_nothing_is_made_up_for_what_the_server_leaves_out() -> None:
 @pytest.mark.parametrize("schema", [None, [], True, "object"])
 def test_a_tool_without_an_object_input_schema_is_refused(schema: object) -> None:
     tool = {"name": "t"} if schema is None else {"name": "t", "inputSchema": schema}
-    with pytest.raises(ImportFailure, match="here: tool 't' has .*inputSchema"):
+    with pytest.raises(ImportFailure, match=r"here: tool 't' has .*inputSchema"):
         pinned_tool(tool, "here")
 
 

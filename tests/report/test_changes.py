@@ -146,3 +146,25 @@ def test_control_characters_from_golden_files_never_reach_the_terminal() -> None
         out = render([change], fmt, color=False)
         assert not any(ch in out for ch in "\x1b\x07\x9b"), fmt
         assert "\\x1b]0;pwned\\x07" in out, fmt
+
+
+def test_review_summary_speaks_of_changes_not_errors() -> None:
+    from toolc.diagnostics import Severity
+    from toolc.diff.model import Change
+    from toolc.report.changes import review_summary
+
+    def change(rule: str, severity: Severity, accepted: bool = False) -> Change:
+        return Change(tool="t", pointer="/x", rule=rule, severity=severity, message="m",
+                      accepted=accepted, reason="ok" if accepted else None)
+
+    breaking = [change("TOOL_REMOVED", Severity.ERROR), change("REQUIRED_ADDED", Severity.ERROR),
+                change("DESCRIPTION_REMOVED", Severity.ERROR),
+                change("TOOL_ADDED", Severity.INFO),
+                change("TOOL_REMOVED", Severity.ERROR, accepted=True)]
+    assert review_summary(breaking) == (
+        "2 breaking, 1 description lost, 1 compatible, 1 accepted: CI will fail on them "
+        "unless accepted in [tool.toolc.diff]")
+    assert review_summary(breaking[3:]) == "1 compatible, 1 accepted: none fails CI"
+    assert review_summary(breaking[3:], "info").endswith("CI will fail on them unless "
+                                                         "accepted in [tool.toolc.diff]")
+    assert review_summary([]) == "No changes in the published tools."

@@ -48,6 +48,15 @@ async def test_denied_is_an_error_result_saying_why() -> None:
     assert ran == []
 
 
+async def test_a_denial_names_the_tool_as_the_model_called_it() -> None:
+    toolset, ran = approval_set()
+    outer = rt.RenamedToolset(rt.PrefixedToolset(toolset, "db_"), {"db_drop": "dropTable"})
+    ctx = rt.RunContext(deps=None, tool_call_id="c", approvals={"c": rt.Denied("no")})
+    result = await outer.call_tool(ctx, "dropTable", {"text": "a"})
+    assert result.is_error and result.text_content == "The call to 'dropTable' was not run: no"
+    assert ran == []
+
+
 async def test_unknown_names_do_not_ask(ctx: rt.RunContext[None]) -> None:
     toolset, _ = approval_set()
     result = await toolset.call_tool(ctx, "nope", {})

@@ -119,7 +119,7 @@ def test_a_stand_in_set_before_first_use_is_kept(module: tuple[ModuleType, Built
 
 def test_an_unknown_name_is_an_attribute_error(module: tuple[ModuleType, Built]) -> None:
     mod, _ = module
-    with pytest.raises(AttributeError, match="^module 'lazy_probe' has no attribute 'Nope'$"):
+    with pytest.raises(AttributeError, match=r"^module 'lazy_probe' has no attribute 'Nope'$"):
         mod.Nope  # noqa: B018
     assert not hasattr(mod, "Nope")
 
@@ -133,7 +133,7 @@ def test_a_name_asked_for_while_being_built_is_a_name_error() -> None:
         return {"A": int}
 
     lazy = rt.LazyModule(ns, groups={"A": build_a}, toolsets={})
-    with pytest.raises(NameError, match="^cyclic.A is still being built$"):
+    with pytest.raises(NameError, match=r"^cyclic.A is still being built$"):
         lazy.getattr("A")
     # the failed build is forgotten: the next attempt builds again, not a cycle
     with pytest.raises(NameError, match="still being built"):

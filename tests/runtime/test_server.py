@@ -331,7 +331,7 @@ async def test_a_listing_failure_is_an_mcp_error_and_serving_goes_on(mode: str) 
         with pytest.raises(MCPError, match=r"^internal error listing the tools \(ref 1\)$"):
             await client.list_tools()
     async with Client(rt.to_mcp_server(ts, expose_errors=True), mode=mode) as client:
-        with pytest.raises(MCPError, match="the predicate .*flaky of admin failed: LookupError"):
+        with pytest.raises(MCPError, match=r"the predicate .*flaky of admin failed: LookupError"):
             await client.list_tools()
         failing["now"] = False
         assert [t.name for t in (await client.list_tools()).tools] == ["echo", "more"]

@@ -23,7 +23,7 @@ def test_lazy_ref_parses_module_and_dotted_attribute() -> None:
     assert (ref.module, ref.attr, str(ref)) == ("pkg.mod", "Class.method", "pkg.mod:Class.method")
     assert ref == rt.LazyRef("pkg.mod", "Class.method")
     for bad in ("pkg.mod", ":attr", "pkg:"):
-        with pytest.raises(ValueError, match="'package.module:attribute'"):
+        with pytest.raises(ValueError, match=r"'package.module:attribute'"):
             rt.LazyRef.parse(bad)
 
 

@@ -20,6 +20,7 @@ from .policy import FAIL_ON, Acceptance, Policy, fails, worst
 from .rules import RULES, DiffRule
 from .sources import (
     ToolSet,
+    head_commit,
     line_of,
     load_folder,
     load_git,
@@ -49,6 +50,7 @@ __all__ = [
     "diff_tools",
     "fails",
     "golden_text",
+    "head_commit",
     "line_of",
     "load_folder",
     "load_git",

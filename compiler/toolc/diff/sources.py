@@ -121,6 +121,17 @@ def _git(repo: Path, *args: str, stdin: bytes | None = None) -> subprocess.Compl
                              "from a ref)") from None
 
 
+def head_commit(repo: str | Path = ".") -> str | None:
+    """The commit HEAD names when ``repo`` is inside a git repository with one; None when
+    it is not, has no commit yet, or git is not installed (the caller says what it used
+    instead)."""
+    try:
+        found = _git(Path(repo), "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    except DiffInputError:
+        return None
+    return found.stdout.decode().strip() if found.returncode == 0 else None
+
+
 def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = ".") -> ToolSet:
     """The tools below ``folder`` as committed at ``ref``, read without a checkout.
 

@@ -232,9 +232,10 @@ class SchemaWriter:
                                              root.rel(ptr)))
         return out
 
-    def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
-              root: _Root, in_type: bool, depth: int, inline: bool,
-              closable: bool = False) -> dict[str, JSON]:
+    def _core(  # noqa: C901  # one pass over a node's keywords, each case a line or two
+            self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
+            root: _Root, in_type: bool, depth: int, inline: bool,
+            closable: bool = False) -> dict[str, JSON]:
         """The node's keywords written out, named type laid under, without the null wrap;
         ``closable``: the node describes a value of its own, so its alternatives may too."""
         named = self._named(node, module)

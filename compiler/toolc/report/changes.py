@@ -51,14 +51,17 @@ def want_color(stream: TextIO) -> bool:
 def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
            golden_root: str = "generated/schemas", paths: Mapping[str, str] | None = None,
            new_texts: Mapping[str, str] | None = None,
-           old_texts: Mapping[str, str] | None = None) -> str:
-    """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline."""
+           old_texts: Mapping[str, str] | None = None, closing: str | None = None,
+           compared: str | None = None) -> str:
+    """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline.
+    ``closing`` replaces the summary that ends ``text``; ``compared`` (``X with Y``) says
+    in ``markdown`` which sets were compared, for the reviewer who reads only that."""
     items = list(changes)
     locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
     if fmt == "text":
-        return render_text(items, color=color, locate=locate)
+        return render_text(items, color=color, locate=locate, closing=closing)
     if fmt == "markdown":
-        return render_markdown(items)
+        return render_markdown(items, compared)
     if fmt == "json":
         return render_json(items)
     if fmt == "github":
@@ -121,13 +124,39 @@ def summary(changes: Sequence[Change]) -> str:
     return text + (f"; {accepted} accepted" if accepted else "")
 
 
+def review_summary(changes: Sequence[Change], ci_fail_on: str = "error") -> str:
+    """What a build's changes mean for review, in words that are not a diagnostic's:
+    ``3 breaking, 1 description lost: CI will fail on them unless accepted in
+    [tool.toolc.diff]``. ``ci_fail_on`` is the gate's threshold (``toolc diff``'s)."""
+    from ..diff.policy import fails
+
+    if not changes:
+        return "No changes in the published tools."
+    live = [c for c in changes if not c.accepted]
+    errors = [c for c in live if c.severity is Severity.ERROR]
+    lost = sum(1 for c in errors if c.rule == "DESCRIPTION_REMOVED")
+    parts = [f"{len(errors) - lost} breaking" if len(errors) > lost else "",
+             f"{lost} description{'s' if lost > 1 else ''} lost" if lost else "",
+             _count(live, Severity.WARNING, "risky"), _count(live, Severity.INFO, "compatible"),
+             f"{len(changes) - len(live)} accepted" if len(live) < len(changes) else ""]
+    text = ", ".join(p for p in parts if p)
+    if fails(changes, ci_fail_on):
+        return text + ": CI will fail on them unless accepted in [tool.toolc.diff]"
+    return text + ": none fails CI"
+
+
+def _count(changes: Sequence[Change], severity: Severity, word: str) -> str:
+    count = sum(1 for c in changes if c.severity is severity)
+    return f"{count} {word}" if count else ""
+
+
 def _by_tool(changes: list[Change]) -> list[tuple[str, list[Change]]]:
     ordered = sorted(changes, key=Change.sort_key)
     return [(tool, list(group)) for tool, group in groupby(ordered, key=lambda c: c.tool)]
 
 
 def render_text(changes: list[Change], *, color: bool = False,
-                locate: Locator | None = None) -> str:
+                locate: Locator | None = None, closing: str | None = None) -> str:
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
@@ -154,7 +183,7 @@ def render_text(changes: list[Change], *, color: bool = False,
                 new = escape_controls(_value(c.new, shorten=True))
                 lines.append("    " + paint(_GREEN, f"+ {new}"))
         blocks.append("\n".join(lines))
-    blocks.append(summary(changes))
+    blocks.append(summary(changes) if closing is None else closing)
     return "\n\n".join(blocks)
 
 
@@ -181,8 +210,10 @@ def _code(value: Json) -> str:
     return "" if value is None else _code_span(_value(value, shorten=True))
 
 
-def render_markdown(changes: list[Change]) -> str:
+def render_markdown(changes: list[Change], compared: str | None = None) -> str:
     lines = [MARKER, "### Schema changes", ""]
+    if compared:
+        lines += [f"Compared {_cell(compared)}.", ""]
     if not changes:
         return "\n".join([*lines, summary(changes)])
     lines.append(f"**{summary(changes)}**")

@@ -91,9 +91,9 @@ def call_id_of(ctx: RunContext[Any]) -> str:
 
 
 def denied_result(tool_name: str, denial: Denied) -> ToolResult:
-    from toolc.runtime.results import ToolResult
+    from toolc.runtime.results import DeniedResult
 
-    return ToolResult.error(f"The call to {tool_name!r} was not run: {denial.message}")
+    return DeniedResult(tool_name, denial.message)
 
 
 def approval_gate(

@@ -194,10 +194,27 @@ def unknown_tool(name: str) -> ToolResult:
     return UnknownToolResult(name)
 
 
+class DeniedResult(ToolResult):
+    """The error result for a call whose approval was denied: the model reads that the
+    call was not run and why. Its own class, so that renaming toolsets restate the name
+    as the model knows it (``wb_saveNote``, not the inner ``saveNote``)."""
+
+    __slots__ = ("reason", "tool_name")
+
+    def __init__(self, tool_name: str, reason: str) -> None:
+        super().__init__([TextContent(f"The call to {tool_name!r} was not run: {reason}")],
+                         None, True)
+        self.tool_name = tool_name
+        self.reason = reason
+
+
 def restate_unknown(result: ToolResult, outer_name: str) -> ToolResult:
-    """An inner "unknown tool" result, renamed to the name the caller used."""
-    if type(result) is UnknownToolResult and result.tool_name != outer_name:
+    """An inner "unknown tool" or "denied" result, renamed to the name the caller used."""
+    kind = type(result)
+    if kind is UnknownToolResult and result.tool_name != outer_name:  # type: ignore[attr-defined]
         return UnknownToolResult(outer_name)
+    if kind is DeniedResult and result.tool_name != outer_name:  # type: ignore[attr-defined]
+        return DeniedResult(outer_name, result.reason)  # type: ignore[attr-defined]
     return result
 
 
