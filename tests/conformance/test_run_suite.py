@@ -9,6 +9,7 @@ wrong, so that a disagreement the harness failed to see would fail here. No netw
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,9 +23,12 @@ VENDORED = ROOT / "tests" / "fixtures" / "conformance"
 TOOLC = Path(sys.executable).parent / "toolc"
 
 sys.path.insert(0, str(ROOT / "conformance"))
+_WRITE_BYTECODE, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # nothing into the repo
 import calls
 import report
 import translate
+
+sys.dont_write_bytecode = _WRITE_BYTECODE
 
 
 def run_harness(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any], str]:
@@ -32,6 +36,7 @@ def run_harness(suite: Path, out: Path, *extra: str) -> tuple[int, dict[str, Any
         [sys.executable, str(HARNESS), "--suite", str(suite), "--toolc", str(TOOLC),
          "--json", str(out / "report.json"), "--markdown", str(out / "report.md"), *extra],
         capture_output=True, text=True, timeout=300, check=False,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     assert (out / "report.json").exists(), proc.stderr
     return proc.returncode, json.loads((out / "report.json").read_text()), proc.stdout
