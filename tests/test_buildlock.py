@@ -10,18 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from notes_spec import NOTES_SPEC
 from toolc.buildlock import build_lock
 
-SPEC = """\
-toolc: 1
-module: notes
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string, description: The note.}
-"""
+SPEC = NOTES_SPEC
 
 
 @pytest.fixture

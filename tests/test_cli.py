@@ -11,21 +11,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from notes_spec import NOTES_SPEC
 from toolc.cli import main
 from toolc.model import spec_json_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 
-GOOD = """\
-toolc: 1
-module: notes
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string, description: The note.}
-"""
+GOOD = NOTES_SPEC
 
 
 @pytest.fixture

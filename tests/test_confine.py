@@ -15,20 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from notes_spec import NOTES_SPEC
 from toolc.actions import run_build, run_diff, validate
 from toolc.confine import entry_problem
 from toolc.write import JOURNAL, MANIFEST
 
-SPEC = """\
-toolc: 1
-module: notes
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string, description: The note.}
-"""
+SPEC = NOTES_SPEC
 
 
 def tree(root: Path) -> dict[str, object]:
