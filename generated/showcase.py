@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from toolc import runtime as rt
+from toolc.runtime import _generated as rtg
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -23,7 +24,7 @@ else:
 
     # At run time a class statement below only records its body, and the class is made
     # at first use (see the end): making a pydantic class costs about half a millisecond.
-    _classes = rt.ClassRecorder()
+    _classes = rtg.ClassRecorder()
     BaseModel, ConfigDict, Field, Protocol = _classes.stand_ins(
         "BaseModel",
         "ConfigDict",
@@ -118,7 +119,7 @@ if TYPE_CHECKING:
         _check_tidy_prepare: _Prepare = _user_showcase_app_policy.hide_destructive_when_read_only
         _check_audited_wrapper: type[rt.WrapperToolset] = _user_showcase_app_policy.AuditLog
 
-    _lazy: rt.LazyModule  # made at the end, once the builders it calls are defined
+    _lazy: rtg.LazyModule  # made at the end, once the builders it calls are defined
     geometry: rt.AbstractToolset[Any]
     safe: rt.AbstractToolset[Any]
     tidy: rt.AbstractToolset[Any]
@@ -296,7 +297,7 @@ if not TYPE_CHECKING:
         "everything": _toolset_everything,
         "toolset": lambda: _lazy.toolset("everything"),
     }
-    _lazy = rt.LazyModule(
+    _lazy = rtg.LazyModule(
         globals(),
         _classes,
         needs={"MeasureParams": ["Point"]},

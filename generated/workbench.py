@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from toolc import runtime as rt
+from toolc.runtime import _generated as rtg
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 else:
     # At run time a class statement below only records its body, and the class is made
     # at first use (see the end): making a pydantic class costs about half a millisecond.
-    _classes = rt.ClassRecorder()
+    _classes = rtg.ClassRecorder()
     BaseModel, ConfigDict, Field, Protocol = _classes.stand_ins(
         "BaseModel",
         "ConfigDict",
@@ -123,7 +124,7 @@ if TYPE_CHECKING:
         _check_SaveNote: SaveNoteHandler = _user_workbench_app_tools.save_note
         _check_ListNotes: ListNotesHandler = _user_workbench_app_tools.list_notes
 
-    _lazy: rt.LazyModule  # made at the end, once the builders it calls are defined
+    _lazy: rtg.LazyModule  # made at the end, once the builders it calls are defined
     app: rt.AbstractToolset[Any]
     main: rt.AbstractToolset[Any]
     toolset: rt.AbstractToolset[Any]
@@ -222,7 +223,7 @@ if not TYPE_CHECKING:
         "main": _toolset_main,
         "toolset": lambda: _lazy.toolset("main"),
     }
-    _lazy = rt.LazyModule(
+    _lazy = rtg.LazyModule(
         globals(),
         _classes,
         needs={

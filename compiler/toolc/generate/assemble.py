@@ -171,7 +171,7 @@ class ModuleWriter:
 
     def _lazy_tables(self, texts: dict[str, str], heads: dict[str, set[str]]
                      ) -> tuple[list[str], list[tuple[str, str]], str, str]:
-        """What ``rt.LazyModule`` needs to make the module's names at first use: a builder
+        """What ``rtg.LazyModule`` needs to make the module's names at first use: a builder
         per type alias (written again there: the typed view of aliases is for mypy only)
         and its entry in ``_GROUPS``, and for the recorded classes each one's local needs
         and the cycles among them."""
