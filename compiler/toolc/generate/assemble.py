@@ -241,8 +241,8 @@ class ModuleWriter:
         self._tool_models()
         checks, check_aliases = self._checks()
         texts = {d.name: self._definition_text(d) for d in self.models.defs}
-        classes = [texts[d.name] for d in self.models.defs if isinstance(d, ModelDef)]
-        classes += [text for _, text in self.protocols]
+        models = [texts[d.name] for d in self.models.defs if isinstance(d, ModelDef)]
+        protocols = [text for _, text in self.protocols]
         tool_funcs, tools = self._tool_factories()
         writer = ToolsetWriter(self.module, self.names, tool_funcs, self.project)
         toolsets, declarations, lazy_toolsets = self._toolset_builders(writer)
@@ -266,7 +266,7 @@ class ModuleWriter:
             checking_imports=checking_imports(self.models.defs, uses), other_modules=others,
             stand_ins=_stand_ins(stand_in_names(self.models.defs, uses)),
             user_imports=[f"import {m} as {a}" for m, a in sorted(self.user_modules.items())],
-            typed_aliases=typed_aliases, classes=classes, checks=checks,
+            typed_aliases=typed_aliases, models=models, protocols=protocols, checks=checks,
             declarations=declarations, tools=tools, toolsets=toolsets, builders=builders,
             groups=groups, needs=needs, cycles=cycles, lazy_toolsets=lazy_toolsets,
             all_names=[py_str(n) for n in sorted(set(public))],
