@@ -294,29 +294,17 @@ def _toolset_everything() -> rt.AbstractToolset[Any]:
     )
 
 
-# At run time: what makes each name at first use.
+# The module's export: the same object as everything.
+def _toolset_toolset() -> rt.AbstractToolset[Any]:
+    return _lazy.toolset("everything")
+
+
+# At run time: each name is made at first use, by its _build_<alias> or _toolset_<attr>.
 if not TYPE_CHECKING:
-    _GROUPS: dict[str, Any] = {}
-    _TOOLSETS = {
-        "geometry": _toolset_geometry,
-        "safe": _toolset_safe,
-        "tidy": _toolset_tidy,
-        "renamed": _toolset_renamed,
-        "audited": _toolset_audited,
-        "guarded": _toolset_guarded,
-        "browser": _toolset_browser,
-        "files": _toolset_files,
-        "remote": _toolset_remote,
-        "drawing": _toolset_drawing,
-        "everything": _toolset_everything,
-        "toolset": lambda: _lazy.toolset("everything"),
-    }
     _lazy = rtg.LazyModule(
         globals(),
         _classes,
         needs={"MeasureParams": ["Point"]},
-        groups=_GROUPS,
-        toolsets=_TOOLSETS,
     )
     __getattr__ = _lazy.getattr
     __dir__ = _lazy.dir

@@ -217,7 +217,12 @@ def _toolset_main() -> rt.AbstractToolset[Any]:
     return rt.PrefixedToolset(_lazy.toolset("app"), "wb_", id="workbench.main")
 
 
-# At run time: what makes each name at first use.
+# The module's export: the same object as main.
+def _toolset_toolset() -> rt.AbstractToolset[Any]:
+    return _lazy.toolset("main")
+
+
+# At run time: each name is made at first use, by its _build_<alias> or _toolset_<attr>.
 if not TYPE_CHECKING:
     # A type alias is a value, which cannot be recorded: written again here as a builder.
     def _build_Severity() -> dict[str, Any]:
@@ -230,14 +235,6 @@ if not TYPE_CHECKING:
 
         return {"Severity": Severity}
 
-    _GROUPS = {
-        "Severity": _build_Severity,
-    }
-    _TOOLSETS = {
-        "app": _toolset_app,
-        "main": _toolset_main,
-        "toolset": lambda: _lazy.toolset("main"),
-    }
     _lazy = rtg.LazyModule(
         globals(),
         _classes,
@@ -245,8 +242,6 @@ if not TYPE_CHECKING:
             "ReadLogParams": ["Severity"],
             "ListNotesResult": ["ListNotesResultNotesItem"],
         },
-        groups=_GROUPS,
-        toolsets=_TOOLSETS,
     )
     __getattr__ = _lazy.getattr
     __dir__ = _lazy.dir

@@ -63,11 +63,10 @@ def module() -> Iterator[tuple[ModuleType, Built]]:
         built.calls.append("app")
         return rt.FunctionToolset([], id="lazy_probe.app")
 
-    lazy = rtg.LazyModule(
-        ns,
-        groups={"Item": build_item, "Left": build_pair, "Right": build_pair},
-        toolsets={"app": build_app, "toolset": lambda: lazy.toolset("app")},
-    )
+    # the builders, found by name as in a generated module
+    ns.update(_build_Item=build_item, _build_Left=build_pair, _build_Right=build_pair,
+              _toolset_app=build_app, _toolset_toolset=lambda: lazy.toolset("app"))
+    lazy = rtg.LazyModule(ns)
     ns["_lazy"] = lazy
     ns["__getattr__"] = lazy.getattr
     ns["__dir__"] = lazy.dir
@@ -133,7 +132,8 @@ def test_a_name_asked_for_while_being_built_is_a_name_error() -> None:
         lazy.getattr("A")
         return {"A": int}
 
-    lazy = rtg.LazyModule(ns, groups={"A": build_a}, toolsets={})
+    ns["_build_A"] = build_a
+    lazy = rtg.LazyModule(ns)
     with pytest.raises(NameError, match=r"^cyclic.A is still being built$"):
         lazy.getattr("A")
     # the failed build is forgotten: the next attempt builds again, not a cycle

@@ -61,7 +61,7 @@ def test_a_class_statement_is_only_recorded_until_first_use(load: Any) -> None:
         x: Annotated[int, Field(ge=0)] = Field(description="Across.")
         tags: list[Annotated[str, Field(max_length=3)]] = Field([], description="Tags.")
 
-    _lazy = rtg.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     ''')
     assert "Point" not in vars(mod)  # taken out of the globals: the module makes it
@@ -105,7 +105,7 @@ def test_needs_are_made_first_and_cycles_together(load: Any) -> None:
         name: str
 
     _lazy = rtg.LazyModule(globals(), _classes, needs={"Folder": ["Owner"]},
-                          cycles=[["Folder", "File"]], groups={}, toolsets={})
+                          cycles=[["Folder", "File"]])
     __getattr__ = _lazy.getattr
     ''')
     folder = mod.Folder
@@ -126,7 +126,7 @@ def test_a_reference_resolved_at_first_validation_keeps_annotation_constraints(
         item: Later_ | None = None
         code: Annotated[str, Field(max_length=2)] = "ab"
 
-    _lazy = rtg.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     ''')
     holder = mod.Holder
@@ -144,7 +144,7 @@ def test_a_protocol_is_made_as_a_typing_protocol(load: Any) -> None:
 
         def __call__(self, ctx: Any, /, *, name: str) -> str: ...
 
-    _lazy = rtg.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     ''')
     handler = mod.Handler
@@ -158,7 +158,7 @@ def test_a_name_set_before_first_use_is_kept_and_dir_lists_recipes(load: Any) ->
     class Kept(BaseModel):
         x: int
 
-    _lazy = rtg.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     __dir__ = _lazy.dir
     ''')
