@@ -49,3 +49,9 @@ def test_a_named_type_in_another_module(codes: Callable[..., list[str]]) -> None
     other = "toolc: 1\nmodule: o\ntypes:\n  T: {type: string, description: T.}\n"
     assert codes(TOOL + "{type: o.T}\n", other) == []
     assert codes(TOOL + "{type: o.U, description: P.}\n", other) == ["TC305"]
+
+
+def test_a_schema_keyword_that_is_not_a_string_is_one_clear_error(
+        codes: Callable[..., list[str]]) -> None:
+    assert codes(EXT + "{type: object, $schema: []}\n") == ["TC202"]
+    assert codes(TOOL + "{description: P., $schema: {}}\n") == ["TC202"]

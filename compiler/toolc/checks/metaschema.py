@@ -22,7 +22,8 @@ def check_metaschema(walk: Walk, node: YMap, key_span: Span,
                      trail: tuple[str, ...] | None) -> None:
     """TC221: ``$schema``, where given, is 2020-12's."""
     value = node.get("$schema")
-    if value is None or value in DRAFT_2020_12:
+    # not a string (a list, say): a wrong value, reported by the keyword checks
+    if not isinstance(value, str) or value in DRAFT_2020_12:
         return
     span = node.value_spans["$schema"]
     notes = ("remove `$schema`, or give https://json-schema.org/draft/2020-12/schema",)
