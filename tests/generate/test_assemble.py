@@ -115,3 +115,30 @@ def test_a_reference_that_is_not_identifiers_is_never_written_as_code(
     assert "import os; import sys" not in text
     assert "rt.LazyRef(\"os; import sys\", \"x\")" in text
     assert "_check_ReadLog" not in text and "_check_SaveNote" in text
+
+
+VALID = Path(__file__).parents[1] / "fixtures" / "valid"
+EXPECTED = sorted(p for p in VALID.glob("*/expected/*.py") if p.name != "__init__.py")
+SECTIONS = ["# The pydantic models:", "# The handler Protocols:", "# The tools:",
+            "# The toolsets:", "# At run time:"]
+
+
+@pytest.mark.parametrize("path", EXPECTED, ids=lambda p: f"{p.parents[1].name}/{p.name}")
+def test_a_generated_module_reads_as_what_it_is(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    classes = [line.split("(")[0] for line in lines if line.startswith("class ")]
+    assert len(classes) == len(set(classes))  # each model and Protocol written once
+    recorded = "only records its body" in text
+    assert recorded == bool(classes) and text.count("only records its body") <= 1
+    assert not recorded or "only records its body" in "".join(lines[:4])  # said at the top
+    found = [s for s in SECTIONS if s in text]
+    assert sorted(found, key=text.index) == found and found[-1] == "# At run time:"
+    assert "_GROUPS" not in text and "_TOOLSETS" not in text  # builders are found by name
+    if "def _check_user_code" in text:
+        assert "# Never called" in lines[lines.index("    def _check_user_code() -> None:") - 1]
+    declared = [line.split(":")[0].strip() for line in lines
+                if line.startswith("    ") and ": rt." in line and "=" not in line
+                and not line.startswith("     ")]
+    for attr in declared:
+        assert f"def _toolset_{attr}() ->" in text, attr

@@ -13,6 +13,7 @@ from toolc.diagnostics import DiagnosticBag
 from toolc.generate import generate_project
 from toolc.generate.toolsets import declared_type
 from toolc.ir import ProjectIR
+from toolc.runtime.wrapper import LazyWrapperToolset
 
 Load = Callable[[str], Any]
 CTX = rt.RunContext.empty()
@@ -63,7 +64,7 @@ def test_every_declared_toolset_is_an_attribute_of_its_kind(importable: Load,
     expected = {
         "plain": rt.FunctionToolset, "shown": rt.FilteredToolset,
         "tidy": rt.PreparedToolset, "prefixed": rt.PrefixedToolset,
-        "renamed": rt.RenamedToolset, "logged": rt.LazyWrapperToolset,
+        "renamed": rt.RenamedToolset, "logged": LazyWrapperToolset,
         "guarded": rt.ApprovalRequiredToolset, "outside": rt.ExternalToolset,
         "files": rt.MCPToolset, "web": rt.MCPToolset, "servers": rt.MCPManager,
         "everything": rt.CombinedToolset,

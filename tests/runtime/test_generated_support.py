@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import toolc.runtime as rt
 from pydantic import BaseModel
+from toolc.runtime import _generated as rtg
 from toolc.runtime import generated_support
 
 
@@ -62,11 +63,10 @@ def module() -> Iterator[tuple[ModuleType, Built]]:
         built.calls.append("app")
         return rt.FunctionToolset([], id="lazy_probe.app")
 
-    lazy = rt.LazyModule(
-        ns,
-        groups={"Item": build_item, "Left": build_pair, "Right": build_pair},
-        toolsets={"app": build_app, "toolset": lambda: lazy.toolset("app")},
-    )
+    # the builders, found by name as in a generated module
+    ns.update(_build_Item=build_item, _build_Left=build_pair, _build_Right=build_pair,
+              _toolset_app=build_app, _toolset_toolset=lambda: lazy.toolset("app"))
+    lazy = rtg.LazyModule(ns)
     ns["_lazy"] = lazy
     ns["__getattr__"] = lazy.getattr
     ns["__dir__"] = lazy.dir
@@ -101,7 +101,7 @@ def test_a_group_is_built_together_after_what_it_needs(
 def test_model_and_toolset_return_the_module_attribute(
         module: tuple[ModuleType, Built]) -> None:
     mod, built = module
-    lazy: rt.LazyModule = mod._lazy
+    lazy: rtg.LazyModule = mod._lazy
     assert lazy.model("Item") is mod.Item
     app = lazy.toolset("app")
     assert mod.toolset is app and mod.app is app
@@ -132,7 +132,8 @@ def test_a_name_asked_for_while_being_built_is_a_name_error() -> None:
         lazy.getattr("A")
         return {"A": int}
 
-    lazy = rt.LazyModule(ns, groups={"A": build_a}, toolsets={})
+    ns["_build_A"] = build_a
+    lazy = rtg.LazyModule(ns)
     with pytest.raises(NameError, match=r"^cyclic.A is still being built$"):
         lazy.getattr("A")
     # the failed build is forgotten: the next attempt builds again, not a cycle

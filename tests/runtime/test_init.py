@@ -4,19 +4,69 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import toolc.runtime as rt
+from toolc.runtime import _generated as rtg
 
 RUNTIME = Path(rt.__file__).parent
+
+# Every public name, decided one by one: what user code writes against. A name added to
+# `toolc.runtime` without a decision fails here; a name only generated modules use
+# belongs in `toolc.runtime._generated` instead.
+PUBLIC = [
+    # toolset kinds and the contract
+    "AbstractToolset", "ApprovalRequiredToolset", "CombinedToolset", "DelegatingToolset",
+    "ExternalTool", "ExternalToolset", "FilteredToolset", "FunctionToolset",
+    "PrefixedToolset", "PreparedToolset", "RenamedToolset", "WrapperToolset", "CallNext",
+    "lazy_wrapper", "Tool", "LazyRef", "ToolDefinition",
+    # one turn of a conversation, and what a call returns
+    "RunContext", "ToolResult", "ContentBlock", "TextContent", "ImageContent",
+    "AudioContent", "EmbeddedResource", "ResourceLink",
+    # errors
+    "ToolError", "ToolsetError", "LazyRefError",
+    # approvals and deferred calls
+    "ApprovalRequiredError", "Approved", "Denied", "DeferredCallError",
+    "DeferredToolRequest", "ExternalCallRequired",
+    # serving and the MCP kinds
+    "to_mcp_server", "MCPToolset", "MCPManager", "MCPServerError", "StdioServer", "HttpServer",
+]
+GENERATED_ONLY = ["ClassRecorder", "LazyModule"]
 
 
 def test_all_is_sorted_and_every_name_resolves() -> None:
     assert rt.__all__ == sorted(rt.__all__)
     for name in rt.__all__:
         assert getattr(rt, name) is not None, name
+
+
+def test_the_public_names_are_the_decided_ones() -> None:
+    assert sorted(rt.__all__) == sorted(PUBLIC)
+    # what `import toolc.runtime` binds besides its submodules and its own imports
+    bound = {name for name, value in vars(rt).items()
+             if not name.startswith("_") and not isinstance(value, ModuleType)}
+    undecided = bound - set(PUBLIC) - {"annotations", "TYPE_CHECKING", "Any"}
+    assert undecided == set(), "public without a decision: add to PUBLIC or make private"
+
+
+def test_what_only_generated_modules_use_is_private() -> None:
+    assert rtg.__all__ == sorted(GENERATED_ONLY)
+    for name in GENERATED_ONLY:
+        assert getattr(rtg, name) is not None, name
+        assert not hasattr(rt, name), f"{name} is for generated modules only"
+
+
+def test_generated_modules_use_only_public_and_generated_names() -> None:
+    root = RUNTIME.parents[2]
+    for path in [*root.glob("generated/*.py"), *root.glob("tests/fixtures/valid/*/expected/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        used = set(re.findall(r"\brt\.([A-Za-z_]+)", text))
+        assert used <= set(PUBLIC), f"{path.name} uses {sorted(used - set(PUBLIC))}"
+        assert set(re.findall(r"\brtg\.([A-Za-z_]+)", text)) <= set(GENERATED_ONLY), path.name
 
 
 def test_importing_the_runtime_loads_neither_mcp_nor_the_compiler() -> None:

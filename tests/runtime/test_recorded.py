@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-from toolc import runtime as rt
+from toolc.runtime import _generated as rtg
 
 if TYPE_CHECKING:
     from typing import Protocol
 
     from pydantic import BaseModel, ConfigDict, Field
 else:
-    _classes = rt.ClassRecorder()
+    _classes = rtg.ClassRecorder()
     BaseModel, ConfigDict, Field, Protocol = _classes.stand_ins(
         "BaseModel", "ConfigDict", "Field", "Protocol")
 '''
@@ -61,7 +61,7 @@ def test_a_class_statement_is_only_recorded_until_first_use(load: Any) -> None:
         x: Annotated[int, Field(ge=0)] = Field(description="Across.")
         tags: list[Annotated[str, Field(max_length=3)]] = Field([], description="Tags.")
 
-    _lazy = rt.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     ''')
     assert "Point" not in vars(mod)  # taken out of the globals: the module makes it
@@ -104,8 +104,8 @@ def test_needs_are_made_first_and_cycles_together(load: Any) -> None:
     class Owner(BaseModel):
         name: str
 
-    _lazy = rt.LazyModule(globals(), _classes, needs={"Folder": ["Owner"]},
-                          cycles=[["Folder", "File"]], groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes, needs={"Folder": ["Owner"]},
+                          cycles=[["Folder", "File"]])
     __getattr__ = _lazy.getattr
     ''')
     folder = mod.Folder
@@ -126,7 +126,7 @@ def test_a_reference_resolved_at_first_validation_keeps_annotation_constraints(
         item: Later_ | None = None
         code: Annotated[str, Field(max_length=2)] = "ab"
 
-    _lazy = rt.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     ''')
     holder = mod.Holder
@@ -144,7 +144,7 @@ def test_a_protocol_is_made_as_a_typing_protocol(load: Any) -> None:
 
         def __call__(self, ctx: Any, /, *, name: str) -> str: ...
 
-    _lazy = rt.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     ''')
     handler = mod.Handler
@@ -158,7 +158,7 @@ def test_a_name_set_before_first_use_is_kept_and_dir_lists_recipes(load: Any) ->
     class Kept(BaseModel):
         x: int
 
-    _lazy = rt.LazyModule(globals(), _classes, groups={}, toolsets={})
+    _lazy = rtg.LazyModule(globals(), _classes)
     __getattr__ = _lazy.getattr
     __dir__ = _lazy.dir
     ''')

@@ -11,20 +11,24 @@ The layout of a generated module, and why (see ``templates/module.py.jinja``):
 * a pydantic model per tool's parameters, per ``returns``, per named type and per nested
   object, and a handler ``Protocol`` per tool, each written once as a plain class
   statement: mypy reads them as they are. At run time the module's ``BaseModel``,
-  ``ConfigDict``, ``Field`` and ``Protocol`` are the stand-ins of ``rt.ClassRecorder``,
+  ``ConfigDict``, ``Field`` and ``Protocol`` are the stand-ins of ``rtg.ClassRecorder``,
   so a class statement only records its body (a few microseconds) and the class is made
   at its first use. Making a pydantic class costs about half a millisecond, so a module
   of 1,000 tools would otherwise spend a second importing;
 * ``if TYPE_CHECKING:`` the type aliases as mypy sees them, and checks that assign each
   handler, predicate, prepare function and wrapper class to the type it must have, so
   that mypy rejects a handler whose signature does not match;
-* the tools (``rt.Tool`` with the published schemas as JSON text) and one builder per
-  toolset, typed and checked by mypy;
-* ``if not TYPE_CHECKING:`` a builder per type alias (an alias cannot be recorded: its
-  value is an expression) and a module ``__getattr__`` (PEP 562, ``rt.LazyModule``: the
-  support code lives in the runtime, not in every module) that makes a model,
-  Protocol, alias or toolset at first use. Importing a module creates no class and
-  imports no user code.
+* the tools (``_tool_<Stem>()``: ``rt.Tool`` with the published schemas as JSON text)
+  and one builder per toolset (``_toolset_<attr>()``), typed and checked by mypy;
+* ``if not TYPE_CHECKING:`` a builder per type alias (``_build_<alias>``: an alias
+  cannot be recorded, its value is an expression) and a module ``__getattr__`` (PEP 562,
+  ``rtg.LazyModule``: the support code lives in the runtime, not in every module) that
+  makes a model, Protocol, alias or toolset at first use, finding the builders by name
+  (no table to keep in step). Importing a module creates no class and imports no user
+  code.
+
+Each part is headed by a comment saying what it is (models, handler Protocols, tools,
+toolsets), and one sentence at the top says that class statements are recorded.
 
 Other spec modules are imported as ``from . import other`` for mypy and, at run time,
 relative to ``__package__`` when the output folder is imported as a package

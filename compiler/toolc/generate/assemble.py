@@ -170,12 +170,12 @@ class ModuleWriter:
             "extra": extra and f"dict[str, {extra}]", "fields": fields})
 
     def _lazy_tables(self, texts: dict[str, str], heads: dict[str, set[str]]
-                     ) -> tuple[list[str], list[tuple[str, str]], str, str]:
-        """What ``rt.LazyModule`` needs to make the module's names at first use: a builder
-        per type alias (written again there: the typed view of aliases is for mypy only)
-        and its entry in ``_GROUPS``, and for the recorded classes each one's local needs
-        and the cycles among them."""
-        builders, groups = [], []
+                     ) -> tuple[list[str], str, str]:
+        """What ``rtg.LazyModule`` needs to make the module's names at first use: a builder
+        per type alias (``_build_<alias>``, found by that name; the alias is written again
+        there, as its typed view is for mypy only), and for the recorded classes each
+        one's local needs and the cycles among them."""
+        builders = []
         needs: dict[str, list[str]] = {}
         cycles: list[list[str]] = []
         for group in strongly_connected(self.models.defs):
@@ -198,10 +198,9 @@ class ModuleWriter:
                 "needs": _need_call(outside),
                 "body": _indent(texts[alias.name], "    "),
                 "result": _result_dict([alias.name])}))
-            groups += [(py_str(d.name), func) for d in group]
         tables = (py_literal(needs, 8, WIDTH - 15) if needs else "",
                   py_literal(cycles, 8, WIDTH - 16) if cycles else "")
-        return [_indent(b, "    ") for b in builders], sorted(groups), *tables
+        return [_indent(b, "    ") for b in builders], *tables
 
     def _tool_factories(self) -> tuple[dict[str, str], list[str]]:
         """``_tool_<Stem>()`` for each tool a function toolset lists: name -> function."""
@@ -219,40 +218,42 @@ class ModuleWriter:
         return funcs, blocks
 
     def _toolset_builders(self, writer: ToolsetWriter
-                          ) -> tuple[list[str], list[SimpleNamespace], list[tuple[str, str]]]:
-        """One builder per toolset, its static declaration, and its entry in _TOOLSETS;
-        ``toolset`` is the export (the same object, built once)."""
-        blocks, declarations, lazy = [], [], []
+                          ) -> tuple[list[str], list[SimpleNamespace]]:
+        """One builder per toolset (``_toolset_<attr>``, found by that name at run time)
+        and its static declaration; ``toolset`` is the export (the same object)."""
+        blocks, declarations = [], []
         for name, ts in self.module.toolsets.items():
             code = writer.code(ts)
             attr = self.names.toolsets[name]
             blocks.append(self._macro("toolset", code))
             declarations.append(view({"attr": attr, "type": code.type}))
-            lazy.append((py_str(attr), code.func))
         export_attr = self.names.toolsets[self.module.export]
         if export_attr != "toolset":
             declarations.append(view({"attr": "toolset", "type": declared_type(
                 self.module.toolsets[self.module.export].kind)}))
-            lazy.append(('"toolset"', f"lambda: _lazy.toolset({py_str(export_attr)})"))
+            blocks.append("# The module's export: the same object as " + export_attr + ".\n"
+                          + self._macro("toolset", view({
+                              "func": "_toolset_toolset", "type": "rt.AbstractToolset[Any]",
+                              "expr": f"_lazy.toolset({py_str(export_attr)})"})))
             writer.uses_local_ref = True
-        return blocks, declarations, lazy
+        return blocks, declarations
 
     def text(self) -> str:
         self._tool_models()
         checks, check_aliases = self._checks()
         texts = {d.name: self._definition_text(d) for d in self.models.defs}
-        classes = [texts[d.name] for d in self.models.defs if isinstance(d, ModelDef)]
-        classes += [text for _, text in self.protocols]
+        models = [texts[d.name] for d in self.models.defs if isinstance(d, ModelDef)]
+        protocols = [text for _, text in self.protocols]
         tool_funcs, tools = self._tool_factories()
         writer = ToolsetWriter(self.module, self.names, tool_funcs, self.project)
-        toolsets, declarations, lazy_toolsets = self._toolset_builders(writer)
+        toolsets, declarations = self._toolset_builders(writer)
         check_aliases[:0] = [a for a in (_ANY_RETURN, _STRUCTURED) if a in self.return_aliases]
         typed_aliases = ["    " + alias for alias in check_aliases]
         typed_aliases += [_indent(texts[d.name], "    ") for d in self.models.defs
                           if isinstance(d, AliasDef)]
         uses = Uses({d.name: heads_of(d) for d in self.models.defs}, bool(self.protocols),
                     tuple(check_aliases), writer.uses_cast)
-        builders, groups, needs, cycles = self._lazy_tables(texts, uses.heads)
+        builders, needs, cycles = self._lazy_tables(texts, uses.heads)
         others = [view({"name": m, "alias": a, "literal": py_str(m),
                         "import": m if m == a else f"{m} as {a}"})
                   for m, a in sorted(self.names.modules.items())]
@@ -266,9 +267,9 @@ class ModuleWriter:
             checking_imports=checking_imports(self.models.defs, uses), other_modules=others,
             stand_ins=_stand_ins(stand_in_names(self.models.defs, uses)),
             user_imports=[f"import {m} as {a}" for m, a in sorted(self.user_modules.items())],
-            typed_aliases=typed_aliases, classes=classes, checks=checks,
+            typed_aliases=typed_aliases, models=models, protocols=protocols, checks=checks,
             declarations=declarations, tools=tools, toolsets=toolsets, builders=builders,
-            groups=groups, needs=needs, cycles=cycles, lazy_toolsets=lazy_toolsets,
+            needs=needs, cycles=cycles,
             all_names=[py_str(n) for n in sorted(set(public))],
         )
 

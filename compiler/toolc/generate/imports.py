@@ -101,7 +101,7 @@ def checking_imports(defs: list[Definition], uses: Uses) -> list[str]:
 
 def stand_in_names(defs: list[Definition], uses: Uses) -> list[str]:
     """The names the module's class statements use, bound at run time to the stand-ins
-    of ``rt.ClassRecorder`` (which record a class instead of making it)."""
+    of ``rtg.ClassRecorder`` (which record a class instead of making it)."""
     models: list[Definition] = [d for d in defs if isinstance(d, ModelDef)]
     found = pydantic_names(models, uses.heads)
     if uses.protocols:

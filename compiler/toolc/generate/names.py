@@ -29,7 +29,7 @@ _WORDS = re.compile(r"[0-9A-Za-z]+")
 # What the generated module binds or uses in annotations at module level.
 MODULE_RESERVED = frozenset({
     "annotations", "TYPE_CHECKING", "Annotated", "Any", "Literal", "Protocol", "TypeAlias",
-    "cast", "rt", "sys", "import_module", "Awaitable", "Callable", "BaseModel",
+    "cast", "rt", "rtg", "sys", "import_module", "Awaitable", "Callable", "BaseModel",
     "BeforeValidator", "ConfigDict", "Field", "toolset",
     "str", "int", "float", "bool", "list", "dict", "object", "tuple", "type", "bytes",
     "set", "frozenset", "None", "True", "False",

@@ -1,8 +1,11 @@
-"""toolc.runtime: the library generated toolset modules import.
+"""toolc.runtime: what user code and generated toolset modules write against.
 
 `from toolc import runtime as rt`. The contract is in `toolc.runtime.abstract`.
-`ClassRecorder` and `LazyModule` are used by generated modules: their support code,
-written once here rather than in every module.
+These are the public names (toolset kinds, `RunContext`, results and content blocks,
+errors, approvals and deferrals, serving, the MCP kinds). What only generated modules
+use (`ClassRecorder`, `LazyModule`) is in `toolc.runtime._generated`; the schema
+`Validator` and `LazyWrapperToolset` (the type `lazy_wrapper` returns) stay in their
+modules, `toolc.runtime.validation` and `toolc.runtime.wrapper`.
 Importing this package is cheap: the mcp SDK, anyio and jsonschema are imported only
 when a toolset needs them; the MCP kinds and `to_mcp_server` load on first access.
 """
@@ -28,10 +31,8 @@ from toolc.runtime.external import ExternalTool, ExternalToolset
 from toolc.runtime.failures import ToolError
 from toolc.runtime.filtered import FilteredToolset
 from toolc.runtime.function import FunctionToolset
-from toolc.runtime.generated_support import LazyModule
 from toolc.runtime.prefixed import PrefixedToolset
 from toolc.runtime.prepared import PreparedToolset
-from toolc.runtime.recorded import ClassRecorder
 from toolc.runtime.renamed import RenamedToolset
 from toolc.runtime.results import (
     AudioContent,
@@ -43,9 +44,7 @@ from toolc.runtime.results import (
     ToolResult,
 )
 from toolc.runtime.tool import LazyRef, LazyRefError, Tool
-from toolc.runtime.validation import Validator, ValidatorBroken
-from toolc.runtime.wrapper import LazyWrapperToolset, WrapperToolset, lazy_wrapper
-from toolc.runtime.wrapper import Next as CallNext
+from toolc.runtime.wrapper import CallNext, WrapperToolset, lazy_wrapper
 
 if TYPE_CHECKING:
     from toolc.runtime.manager import MCPManager
@@ -80,7 +79,6 @@ __all__ = [
     "Approved",
     "AudioContent",
     "CallNext",
-    "ClassRecorder",
     "CombinedToolset",
     "ContentBlock",
     "DeferredCallError",
@@ -95,10 +93,8 @@ __all__ = [
     "FunctionToolset",
     "HttpServer",
     "ImageContent",
-    "LazyModule",
     "LazyRef",
     "LazyRefError",
-    "LazyWrapperToolset",
     "MCPManager",
     "MCPServerError",
     "MCPToolset",
@@ -114,8 +110,6 @@ __all__ = [
     "ToolError",
     "ToolResult",
     "ToolsetError",
-    "Validator",
-    "ValidatorBroken",
     "WrapperToolset",
     "lazy_wrapper",
     "to_mcp_server",

@@ -20,6 +20,16 @@ if TYPE_CHECKING:
 
 Builder = Callable[[], Any]
 
+GROUP_PREFIX = "_build_"  # _build_<alias>: makes a type alias, returns {name: value}
+TOOLSET_PREFIX = "_toolset_"  # _toolset_<attr>: makes the toolset attribute <attr>
+
+
+def _builders(namespace: Mapping[str, Any], prefix: str) -> dict[str, Builder]:
+    """The module's builders named ``<prefix><name>``, by name."""
+    start = len(prefix)
+    return {key[start:]: value for key, value in namespace.items()
+            if key.startswith(prefix) and callable(value)}
+
 
 class LazyModule:
     """A generated module's names, made at first use (PEP 562): pydantic classes cost
@@ -31,10 +41,10 @@ class LazyModule:
     stand-ins) stays. The module's models and Protocols are class statements recorded by
     ``classes`` (``toolc.runtime.recorded``); ``needs`` maps a model to the names of this
     module its annotations use (made first), ``cycles`` lists the models that refer to
-    one another (made together). ``groups`` maps each type alias to its builder, a
-    function returning a dict name -> value; ``toolsets`` maps each toolset attribute
-    to its builder. The module uses ``__getattr__ = lazy.getattr`` and
-    ``__dir__ = lazy.dir``.
+    one another (made together). The builders are found in the namespace by name, so
+    no table has to stay in step with them: ``_build_<alias>`` makes a type alias (a
+    function returning a dict name -> value), ``_toolset_<attr>`` the toolset attribute
+    ``attr``. The module uses ``__getattr__ = lazy.getattr`` and ``__dir__ = lazy.dir``.
     """
 
     __slots__ = ("_building", "_cycles", "_groups", "_namespace", "_needs", "_recipes",
@@ -42,14 +52,13 @@ class LazyModule:
 
     def __init__(self, namespace: dict[str, Any], classes: ClassRecorder | None = None, *,
                  needs: Mapping[str, Sequence[str]] | None = None,
-                 cycles: Sequence[Sequence[str]] = (),
-                 groups: Mapping[str, Builder], toolsets: Mapping[str, Builder]) -> None:
+                 cycles: Sequence[Sequence[str]] = ()) -> None:
         self._namespace = namespace
         self._recipes = classes.take(namespace) if classes is not None else {}
         self._needs = needs or {}
         self._cycles = {name: tuple(cycle) for cycle in cycles for name in cycle}
-        self._groups = groups
-        self._toolsets = toolsets
+        self._groups = _builders(namespace, GROUP_PREFIX)
+        self._toolsets = _builders(namespace, TOOLSET_PREFIX)
         self._building: set[str] = set()
 
     def getattr(self, name: str) -> Any:

@@ -35,7 +35,8 @@ from toolc.runtime.failures import cannot_run, failure_result
 from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.tool import LazyRef, LazyRefError
 
-Next = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]
+# The `next` a wrapper's `call_tool` receives: runs the inner set's tool.
+CallNext = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]
 
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class WrapperToolset(_WrapperBase):
     # `next` is required in the signature subclasses override; at run time every
     # `call_tool` of the class tree also takes the contract's three arguments (below).
     async def call_tool(
-        self, ctx: RunContext[Any], name: str, args: dict[str, Any], next: Next
+        self, ctx: RunContext[Any], name: str, args: dict[str, Any], next: CallNext
     ) -> ToolResult:
         return await next(ctx, name, args)
 
@@ -92,7 +93,7 @@ def _adapt(wrap: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[ToolR
         ctx: RunContext[Any],
         name: str,
         args: dict[str, Any],
-        next: Next | None = None,
+        next: CallNext | None = None,
     ) -> ToolResult:
         try:
             value = await wrap(self, ctx, name, args,
