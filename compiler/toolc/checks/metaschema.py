@@ -22,8 +22,8 @@ def check_metaschema(walk: Walk, node: YMap, key_span: Span,
                      trail: tuple[str, ...] | None) -> None:
     """TC221: ``$schema``, where given, is 2020-12's."""
     value = node.get("$schema")
-    if value is None or value in DRAFT_2020_12:
-        return
+    if not isinstance(value, str) or value in DRAFT_2020_12:
+        return  # absent, 2020-12's, or not a string (TC202 says so)
     span = node.value_spans["$schema"]
     notes = ("remove `$schema`, or give https://json-schema.org/draft/2020-12/schema",)
     if walk.toolc:
