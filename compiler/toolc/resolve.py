@@ -30,7 +30,7 @@ from .model.toolsets import (
     ToolsetSpec,
     WrapperToolset,
 )
-from .model.writeout import raw_description_spans, to_json
+from .model.writeout import raw_description_spans, raw_node_spans, to_json
 from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"
@@ -125,7 +125,7 @@ class _Resolver:
             name=name, module=str(parsed.name), description=spec.description or "",
             input_schema=to_json(spec.input_schema), span=tools_node.key_spans[name],
             title=spec.title, annotations=_plain(node.get("annotations")), external=True,
-            description_spans=spans,
+            description_spans=spans, spec_spans=_raw_places(node),
         )
 
     def _pinned(self, parsed: ParsedModule, toolset: str, name: str, spec: PinnedToolSpec,
@@ -142,6 +142,7 @@ class _Resolver:
             annotations=_plain(node.get("annotations")), meta=_plain(node.get("meta")),
             pinned_by=toolset, extra=_plain(node.get("extra")),
             has_description=spec.description is not None, description_spans=spans,
+            spec_spans=_raw_places(node),
         )
 
     # -- modules ---------------------------------------------------------------------------
@@ -250,6 +251,16 @@ class _Resolver:
 # A tool's spec keys -> where they land in the published tool.
 _TOOL_KEYS = {"description": "/description", "title": "/title", "params": "/inputSchema",
               "returns": "/outputSchema", "annotations": "/annotations", "meta": "/_meta"}
+
+
+def _raw_places(node: YMap) -> dict[str, Span]:
+    """An external or pinned tool's spec places: its keys, and its schemas as written."""
+    places = _tool_key_spans(node)
+    for key, ptr in (("input_schema", "/inputSchema"), ("output_schema", "/outputSchema")):
+        if key in node.key_spans:
+            places[ptr] = node.key_spans[key]
+            raw_node_spans(node[key], ptr, places)
+    return places
 
 
 def _tool_key_spans(node: YMap) -> dict[str, Span]:

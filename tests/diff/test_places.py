@@ -127,3 +127,34 @@ def test_folders_compared_have_no_places() -> None:
     _, old = build(SPEC)
     _, new = build(SPEC.replace("maxLength: 100", "maxLength: 50"))
     assert [c.spec for c in with_places(diff_tools(old, new), None)] == [None]
+
+
+EXTERNAL = """\
+toolc: 1
+module: desk
+toolsets:
+  e:
+    kind: external
+    tools:
+      lookup:
+        description: Look a ticket up.
+        input_schema:
+          type: object
+          properties:
+            id: {type: integer, description: The ticket., maximum: 100}
+export: e
+"""
+
+
+def test_a_schema_published_as_written_is_placed_too() -> None:
+    bag = DiagnosticBag()
+    old_project = analyse([load_text(EXTERNAL, PATH)], bag)
+    new_text = EXTERNAL.replace("maximum: 100", "maximum: 10")
+    new_project = analyse([load_text(new_text, PATH)], bag)
+    assert old_project is not None and new_project is not None, bag.sorted()
+    old, new = (ToolSet.from_texts({k.removeprefix(SCHEMAS_DIR + "/"): v
+                                    for k, v in publish_project(p).items()})
+                for p in (old_project, new_project))
+    (change,) = with_places(diff_tools(old, new), new_project)
+    line = new_text.splitlines()[11]
+    assert change.spec == SpecPlace(PATH, 12, line.index("maximum") + 1)

@@ -404,3 +404,25 @@ def raw_description_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
         elif kw.kind in ("schema_map", "dependencies") and isinstance(value, YMap):
             for k, item in value.items():
                 raw_description_spans(item, f"{p}/{pointer_token(k)}", spans)
+
+
+def raw_node_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
+    """Where each node and keyword of a schema published as written (external and pinned
+    tools) sits: the key's span, as :attr:`Written.node_spans` records for toolc's own."""
+    if not isinstance(node, YMap):
+        return
+    for key, value in node.items():
+        p = f"{ptr}/{pointer_token(key)}"
+        spans[p] = node.key_spans[key]
+        kw = KEYWORDS.get(key)
+        kind = kw.kind if kw is not None else "value"
+        if kind == "schema":
+            raw_node_spans(value, p, spans)
+        elif kind == "schema_list" and isinstance(value, YList):
+            for i, (item, span) in enumerate(zip(value, value.item_spans, strict=False)):
+                spans[f"{p}/{i}"] = span
+                raw_node_spans(item, f"{p}/{i}", spans)
+        elif kind in ("schema_map", "dependencies") and isinstance(value, YMap):
+            for k, item in value.items():
+                spans[f"{p}/{pointer_token(k)}"] = value.key_spans[k]
+                raw_node_spans(item, f"{p}/{pointer_token(k)}", spans)
