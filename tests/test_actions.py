@@ -527,3 +527,24 @@ def test_diff_link_base_and_build_show_spec_lines_from_a_subprocess(repo: Path) 
     assert built.returncode == 0, built.stderr
     assert ("  info[TOOL_ADDED] (whole tool)  specs/desk.toolc.yaml:24:21 "
             "(renaming 'assign' in toolset 'public')\n") in built.stdout
+
+
+def test_spec_links_of_a_project_below_the_repository_root(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "services" / "notes"
+    (project / "specs").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    spec = project / "specs" / "notes.toolc.yaml"
+    spec.write_text(SPEC)
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("CI", raising=False)
+    assert build() == 0
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git(tmp_path, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
+    spec.write_text(SPEC.replace("required: false", "required: true"))
+    code, out, _ = diff(fmt="markdown")
+    assert code == 1
+    # Relative to the repository root, where GitHub resolves them: the project's folder first.
+    assert ("[`services/notes/specs/notes.toolc.yaml:13`]"
+            "(services/notes/specs/notes.toolc.yaml#L13)") in out

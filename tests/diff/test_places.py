@@ -158,3 +158,12 @@ def test_a_schema_published_as_written_is_placed_too() -> None:
     (change,) = with_places(diff_tools(old, new), new_project)
     line = new_text.splitlines()[11]
     assert change.spec == SpecPlace(PATH, 12, line.index("maximum") + 1)
+
+
+def test_required_changes_are_at_the_required_key_when_the_spec_writes_one() -> None:
+    new = SPEC.replace("maxLength: 100}", "maxLength: 100, required: false}")
+    places = placed(new)
+    line = line_of(new, "required: false}")
+    col = new.splitlines()[line - 1].index("required") + 1
+    assert places[("desk/note", "/inputSchema/properties/text", "REQUIRED_REMOVED")] == \
+        SpecPlace(PATH, line, col)

@@ -87,6 +87,10 @@ def _body(key: str, tool: Json) -> tuple[str, str]:
 def _in_tool(tool: ToolIR, change: Change) -> SpecPlace:
     """The nearest pointer at or above the change's that the spec writes."""
     pointer = change.pointer
+    if change.rule in ("REQUIRED_ADDED", "REQUIRED_REMOVED"):  # the property's `required:`
+        said = tool.spec_spans.get(f"{pointer}/required")
+        if said is not None:
+            return _place(said)
     while pointer:
         span = tool.spec_spans.get(pointer) or tool.description_spans.get(pointer)
         if span is not None:

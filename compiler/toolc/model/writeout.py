@@ -274,6 +274,9 @@ class SchemaWriter:
         alternatives = closable and ("anyOf" in node or "oneOf" in node) \
             and alternatives_closable(node)
         for key, value in node.items():
+            if key == "required" and isinstance(value, bool) and isinstance(node, YMap):
+                # where the property says it is (not) required, for REQUIRED_* changes
+                root.nodes[f"{ptr}/required"] = node.key_spans[key]
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
                 continue
