@@ -167,3 +167,16 @@ def test_required_changes_are_at_the_required_key_when_the_spec_writes_one() -> 
     col = new.splitlines()[line - 1].index("required") + 1
     assert places[("desk/note", "/inputSchema/properties/text", "REQUIRED_REMOVED")] == \
         SpecPlace(PATH, line, col)
+
+
+def test_a_tool_renamed_and_changed_at_once_is_found_by_its_own_name() -> None:
+    prefixed = SPEC.replace("    kind: renamed\n    inner: app\n    names: {assign: assign_ticket}",
+                            "    kind: prefixed\n    inner: app\n    prefix: desk_")
+    _, old = build(prefixed)
+    new_text = prefixed.replace("prefix: desk_", "prefix: help_").replace(
+        "maxLength: 100", "maxLength: 50")
+    project, new = build(new_text)
+    places = {(c.tool, c.rule): c.spec for c in with_places(diff_tools(old, new), project)}
+    line = line_of(new_text, "prefix: help_")
+    assert places[("desk/desk_note", "TOOL_REMOVED")] == SpecPlace(
+        PATH, line, 13, "removed: now published as 'help_note'")

@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..diagnostics import Span
 from .model import Change, Json, SpecPlace, canonical
 
 if TYPE_CHECKING:
-    from ..diagnostics import Span
     from ..ir import ModuleIR, ProjectIR, ToolIR
 
 
@@ -39,6 +39,9 @@ class SpecPlaces:
         # Tool keys as the golden files' folders make them: ``<module>/<published name>``.
         self.tools: dict[str, ToolIR] = {
             f"{m.name}/{t.name}": t for m in project.modules.values() for t in m.exported_tools}
+        # The name each published tool is defined under (a tool is its definition's span).
+        self.defined: dict[Span, str] = {
+            t.span: name for m in project.modules.values() for name, t in m.tools.items()}
 
     def locate(self, change: Change) -> SpecPlace | None:
         tool = self.tools.get(change.tool)
@@ -58,6 +61,11 @@ class SpecPlaces:
             return None
         defined = module.tools.get(name)
         if defined is None:
+            # A prefix changed: the old published name still ends with the tool's own.
+            renamed = [t for t in module.exported_tools if t.name_span is not None
+                       and name.endswith(self.defined.get(t.span, "\0"))]
+            if len(renamed) == 1:
+                return _moved(renamed[0])
             return SpecPlace(module.path, 1, 1, "removed")
         now = [t for t in module.exported_tools if t.span == defined.span]
         if now:
