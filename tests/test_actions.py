@@ -430,3 +430,121 @@ def test_exit_codes_of_a_real_subprocess(repo: Path) -> None:
     bad_ref = toolc("diff", "--against", "no-such-ref")
     assert bad_ref.returncode == 2 and "unknown git ref" in bad_ref.stderr
     assert toolc("diff", "--fail-on", "sometimes").returncode == 2
+
+
+DESK = """\
+toolc: 1
+module: desk
+tools:
+  note:
+    description: Add a note.
+    handler: notes_app:add
+    params:
+      text: {type: string, description: The note., maxLength: 100}
+  assign:
+    description: Assign a ticket.
+    handler: notes_app:add
+    params:
+      who: {type: string, description: The agent.}
+  close:
+    description: Close a ticket.
+    handler: notes_app:add
+    params:
+      id: {type: integer, description: The ticket.}
+toolsets:
+  app: {kind: function, tools: [note, assign, close]}
+  public:
+    kind: renamed
+    inner: app
+    names: {assign: assign_ticket}
+export: public
+"""
+DESK_EDITS = [("maxLength: 100", "maxLength: 50"), ("assign: assign_ticket", "assign: assign_to"),
+              ("tools: [note, assign, close]", "tools: [note, assign]")]
+
+
+def desk_repo(repo: Path) -> Path:
+    """The repository with the desk spec committed, then edited: a changed property, a
+    renamed tool, and a tool no longer exported."""
+    (repo / "specs" / "notes.toolc.yaml").unlink()
+    spec = repo / "specs" / "desk.toolc.yaml"
+    spec.write_text(DESK)
+    assert build() == 0
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "add", "-A")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "desk")
+    text = DESK
+    for old, new in DESK_EDITS:
+        text = text.replace(old, new)
+    spec.write_text(text)
+    return spec
+
+
+def test_desk_lines() -> None:  # the lines the tests below name
+    lines = DESK.splitlines()
+    assert lines[7].startswith("      text:") and lines[13] == "  close:"
+    assert lines[23].startswith("    names: {assign:")
+
+
+def test_diff_markdown_links_each_change_to_its_spec_line(repo: Path) -> None:
+    desk_repo(repo)
+    code, out, _ = cli("diff", "--format", "markdown")
+    assert code == 1
+    rows = {line.split(" | ")[1]: line for line in out.splitlines()
+            if line.startswith("| ") and "`" in line.split(" | ")[1]}
+    link = "[`specs/desk.toolc.yaml:{0}`](specs/desk.toolc.yaml#L{0})"
+    assert f"| {link.format(8)} | `/inputSchema/properties/text/maxLength` |" in \
+        rows["`CONSTRAINT_TIGHTENED`"]
+    renamed = [line for line in out.splitlines() if "/desk.toolc.yaml#L24)" in line]
+    assert len(renamed) == 2  # the old name and the new: both at the `names` entry
+    assert any("(removed: now published as 'assign_to')" in line and "`TOOL_REMOVED`" in line
+               for line in renamed)
+    assert any("(renaming 'assign' in toolset 'public')" in line and "`TOOL_ADDED`" in line
+               for line in renamed)
+    (closed,) = [line for line in out.splitlines() if "(removed: no longer exported)" in line]
+    assert f"| {link.format(14)} (removed: no longer exported) | (whole tool) |" in closed
+    assert "`TOOL_REMOVED`" in closed
+    code, out, _ = cli("diff", "--format", "json")
+    spec = {(c["tool"], c["rule"]): c["spec"] for c in json.loads(out)["changes"]}
+    assert spec[("desk/note", "CONSTRAINT_TIGHTENED")] == {
+        "path": "specs/desk.toolc.yaml", "line": 8, "col": DESK.splitlines()[7].index("maxLength") + 1,
+        "note": None}
+    assert spec[("desk/close", "TOOL_REMOVED")]["line"] == 14
+
+
+def test_diff_link_base_and_build_show_spec_lines_from_a_subprocess(repo: Path) -> None:
+    import os
+
+    desk_repo(repo)
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    base = "https://github.com/org/repo/blob/0123abc/"
+    diff = subprocess.run([sys.executable, "-m", "toolc", "diff", "--format", "markdown",
+                           "--link-base", base], cwd=repo, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert diff.returncode == 1, diff.stderr
+    assert f"[`specs/desk.toolc.yaml:8`]({base}specs/desk.toolc.yaml#L8)" in diff.stdout
+    built = subprocess.run([sys.executable, "-m", "toolc", "build", "--no-certify"], cwd=repo,
+                           env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert built.returncode == 0, built.stderr
+    assert ("  info[TOOL_ADDED] (whole tool)  specs/desk.toolc.yaml:24:21 "
+            "(renaming 'assign' in toolset 'public')\n") in built.stdout
+
+
+def test_spec_links_of_a_project_below_the_repository_root(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "services" / "notes"
+    (project / "specs").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    spec = project / "specs" / "notes.toolc.yaml"
+    spec.write_text(SPEC)
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("CI", raising=False)
+    assert build() == 0
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    git(tmp_path, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "base")
+    spec.write_text(SPEC.replace("required: false", "required: true"))
+    code, out, _ = diff(fmt="markdown")
+    assert code == 1
+    # Relative to the repository root, where GitHub resolves them: the project's folder first.
+    assert ("[`services/notes/specs/notes.toolc.yaml:13`]"
+            "(services/notes/specs/notes.toolc.yaml#L13)") in out

@@ -243,11 +243,13 @@ def print_schema(out: TextIO | None = None) -> int:
 
 def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
              fail_on: str | None, out: TextIO | None = None, err: TextIO | None = None,
-             color: bool = False, live: bool = False) -> int:
+             color: bool = False, live: bool = False, link_base: str = "") -> int:
     """Classified changes between two sets of golden files (default NEW: a fresh build;
     default OLD: the committed ones, HEAD's, in a git repository, else those on disk);
     ``live``: between the pinned MCP servers' tools and what they publish now.
-    ``fail_on`` None: ``[tool.toolc.diff] fail_on``, else ``error``."""
+    ``fail_on`` None: ``[tool.toolc.diff] fail_on``, else ``error``. A fresh build's
+    changes carry their spec lines; ``link_base`` (``https://github.com/o/r/blob/SHA/``)
+    makes markdown's links to them absolute, else they are relative to the repository."""
     out = out or sys.stdout
     err = err or sys.stderr
     from .build import compile_specs
@@ -270,8 +272,9 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     if against and old and not new:
         old, new = None, old  # `toolc diff --against REF NEW`
     from .build import new_golden, render_outputs, schema_changes
-    from .diff import DiffInputError, fails
+    from .diff import DiffInputError, fails, repo_prefix
 
+    project = None
     golden_root = f"{config.relative(config.output)}/schemas"
     try:
         before, old_label = _old_side(config, old, against, golden_root, err)
@@ -283,13 +286,15 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
             if compiled.project is None:
                 _print_diagnostics(compiled.bag, compiled.sources, "text", err, color)
                 return EXIT_ERRORS
-            after = new_golden(render_outputs(compiled.project))
-        result = schema_changes(config, before, after)
+            project = compiled.project
+            after = new_golden(render_outputs(project))
+        result = schema_changes(config, before, after, project)
     except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
     text = result.render(fmt, color=color, golden_root=golden_root,
-                         compared=f"{old_label} with {new_label}")
+                         compared=f"{old_label} with {new_label}", link_base=link_base,
+                         spec_prefix=repo_prefix(config.root) if project else "")
     if text:
         out.write(text + "\n")
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK

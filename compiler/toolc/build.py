@@ -180,13 +180,14 @@ class SchemaDiff:
     new: Any
 
     def render(self, fmt: str, *, color: bool = False, golden_root: str,
-               closing: str | None = None, compared: str | None = None) -> str:
+               closing: str | None = None, compared: str | None = None,
+               link_base: str = "", spec_prefix: str = "") -> str:
         from .report.changes import render
 
         return render(self.changes, fmt, color=color, golden_root=golden_root,
                       paths={**self.old.paths, **self.new.paths},
                       new_texts=self.new.texts, old_texts=self.old.texts, closing=closing,
-                      compared=compared)
+                      compared=compared, link_base=link_base, spec_prefix=spec_prefix)
 
 
 def new_golden(files: dict[str, str]) -> Any:
@@ -198,10 +199,14 @@ def new_golden(files: dict[str, str]) -> Any:
                                if rel.startswith(prefix)})
 
 
-def schema_changes(config: Config, old: Any, new: Any) -> SchemaDiff:
+def schema_changes(config: Config, old: Any, new: Any,
+                   project: ProjectIR | None = None) -> SchemaDiff:
+    """``project``: the build the new side comes from, so each change gets its spec place."""
     from .diff import Policy, diff_tools
+    from .diff.places import with_places
 
-    return SchemaDiff(diff_tools(old, new, Policy.from_config(config.diff)), old, new)
+    changes = diff_tools(old, new, Policy.from_config(config.diff))
+    return SchemaDiff(with_places(changes, project), old, new)
 
 
 def golden_on_disk(config: Config) -> Any:
@@ -395,7 +400,8 @@ def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
     from .diff import DiffInputError
 
     try:
-        return schema_changes(config, golden_on_disk(config), new_golden(result.files))
+        return schema_changes(config, golden_on_disk(config), new_golden(result.files),
+                              result.compiled.project)
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",
                                    Span(config.relative(config.output), 1, 1))

@@ -97,8 +97,11 @@ def init(force: bool, module: str | None) -> None:
                    "[tool.toolc.diff] fail_on, else error.")
 @click.option("--live", is_flag=True,
               help="Compare the pinned MCP servers' tools with what they publish now.")
+@click.option("--link-base", metavar="URL", default="",
+              help="markdown: link spec lines under this URL (https://github.com/ORG/REPO/"
+                   "blob/SHA/); default: links relative to the repository root.")
 def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_on: str,
-         live: bool) -> None:
+         live: bool, link_base: str) -> None:
     """Classify the changes between two sets of published tools.
 
     OLD defaults to the committed golden files (HEAD's) in a git repository, else to
@@ -112,7 +115,7 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
     from .actions import run_diff
 
     sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color(),
-                      live=live))
+                      live=live, link_base=link_base))
 
 
 @main.command()

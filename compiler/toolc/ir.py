@@ -68,6 +68,13 @@ class ToolIR:
     # Where each description of the published tool comes from: JSON pointer into the
     # published tool (e.g. "/inputSchema/properties/lines/description") -> spec span.
     description_spans: dict[str, Span] = field(default_factory=dict)
+    # Where each node and keyword of the published schemas is written in the spec (JSON
+    # pointer into the published tool -> the key's span), for reviews in spec terms.
+    spec_spans: dict[str, Span] = field(default_factory=dict)
+    # Where the published name was made, when a set renamed the tool on its way to the
+    # export (the `prefix` or `names` entry of the last one), and how to say so.
+    name_span: Span | None = None
+    named_by: str | None = None
 
     def published(self) -> dict[str, JSON]:
         """The tool as MCP ``tools/list`` shows it, absent fields left out, in MCP's order

@@ -30,7 +30,7 @@ from .model.toolsets import (
     ToolsetSpec,
     WrapperToolset,
 )
-from .model.writeout import raw_description_spans, to_json
+from .model.writeout import raw_description_spans, raw_node_spans, to_json
 from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"
@@ -95,12 +95,14 @@ class _Resolver:
         else:
             written_in = self.project.writer.input_schema(parsed, {}, spec.additional_params)
         spans.update(written_in.description_spans)
+        places = {**written_in.node_spans, **_tool_key_spans(node)}
         output: dict[str, Any] | None = None
         returns = self.roots.get((id(parsed), "returns", name))
         if returns is not None:
             written_out = self.project.write(returns)
             output = written_out.schema
             spans.update(written_out.description_spans)
+            places.update(written_out.node_spans)
         input_schema = written_in.schema
         return ToolIR(
             name=name, module=str(parsed.name), description=spec.description or "",
@@ -111,6 +113,7 @@ class _Resolver:
             formats=(spec.format or _str(parsed.raw.get("format")) or self.formats) == "assert",
             params_spec=_params_spec(node.get("params"), input_schema),
             returns_spec=_plain(node.get("returns")), description_spans=spans,
+            spec_spans=places,
         )
 
     def _external(self, parsed: ParsedModule, name: str, spec: ExternalToolSpec,
@@ -122,7 +125,7 @@ class _Resolver:
             name=name, module=str(parsed.name), description=spec.description or "",
             input_schema=to_json(spec.input_schema), span=tools_node.key_spans[name],
             title=spec.title, annotations=_plain(node.get("annotations")), external=True,
-            description_spans=spans,
+            description_spans=spans, spec_spans=_raw_places(node),
         )
 
     def _pinned(self, parsed: ParsedModule, toolset: str, name: str, spec: PinnedToolSpec,
@@ -139,6 +142,7 @@ class _Resolver:
             annotations=_plain(node.get("annotations")), meta=_plain(node.get("meta")),
             pinned_by=toolset, extra=_plain(node.get("extra")),
             has_description=spec.description is not None, description_spans=spans,
+            spec_spans=_raw_places(node),
         )
 
     # -- modules ---------------------------------------------------------------------------
@@ -175,6 +179,9 @@ class _Resolver:
         tool = self._tool_ir(entry.tool)
         tool = dataclasses.replace(tool, name=entry.name,
                                    requires_approval=tool.requires_approval or entry.approval)
+        if entry.steps:  # the last prefix or rename on the way made the published name
+            _name, span, maker = entry.steps[-1]
+            tool = dataclasses.replace(tool, name_span=span, named_by=maker)
         server = entry.tool.pinned_toolset
         if server is not None:
             spec = entry.tool.module.toolsets.get(server)
@@ -239,6 +246,32 @@ class _Resolver:
                     "conflicts": ts.conflicts}
         assert isinstance(ts, ApprovalRequiredToolset)
         return {}
+
+
+# A tool's spec keys -> where they land in the published tool.
+_TOOL_KEYS = {"description": "/description", "title": "/title", "params": "/inputSchema",
+              "returns": "/outputSchema", "annotations": "/annotations", "meta": "/_meta"}
+
+
+def _raw_places(node: YMap) -> dict[str, Span]:
+    """An external or pinned tool's spec places: its keys, and its schemas as written."""
+    places = _tool_key_spans(node)
+    for key, ptr in (("input_schema", "/inputSchema"), ("output_schema", "/outputSchema")):
+        if key in node.key_spans:
+            places[ptr] = node.key_spans[key]
+            raw_node_spans(node[key], ptr, places)
+    return places
+
+
+def _tool_key_spans(node: YMap) -> dict[str, Span]:
+    """The published tool's top-level fields at their spec keys (``params:`` for
+    ``/inputSchema``), and each annotation at its own key."""
+    places = {ptr: node.key_spans[key] for key, ptr in _TOOL_KEYS.items()
+              if key in node.key_spans}
+    annotations = node.get("annotations")
+    if isinstance(annotations, YMap):
+        places.update((f"/annotations/{k}", span) for k, span in annotations.key_spans.items())
+    return places
 
 
 def _description_span(node: YMap) -> dict[str, Span]:

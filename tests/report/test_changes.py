@@ -168,3 +168,59 @@ def test_review_summary_speaks_of_changes_not_errors() -> None:
     assert review_summary(breaking[3:], "info").endswith("CI will fail on them unless "
                                                          "accepted in [tool.toolc.diff]")
     assert review_summary([]) == "No changes in the published tools."
+
+
+def _placed(spec: object, pointer: str = "/inputSchema/properties/level") -> Change:
+    from toolc.diff import SpecPlace
+
+    assert spec is None or isinstance(spec, SpecPlace)
+    return Change(tool="desk/note", pointer=pointer, rule="REQUIRED_ADDED",
+                  severity=Severity.ERROR, message="input property 'level' is now required",
+                  old=False, new=True, spec=spec)
+
+
+def test_each_format_shows_the_spec_place_beside_the_pointer() -> None:
+    from toolc.diff import SpecPlace
+
+    change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
+    text = render([change], "text")
+    assert "  error[REQUIRED_ADDED] /inputSchema/properties/level  specs/desk.toolc.yaml:14:7\n" \
+        in text
+    github = render([change], "github", paths={"desk/note": "desk/note.json"})
+    assert github.startswith("::error file=generated/schemas/desk/note.json,")
+    assert "%0Apointer: /inputSchema/properties/level%0Aspec: specs/desk.toolc.yaml:14:7%0A" \
+        in github
+    (row,) = json.loads(render([change], "json"))["changes"]
+    assert row["spec"] == {"path": "specs/desk.toolc.yaml", "line": 14, "col": 7, "note": None}
+    removed = _placed(SpecPlace("specs/desk.toolc.yaml", 1, 1, "removed"), "")
+    assert "(whole tool)  specs/desk.toolc.yaml:1:1 (removed)\n" in render([removed], "text")
+
+
+def test_markdown_links_spec_lines_from_the_repository_root() -> None:
+    from toolc.diff import SpecPlace
+
+    change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
+    gone = _placed(None, "/inputSchema/properties/old")
+    out = render([change, gone], "markdown")
+    assert "| severity | rule | spec | pointer | change | old | new |" in out
+    assert ("| **error** | `REQUIRED_ADDED` | [`specs/desk.toolc.yaml:14`]"
+            "(specs/desk.toolc.yaml#L14) | `/inputSchema/properties/level` |") in out
+    assert "| **error** | `REQUIRED_ADDED` | (removed) | `/inputSchema/properties/old` |" in out
+    # A project below the repository root; a base URL for a pull-request comment.
+    linked = render([change], "markdown", spec_prefix="app/",
+                    link_base="https://github.com/o/r/blob/abc123")
+    assert ("[`app/specs/desk.toolc.yaml:14`]"
+            "(https://github.com/o/r/blob/abc123/app/specs/desk.toolc.yaml#L14)") in linked
+    # Folders compared: no spec column at all.
+    assert "| spec |" not in render([_placed(None)], "markdown")
+
+
+def test_markdown_spec_links_cannot_be_broken_by_file_names() -> None:
+    from toolc.diff import SpecPlace
+
+    hostile = _placed(SpecPlace("specs/a) [x](evil|b.toolc.yaml", 3, 1, "removed"))
+    out = render([hostile], "markdown")
+    assert ("[`specs/a) [x](evil\\|b.toolc.yaml:3`]"
+            "(specs/a%29%20%5Bx%5D%28evil%7Cb.toolc.yaml#L3) (removed)") in out
+    outside = render([_placed(SpecPlace("/elsewhere/x.toolc.yaml", 3, 1))], "markdown")
+    assert "| `/elsewhere/x.toolc.yaml:3` |" in outside  # no link out of the repository

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..publish import golden_text  # the one definition of the golden-file form
 from .classify import classify
-from .model import Change, DiffInputError, SchemaKind
+from .model import Change, DiffInputError, SchemaKind, SpecPlace
 from .policy import FAIL_ON, Acceptance, Policy, fails, worst
 from .rules import RULES, DiffRule
 from .sources import (
@@ -25,6 +25,7 @@ from .sources import (
     load_folder,
     load_git,
     pointer_lines,
+    repo_prefix,
     tool_key,
 )
 
@@ -46,6 +47,7 @@ __all__ = [
     "DiffRule",
     "Policy",
     "SchemaKind",
+    "SpecPlace",
     "ToolSet",
     "diff_tools",
     "fails",
@@ -55,6 +57,7 @@ __all__ = [
     "load_folder",
     "load_git",
     "pointer_lines",
+    "repo_prefix",
     "tool_key",
     "worst",
 ]

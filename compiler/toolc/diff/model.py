@@ -27,6 +27,23 @@ class DiffInputError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class SpecPlace:
+    """A line of a spec file (its path as diagnostics show it), and what it is there."""
+
+    path: str
+    line: int
+    col: int
+    note: str | None = None  # "removed", "prefix 'desk_' of toolset 'public'", ...
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}:{self.col}"
+        return f"{where} ({self.note})" if self.note else where
+
+    def to_json(self) -> dict[str, Json]:
+        return {"path": self.path, "line": self.line, "col": self.col, "note": self.note}
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One classified difference between two published versions of a tool."""
 
@@ -40,6 +57,9 @@ class Change:
     schema: SchemaKind = "tool"
     accepted: bool = False
     reason: str | None = None
+    # Where the spec writes what changed, when the new side is a fresh build
+    # (toolc.diff.places); None when folders of golden files are compared.
+    spec: SpecPlace | None = None
 
     def sort_key(self) -> tuple[str, tuple[tuple[int, int, str], ...], str]:
         """By tool, then pointer (token by token, array indexes numerically), then rule."""
@@ -57,6 +77,7 @@ class Change:
             "new": self.new,
             "accepted": self.accepted,
             "reason": self.reason,
+            "spec": None if self.spec is None else self.spec.to_json(),
         }
 
 

@@ -132,6 +132,17 @@ def head_commit(repo: str | Path = ".") -> str | None:
     return found.stdout.decode().strip() if found.returncode == 0 else None
 
 
+def repo_prefix(repo: str | Path = ".") -> str:
+    """Where ``repo`` sits in its git repository (``""`` at the top, ``app/`` below it):
+    what turns a path relative to the project into one relative to the repository, as
+    links on GitHub need; ``""`` outside git."""
+    try:
+        found = _git(Path(repo), "rev-parse", "--show-prefix")
+    except DiffInputError:
+        return ""
+    return found.stdout.decode(errors="replace").strip() if found.returncode == 0 else ""
+
+
 def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = ".") -> ToolSet:
     """The tools below ``folder`` as committed at ``ref``, read without a checkout.
 

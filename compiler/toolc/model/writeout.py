@@ -79,6 +79,10 @@ class Written:
     # and every reference written, as published -> where the spec says it.
     problems: list[RefProblem] = field(default_factory=list)
     references: dict[str, Span] = field(default_factory=dict)
+    # Where each schema node and keyword of the published document is written in the
+    # spec (JSON pointer -> the key's span), so a schema change can be shown at the line
+    # a reviewer edits; a keyword a named type brings points into the type.
+    node_spans: dict[str, Span] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -95,6 +99,7 @@ class _Root:
     scope: Scope | None = None  # the schema document of the spec being written
     starts: bool = False  # the next node written is a schema document of the spec
     refs: RefLog = field(default_factory=RefLog)
+    nodes: dict[str, Span] = field(default_factory=dict)
 
     def rel(self, ptr: str) -> str:
         return ptr[len(self.base):]
@@ -103,7 +108,7 @@ class _Root:
         """What was written, its references checked against the finished document."""
         self.refs.check(schema)
         return Written(schema, self.spans, self.defaults, self.refs.problems,
-                       self.refs.references)
+                       self.refs.references, self.nodes)
 
     def def_name(self, td: TypeDef) -> str:
         return td.name if td.module is self.module else f"{td.module.name}.{td.name}"
@@ -127,6 +132,8 @@ class SchemaWriter:
         props = {}
         for name, sub in params.items():
             root.starts = True  # each parameter is a schema document of its own
+            if isinstance(params, YMap) and name in params.key_spans:
+                root.nodes[f"{base}/properties/{pointer_token(name)}"] = params.key_spans[name]
             props[name] = self._node(sub, f"{base}/properties/{pointer_token(name)}", module,
                                      root, False, 0, True, True)
         schema: dict[str, JSON] = {"type": "object", "properties": props}
@@ -267,10 +274,15 @@ class SchemaWriter:
         alternatives = closable and ("anyOf" in node or "oneOf" in node) \
             and alternatives_closable(node)
         for key, value in node.items():
+            if key == "required" and isinstance(value, bool) and isinstance(node, YMap):
+                # where the property says it is (not) required, for REQUIRED_* changes
+                root.nodes[f"{ptr}/required"] = node.key_spans[key]
             if (key == "type" and named is not None) or key == "nullable" or (
                     key == "required" and isinstance(value, bool)):
                 continue
             at = ptr if key in ANNOTATIONS else inner
+            if isinstance(node, YMap) and key in node.key_spans:
+                root.nodes[f"{at}/{pointer_token(key)}"] = node.key_spans[key]
             if key in out and key not in ANNOTATIONS:
                 _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
             if key in REFERENCES and isinstance(value, str) and isinstance(node, YMap):
@@ -320,6 +332,11 @@ class SchemaWriter:
         d = depth + 1
         if kind == "schema":
             return self._node(value, p, module, root, in_type, d, False, closable)
+        if isinstance(value, YList):
+            root.nodes.update((f"{p}/{i}", span) for i, span in enumerate(value.item_spans))
+        elif isinstance(value, YMap):
+            root.nodes.update((f"{p}/{pointer_token(k)}", span)
+                              for k, span in value.key_spans.items())
         if kind == "schema_list" and isinstance(value, list):
             return [self._node(v, f"{p}/{i}", module, root, in_type, d, False, closable)
                     for i, v in enumerate(value)]
@@ -390,3 +407,25 @@ def raw_description_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
         elif kw.kind in ("schema_map", "dependencies") and isinstance(value, YMap):
             for k, item in value.items():
                 raw_description_spans(item, f"{p}/{pointer_token(k)}", spans)
+
+
+def raw_node_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
+    """Where each node and keyword of a schema published as written (external and pinned
+    tools) sits: the key's span, as :attr:`Written.node_spans` records for toolc's own."""
+    if not isinstance(node, YMap):
+        return
+    for key, value in node.items():
+        p = f"{ptr}/{pointer_token(key)}"
+        spans[p] = node.key_spans[key]
+        kw = KEYWORDS.get(key)
+        kind = kw.kind if kw is not None else "value"
+        if kind == "schema":
+            raw_node_spans(value, p, spans)
+        elif kind == "schema_list" and isinstance(value, YList):
+            for i, (item, span) in enumerate(zip(value, value.item_spans, strict=False)):
+                spans[f"{p}/{i}"] = span
+                raw_node_spans(item, f"{p}/{i}", spans)
+        elif kind in ("schema_map", "dependencies") and isinstance(value, YMap):
+            for k, item in value.items():
+                spans[f"{p}/{pointer_token(k)}"] = value.key_spans[k]
+                raw_node_spans(item, f"{p}/{pointer_token(k)}", spans)

@@ -2,10 +2,14 @@
 
 - ``text``: grouped per tool, a summary line at the end; ANSI colours when ``color``
   (decide with :func:`want_color`, which honours ``NO_COLOR``).
-- ``markdown``: a pull-request comment: summary counts, then a table per tool.
+- ``markdown``: a pull-request comment: summary counts, then a table per tool, each row
+  linked to its spec line (relative to the repository root, or under ``link_base``).
 - ``json``: ``{"changes": [{tool, pointer, rule, severity, message, old, new, accepted,
-  reason}]}``, documented in docs/diff.md.
+  reason, spec}]}``, documented in docs/diff.md.
 - ``github``: one workflow command per change, on the golden file's line.
+
+Where a change has a spec place (the new side is a fresh build: :mod:`toolc.diff.places`),
+text and github show it beside the pointer (``specs/desk.toolc.yaml:14:7``).
 
 For ``github`` (and the file names in ``text``), the caller says where each tool's golden
 file is: ``paths`` maps a tool to its file relative to ``golden_root`` (a ToolSet's
@@ -24,9 +28,10 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
 from typing import TextIO
+from urllib.parse import quote
 
 from ..diagnostics import Severity
-from ..diff.model import Change, Json
+from ..diff.model import Change, Json, SpecPlace
 from ..diff.sources import line_of, pointer_lines
 from .diagnostics import escape_controls, escape_github_data, json_text
 
@@ -52,16 +57,18 @@ def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
            golden_root: str = "generated/schemas", paths: Mapping[str, str] | None = None,
            new_texts: Mapping[str, str] | None = None,
            old_texts: Mapping[str, str] | None = None, closing: str | None = None,
-           compared: str | None = None) -> str:
+           compared: str | None = None, link_base: str = "", spec_prefix: str = "") -> str:
     """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline.
     ``closing`` replaces the summary that ends ``text``; ``compared`` (``X with Y``) says
-    in ``markdown`` which sets were compared, for the reviewer who reads only that."""
+    in ``markdown`` which sets were compared, for the reviewer who reads only that.
+    ``spec_prefix`` (the project's folder in its repository, ``app/``) and ``link_base``
+    (``https://github.com/ORG/REPO/blob/SHA/``) make markdown's links to spec lines."""
     items = list(changes)
     locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
     if fmt == "text":
         return render_text(items, color=color, locate=locate, closing=closing)
     if fmt == "markdown":
-        return render_markdown(items, compared)
+        return render_markdown(items, compared, SpecLinks(link_base, spec_prefix))
     if fmt == "json":
         return render_json(items)
     if fmt == "github":
@@ -172,7 +179,8 @@ def render_text(changes: list[Change], *, color: bool = False,
             # An accepted change is dimmed: it is shown, but it does not fail anything.
             head = paint(_DIM if c.accepted else _COLORS.get(sev, ""), f"{sev}[{c.rule}]")
             tail = paint(_DIM, " (accepted)") if c.accepted else ""
-            lines.append(f"  {head} {escape_controls(c.pointer or WHOLE_TOOL)}{tail}")
+            spec = f"  {escape_controls(str(c.spec))}" if c.spec is not None else ""
+            lines.append(f"  {head} {escape_controls(c.pointer or WHOLE_TOOL)}{spec}{tail}")
             lines.append(f"    {escape_controls(c.message)}")
             if c.accepted:
                 lines.append(f"    accepted: {escape_controls(str(c.reason))}")
@@ -210,7 +218,39 @@ def _code(value: Json) -> str:
     return "" if value is None else _code_span(_value(value, shorten=True))
 
 
-def render_markdown(changes: list[Change], compared: str | None = None) -> str:
+class SpecLinks:
+    """Markdown links to spec lines: ``[`specs/desk.toolc.yaml:14`](specs/desk.toolc.yaml#L14)``.
+
+    A spec's path is relative to the project; ``prefix`` places the project in its
+    repository. Without ``base`` the link is relative to the repository root, which is
+    what GitHub resolves in a committed file; a pull-request comment resolves it against
+    the pull request's page instead, so CI passes ``--link-base`` with the commit's
+    ``blob`` URL.
+    """
+
+    def __init__(self, base: str = "", prefix: str = ""):
+        # The base is the user's own option; spaces or a ')' would end the link early.
+        self.base = base.replace(" ", "%20").replace(")", "%29")
+        if self.base and not self.base.endswith("/"):
+            self.base += "/"
+        self.prefix = prefix
+
+    def cell(self, place: SpecPlace | None) -> str:
+        if place is None:
+            return "(removed)"
+        path = f"{self.prefix}{place.path}"
+        label = _code_span(f"{path}:{place.line}")
+        note = f" ({_cell(place.note)})" if place.note else ""
+        if place.path.startswith(("/", "../")) or ":" in place.path:  # outside the repo
+            return label + note
+        # The path comes from a pull request's file names: quoted, it cannot end the link.
+        return f"[{label}]({self.base}{quote(path, safe='/')}#L{place.line}){note}"
+
+
+def render_markdown(changes: list[Change], compared: str | None = None,
+                    links: SpecLinks | None = None) -> str:
+    links = links or SpecLinks()
+    spec_column = any(c.spec is not None for c in changes)
     lines = [MARKER, "### Schema changes", ""]
     if compared:
         lines += [f"Compared {_cell(compared)}.", ""]
@@ -219,8 +259,9 @@ def render_markdown(changes: list[Change], compared: str | None = None) -> str:
     lines.append(f"**{summary(changes)}**")
     for tool, group in _by_tool(changes):
         lines += ["", f"#### {_code_span(tool)}", "",
-                  "| severity | rule | pointer | change | old | new |",
-                  "| --- | --- | --- | --- | --- | --- |"]
+                  "| severity | rule | " + ("spec | " if spec_column else "")
+                  + "pointer | change | old | new |",
+                  "| --- | --- | --- | --- | --- | --- |" + (" --- |" if spec_column else "")]
         for c in group:
             sev = str(c.severity)
             severity = f"~~{sev}~~ accepted" if c.accepted else (
@@ -229,7 +270,8 @@ def render_markdown(changes: list[Change], compared: str | None = None) -> str:
             if c.accepted:
                 message += f"<br>**accepted:** {_cell(c.reason or '')}"
             pointer = _code_span(c.pointer) if c.pointer else WHOLE_TOOL
-            lines.append(f"| {severity} | `{c.rule}` | {pointer} | {message} "
+            spec = f"{links.cell(c.spec)} | " if spec_column else ""
+            lines.append(f"| {severity} | `{c.rule}` | {spec}{pointer} | {message} "
                          f"| {_code(c.old)} | {_code(c.new)} |")
     return "\n".join(lines)
 
@@ -258,6 +300,8 @@ def render_github(changes: list[Change], locate: Locator) -> str:
         props.append(f"title={_escape_prop(f'{c.rule} in {c.tool} ({c.severity})')}")
         message = c.message if not c.accepted else f"accepted ({c.reason}): {c.message}"
         message += f"\npointer: {c.pointer or WHOLE_TOOL}"
+        if c.spec is not None:
+            message += f"\nspec: {c.spec}"
         if c.old is not None:
             message += f"\nold: {_value(c.old, shorten=True)}"
         if c.new is not None:
