@@ -267,3 +267,72 @@ def test_build_json_is_one_document(project: Path) -> None:
     code, out, _ = run("build", "--check", "--no-certify", "--format", "json")
     doc = json.loads(out)
     assert code == 1 and doc["diagnostics"][0]["code"] == "TC301" and doc["output"] is None
+
+
+VENDOR = """\
+toolc: 1
+module: vendor
+toolsets:
+  main:
+    kind: external
+    tools:
+      open:
+        input_schema:
+          type: object
+          properties:
+            url: {type: string}
+"""
+
+
+@pytest.fixture
+def vendored(project: Path) -> Path:
+    """A third-party-like spec whose tools have no descriptions (TC201 warnings), and a
+    copy of it as the project's own."""
+    (project / "specs" / "vendor").mkdir()
+    (project / "specs" / "vendor" / "desk.toolc.yaml").write_text(VENDOR)
+    (project / "specs" / "own.toolc.yaml").write_text(VENDOR.replace("vendor", "own"))
+    return project
+
+
+def test_per_file_severity_silences_one_spec_and_keeps_the_others(vendored: Path) -> None:
+    assert run("validate", "--strict")[0] == 1
+    (vendored / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\n\n[tool.toolc.per-file-severity]\n'
+        '"specs/vendor/*.toolc.yaml" = { missing-description = "off" }\n')
+    code, out, _ = run("validate", "--strict")
+    assert code == 1
+    assert "specs/vendor/" not in out
+    assert "specs/own.toolc.yaml:7:7: warning[TC201]" in out
+    (vendored / "specs" / "own.toolc.yaml").unlink()
+    assert run("validate", "--strict") == (0, "ok: 2 module(s), no problems\n", "")
+
+
+def test_inline_ignore_silences_its_line_and_strict_passes(vendored: Path) -> None:
+    (vendored / "specs" / "own.toolc.yaml").unlink()
+    spec = vendored / "specs" / "vendor" / "desk.toolc.yaml"
+    spec.write_text(VENDOR.replace("      open:\n", "      open:  # toolc: ignore[TC201]\n")
+                    .replace("{type: string}", "{type: string}  # toolc: ignore[TC201]"))
+    assert run("validate", "--strict") == (0, "ok: 2 module(s), no problems\n", "")
+    spec.write_text(VENDOR.replace("      open:\n", "      open:  # toolc: ignore[TC201]\n"))
+    code, out, _ = run("validate", "--strict")
+    assert code == 1 and "desk.toolc.yaml:11:13: warning[TC201]" in out
+    assert "desk.toolc.yaml:7:7" not in out
+
+
+def test_an_unused_ignore_is_reported_at_the_comment(project: Path) -> None:
+    spec = project / "specs" / "notes.toolc.yaml"
+    spec.write_text(GOOD.replace("addNote:\n", "addNote:  # toolc: ignore[TC201, TC302]\n"))
+    code, out, _ = run("validate", "--strict")
+    assert code == 1
+    assert ("specs/notes.toolc.yaml:4:13: warning[TC022]: unused suppression: no TC201 or "
+            "TC302 is reported on this line") in out
+    assert run("validate")[0] == 0  # a warning: only --strict fails on it
+
+
+def test_a_build_applies_suppressions_and_says_unused_ones_again_from_the_cache(
+        project: Path) -> None:
+    spec = project / "specs" / "notes.toolc.yaml"
+    spec.write_text(GOOD.replace("addNote:\n", "addNote:  # toolc: ignore[TC302]\n"))
+    for _ in range(2):  # the second build is up to date, and replays what it said
+        code, out, _ = run("build", "--no-certify", "--strict")
+        assert code == 1 and "4:13: warning[TC022]" in out

@@ -23,8 +23,9 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostic, Severity, Span, SpecError, fail
+from .diagnostics import Diagnostic, Severity, Span, SpecError, Suppression, fail
 from .scalars import NumberTooLarge, resolve_plain, short
+from .suppressions import find_suppressions
 
 MAX_BYTES = 10 * 1024 * 1024
 # The one nesting bound: a spec file's mappings and lists (TC004), and every tool as
@@ -74,6 +75,7 @@ class LoadedFile:
     data: Any
     diagnostics: list[Diagnostic] = field(default_factory=list)
     origin: str | None = None  # the file read, as opened (None for text loaded directly)
+    suppressions: list[Suppression] = field(default_factory=list)  # `# toolc: ignore[...]`
 
 
 def load_file(path: str, display: str | None = None, root: str | None = None) -> LoadedFile:
@@ -151,7 +153,8 @@ def load_text(text: str, path: str) -> LoadedFile:
         fail("TC003", f"YAML syntax error: {str(exc).splitlines()[0]}", Span(path, 1, 1))
     finally:
         parser.dispose()
-    return LoadedFile(path, text, data, builder.diagnostics)
+    return LoadedFile(path, text, data, builder.diagnostics,
+                      suppressions=find_suppressions(text, path))
 
 
 def _decode(raw: bytes, path: str) -> str:
