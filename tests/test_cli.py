@@ -336,3 +336,18 @@ def test_a_build_applies_suppressions_and_says_unused_ones_again_from_the_cache(
     for _ in range(2):  # the second build is up to date, and replays what it said
         code, out, _ = run("build", "--no-certify", "--strict")
         assert code == 1 and "4:13: warning[TC022]" in out
+
+
+def test_an_undescribed_type_used_eight_times_is_one_diagnostic_at_the_type(
+        project: Path) -> None:
+    params = "".join(f"      p{i}: {{type: Id}}\n" for i in range(8))
+    (project / "specs" / "notes.toolc.yaml").write_text(
+        GOOD.replace("tools:\n", "types:\n  Id: {type: string}\ntools:\n")
+        .replace("      text: {type: string, description: The note.}\n", params))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert out.count("[TC201]") == 1
+    assert ("specs/notes.toolc.yaml:4:3: error[TC201]: type 'Id' has no description, "
+            "nor have the 8 properties that use it") in out
+    assert "used by parameter 'p0' of tool 'addNote' (line 10)" in out
+    assert "and 3 more use(s)" in out
