@@ -351,3 +351,13 @@ def test_an_undescribed_type_used_eight_times_is_one_diagnostic_at_the_type(
             "nor have the 8 properties that use it") in out
     assert "used by parameter 'p0' of tool 'addNote' (line 10)" in out
     assert "and 3 more use(s)" in out
+
+
+def test_an_unquoted_colon_in_a_description_says_to_quote_it(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(
+        GOOD.replace("Add a note.", "Add a note: public or private."))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert "specs/notes.toolc.yaml:5:28: error[TC003]: YAML syntax error: mapping values" in out
+    assert "= note: a `: ` inside an unquoted value starts a mapping: quote the text or use `>`" in out
+    assert '= note: as in: description: "Add a note: public or private."' in out
