@@ -361,3 +361,13 @@ def test_an_unquoted_colon_in_a_description_says_to_quote_it(project: Path) -> N
     assert "specs/notes.toolc.yaml:5:28: error[TC003]: YAML syntax error: mapping values" in out
     assert "= note: a `: ` inside an unquoted value starts a mapping: quote the text or use `>`" in out
     assert '= note: as in: description: "Add a note: public or private."' in out
+
+
+def test_an_empty_description_is_reported_at_the_empty_value(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(
+        GOOD.replace("description: Add a note.", 'description: ""'))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert ("specs/notes.toolc.yaml:5:18: error[TC201]: tool 'addNote' has an empty "
+            "description") in out
+    assert '5 |     description: ""\n  |                  ^^\n' in out

@@ -14,6 +14,7 @@ import difflib
 from ..diagnostics import Severity, Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES, KEYWORDS
+from ..model.parse import ParsedModule
 from .names import external_tools, pinned_tools
 from .project import Project
 from .schemas import Walk
@@ -31,20 +32,34 @@ def check_tool_descriptions(project: Project) -> None:
         section = parsed.section("tools")
         for name, tool in parsed.tools.items():
             if not _has_text(tool.description):
+                span = _at_value(parsed, ("tools", name), section.key_spans[name])
                 project.report("TC201", _tool_message(f"tool '{name}'", tool.description),
-                               section.key_spans[name])
+                               span)
         for ts_name, name, span in external_tools(parsed):
             ts = parsed.toolsets[ts_name]
             ext = getattr(ts, "tools", {}).get(name)
             if ext is not None and not _has_text(ext.description):
+                span = _at_value(parsed, ("toolsets", ts_name, "tools", name), span)
                 project.report("TC201", _tool_message(f"external tool '{name}'", ext.description),
                                span, severity=Severity.WARNING)
         for ts_name, name, span in pinned_tools(parsed):
             pinned = getattr(parsed.toolsets[ts_name], "tools", {}).get(name)
             if pinned is not None and not _has_text(pinned.description):
                 what = f"pinned tool '{name}' of toolset '{ts_name}'"
+                span = _at_value(parsed, ("toolsets", ts_name, "tools", name), span)
                 project.report("TC201", _tool_message(what, pinned.description), span,
                                severity=Severity.WARNING)
+
+
+def _at_value(parsed: ParsedModule, path: tuple[str, ...], key_span: Span) -> Span:
+    """Where an empty description is reported: at its value (``description: ""`` at the
+    ``""``), a bad value like any other; a missing one at the key that lacks it."""
+    node: object = parsed.raw
+    for part in path:
+        node = node.get(part) if isinstance(node, YMap) else None
+    if isinstance(node, YMap):
+        return node.value_spans.get("description", key_span)
+    return key_span
 
 
 def _tool_message(what: str, description: str | None) -> str:
@@ -85,7 +100,8 @@ def check_property_description(walk: Walk, node: YMap, key_span: Span,
     state = "an empty description" if own is not None else "no description"
     message = f"{what} '{shown}' of {walk.root.describe()} has {state}"
     notes = (f"nor has its type '{ref}'",) if named is not None else ()
-    walk.project.report("TC201", message, key_span, notes=notes,
+    span = node.value_spans.get("description", key_span) if own is not None else key_span
+    walk.project.report("TC201", message, span, notes=notes,
                         severity=Severity.WARNING if walk.root.raw else None)
 
 
