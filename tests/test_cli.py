@@ -371,3 +371,29 @@ def test_an_empty_description_is_reported_at_the_empty_value(project: Path) -> N
     assert ("specs/notes.toolc.yaml:5:18: error[TC201]: tool 'addNote' has an empty "
             "description") in out
     assert '5 |     description: ""\n  |                  ^^\n' in out
+
+
+def test_severity_in_its_place_through_a_real_subprocess(vendored: Path) -> None:
+    """`toolc validate --strict` as a process: a vendored spec's warnings silenced for it
+    alone, the project's own silenced line by line, an unused suppression reported."""
+    script = shutil.which("toolc") or str(Path(sys.executable).parent / "toolc")
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+
+    def strict() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([script, "validate", "--strict"], cwd=vendored,
+                              capture_output=True, text=True, env=env, timeout=300,
+                              check=False)
+
+    (vendored / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\n\n[tool.toolc.per-file-severity]\n'
+        '"specs/vendor/*" = { TC201 = "off" }\n')
+    own = vendored / "specs" / "own.toolc.yaml"
+    own.write_text(VENDOR.replace("vendor", "own")
+                   .replace("      open:\n", "      open:  # toolc: ignore[TC201]\n")
+                   .replace("{type: string}", "{type: string}  # toolc: ignore[TC201]"))
+    done = strict()
+    assert (done.returncode, done.stdout) == (0, "ok: 3 module(s), no problems\n"), done.stdout
+    own.write_text(own.read_text().replace("ignore[TC201]\n", "ignore[TC201, TC302]\n", 1))
+    done = strict()
+    assert done.returncode == 1 and "specs/own.toolc.yaml:7:14: warning[TC022]" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
