@@ -161,8 +161,9 @@ def test_a_lost_description_and_a_wire_difference_are_caught(
                                      "beta": wrapped("beta", "no_default")},
                           {"blanking": BLANK, "no_default": NO_DEFAULT})
     found = certified(config)
-    assert [(code, line) for code, line, _ in found] == [("TC502", 5), ("TC501", 4)]
-    assert found[0][2] == "description of 'readLog' does not reach the wire at /description"
+    assert [(code, line) for code, line, _ in found] == [("TC502", 11), ("TC501", 4)]
+    assert found[0][2] == ("description of 'readLog' does not reach the wire at /description: the "
+         "export passes it through toolset 'tidy' (prepare blanking:blank)")
     assert found[1][2] == ("'readLog' differs on the wire at /inputSchema/properties/lines/"
                            "default: spec publishes 50, client sees nothing")
 
@@ -218,7 +219,8 @@ def test_a_process_that_dies_is_blamed_on_its_module_and_a_new_one_serves_the_re
     assert certified(config) == [
         ("TC503", 11, ("cannot serve module 'crash' for certification: the certifying process "
                       f"ended ({ending}) while serving it")),
-        ("TC502", 5, "description of 'readLog' does not reach the wire at /description"),
+        ("TC502", 11, ("description of 'readLog' does not reach the wire at /description: the "
+         "export passes it through toolset 'tidy' (prepare blanking:blank)")),
         ("TC503", 11, ("cannot serve module 'user' for certification: it needs module 'crash', "
                       "whose serving ended the certifying process")),
     ]
@@ -318,7 +320,7 @@ def test_without_fork_the_build_process_certifies(
     config = make_project(tmp_path, {"alpha": prepared("alpha", "blank_here:blank")},
                           {"blank_here": BLANK})
     try:
-        assert [(c, line) for c, line, _ in certified(config)] == [("TC502", 5)]
+        assert [(c, line) for c, line, _ in certified(config)] == [("TC502", 11)]
         assert "blank_here" in sys.modules  # certified here, in the build process
     finally:
         sys.modules.pop("blank_here", None)
@@ -426,7 +428,7 @@ def test_without_streaming_everything_is_handed_over_at_certification(tmp_path: 
     assert process is not None
     bag = DiagnosticBag()
     process.certify(project, render_outputs(project), bag)
-    assert [(c, line) for c, line, _ in shown(bag.sorted())] == [("TC502", 5)]
+    assert [(c, line) for c, line, _ in shown(bag.sorted())] == [("TC502", 11)]
     assert process.stopped and "blanking" not in sys.modules
 
 

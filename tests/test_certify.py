@@ -174,25 +174,30 @@ REWRITING_WRAPPER = """
 
 
 @pytest.mark.parametrize(
-    ("toolsets", "module", "source", "pointer", "line"),
+    ("toolsets", "module", "source", "pointer", "line", "cause"),
     [
         ("  tidy: {kind: prepared, inner: base, prepare: logs_prepare:blank}\n",
-         "logs_prepare", BLANKING_PREPARE, "/description", 9),
+         "logs_prepare", BLANKING_PREPARE, "/description", 9, "prepare logs_prepare:blank"),
         ("  tidy: {kind: wrapper, inner: base, wrapper: logs_wrapper:Rewrite}\n",
-         "logs_wrapper", REWRITING_WRAPPER, "/inputSchema/properties/lines/description", 12),
+         "logs_wrapper", REWRITING_WRAPPER, "/inputSchema/properties/lines/description", 12,
+         "wrapper logs_wrapper:Rewrite"),
     ],
     ids=["prepare-blanks", "wrapper-rewrites"],
 )
 def test_user_code_that_rewrites_a_description_is_caught(
-    tmp_path: Path, toolsets: str, module: str, source: str, pointer: str, line: int
+    tmp_path: Path, toolsets: str, module: str, source: str, pointer: str, line: int,
+    cause: str
 ) -> None:
     extra = "toolsets:\n  base: {kind: function, tools: [readLog]}\n" + toolsets + "export: tidy\n"
     config, project = make_project(tmp_path, extra=extra, modules={module: source})
     bag = DiagnosticBag()
     certify_build(config, project, render_outputs(project), bag)
     found = lost(bag)
-    assert [(code, ln) for code, ln, _ in found] == [("TC502", line)]
-    assert found[0][2].endswith(pointer)
+    assert [(code, ln) for code, ln, _ in found] == [("TC502", 21)]  # at the toolset 'tidy'
+    assert found[0][2] == (f"description of 'readLog' does not reach the wire at {pointer}: "
+                           f"the export passes it through toolset 'tidy' ({cause})")
+    [d] = [d for d in bag if d.code == "TC502"]
+    assert d.notes[0] == f"'readLog' at {pointer} (spec line {line})"
 
 
 def test_other_differences_are_located_at_the_tool(tmp_path: Path) -> None:
@@ -390,8 +395,9 @@ def test_a_description_lost_under_a_declared_context_names_it(tmp_path: Path) ->
     bag = DiagnosticBag()
     certify_build(config, project, render_outputs(project), bag)  # the default one is clean
     assert [(d.code, d.span.line if d.span else 0, d.message) for d in bag.sorted()] == [
-        ("TC502", 5, ("description of 'tail' does not reach the wire at /description under "
-                     "context 'guest'"))]
+        ("TC502", 9, ("description of 'tail' does not reach the wire at /description: the "
+                     "export passes it through toolset 'shown' (prepare logs_app:prepare) "
+                     "under context 'guest'"))]
 
 
 def test_a_context_whose_factory_fails_is_a_located_error(tmp_path: Path) -> None:
@@ -419,8 +425,9 @@ def test_the_forked_certifier_certifies_under_each_context_too(
     monkeypatch.delenv("CI", raising=False)
     result = CliRunner().invoke(main, ["build"], catch_exceptions=False)
     assert result.exit_code == 1
-    assert "error[TC502]: description of 'tail' does not reach the wire at /description " \
-           "under context 'guest'" in result.stdout
+    assert ("error[TC502]: description of 'tail' does not reach the wire at /description: "
+            "the export passes it through toolset 'shown' (prepare logs_cli_app:prepare) under "
+            "context 'guest'") in result.stdout
     assert "context 'admin'" not in result.stdout
 
 @pytest.mark.parametrize("keyword", ["items", "additionalProperties"])
@@ -438,3 +445,41 @@ def test_a_tool_nested_to_the_depth_bound_certifies_through_a_real_client(
     bag = DiagnosticBag()
     certify_build(config, project, render_outputs(project), bag)
     assert list(bag) == []
+
+
+MANY = """\
+toolc: 1
+module: desk
+tools:
+""" + "".join(f"""  t{i}:
+    description: Tool {i}.
+    handler: desk_app:t{i}
+    params:
+      a: {{type: string, description: A of {i}.}}
+""" for i in range(3)) + """toolsets:
+  base: {kind: function, tools: [t0, t1, t2]}
+  tidy: {kind: prepared, inner: base, prepare: desk_blank:blank}
+export: tidy
+"""
+
+
+def test_a_prepare_that_blanks_every_tool_is_one_diagnostic_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+    from toolc.cli import main
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\npython-path = ["."]\n')
+    handlers = "".join(f"def t{i}(ctx, a): ...\n" for i in range(3))
+    make_project(tmp_path, MANY.replace("toolc: 1\nmodule: desk", "toolc: 1\nmodule: logs"),
+                 modules={"desk_app": handlers, "desk_blank": BLANKING_PREPARE})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    result = CliRunner().invoke(main, ["build"], catch_exceptions=False)
+    assert result.exit_code == 1
+    out = result.stdout
+    assert out.count("[TC502]") == 1
+    assert ("specs/logs.toolc.yaml:21:3: error[TC502]: 3 descriptions of 3 tool(s) ('t0', "
+            "'t1', 't2') do not reach the wire: the export passes them through toolset "
+            "'tidy' (prepare desk_blank:blank)") in out
+    assert "= note: 't1' at /description (spec line 10)" in out

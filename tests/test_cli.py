@@ -259,3 +259,133 @@ def test_build_json_is_one_document(project: Path) -> None:
     code, out, _ = run("build", "--check", "--no-certify", "--format", "json")
     doc = json.loads(out)
     assert code == 1 and doc["diagnostics"][0]["code"] == "TC301" and doc["output"] is None
+
+
+VENDOR = """\
+toolc: 1
+module: vendor
+toolsets:
+  main:
+    kind: external
+    tools:
+      open:
+        input_schema:
+          type: object
+          properties:
+            url: {type: string}
+"""
+
+
+@pytest.fixture
+def vendored(project: Path) -> Path:
+    """A third-party-like spec whose tools have no descriptions (TC201 warnings), and a
+    copy of it as the project's own."""
+    (project / "specs" / "vendor").mkdir()
+    (project / "specs" / "vendor" / "desk.toolc.yaml").write_text(VENDOR)
+    (project / "specs" / "own.toolc.yaml").write_text(VENDOR.replace("vendor", "own"))
+    return project
+
+
+def test_per_file_severity_silences_one_spec_and_keeps_the_others(vendored: Path) -> None:
+    assert run("validate", "--strict")[0] == 1
+    (vendored / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\n\n[tool.toolc.per-file-severity]\n'
+        '"specs/vendor/*.toolc.yaml" = { missing-description = "off" }\n')
+    code, out, _ = run("validate", "--strict")
+    assert code == 1
+    assert "specs/vendor/" not in out
+    assert "specs/own.toolc.yaml:7:7: warning[TC201]" in out
+    (vendored / "specs" / "own.toolc.yaml").unlink()
+    assert run("validate", "--strict") == (0, "ok: 2 module(s), no problems\n", "")
+
+
+def test_inline_ignore_silences_its_line_and_strict_passes(vendored: Path) -> None:
+    (vendored / "specs" / "own.toolc.yaml").unlink()
+    spec = vendored / "specs" / "vendor" / "desk.toolc.yaml"
+    spec.write_text(VENDOR.replace("      open:\n", "      open:  # toolc: ignore[TC201]\n")
+                    .replace("{type: string}", "{type: string}  # toolc: ignore[TC201]"))
+    assert run("validate", "--strict") == (0, "ok: 2 module(s), no problems\n", "")
+    spec.write_text(VENDOR.replace("      open:\n", "      open:  # toolc: ignore[TC201]\n"))
+    code, out, _ = run("validate", "--strict")
+    assert code == 1 and "desk.toolc.yaml:11:13: warning[TC201]" in out
+    assert "desk.toolc.yaml:7:7" not in out
+
+
+def test_an_unused_ignore_is_reported_at_the_comment(project: Path) -> None:
+    spec = project / "specs" / "notes.toolc.yaml"
+    spec.write_text(GOOD.replace("addNote:\n", "addNote:  # toolc: ignore[TC201, TC302]\n"))
+    code, out, _ = run("validate", "--strict")
+    assert code == 1
+    assert ("specs/notes.toolc.yaml:4:13: warning[TC022]: unused suppression: no TC201 or "
+            "TC302 is reported on this line") in out
+    assert run("validate")[0] == 0  # a warning: only --strict fails on it
+
+
+def test_a_build_applies_suppressions_and_says_unused_ones_again_from_the_cache(
+        project: Path) -> None:
+    spec = project / "specs" / "notes.toolc.yaml"
+    spec.write_text(GOOD.replace("addNote:\n", "addNote:  # toolc: ignore[TC302]\n"))
+    for _ in range(2):  # the second build is up to date, and replays what it said
+        code, out, _ = run("build", "--no-certify", "--strict")
+        assert code == 1 and "4:13: warning[TC022]" in out
+
+
+def test_an_undescribed_type_used_eight_times_is_one_diagnostic_at_the_type(
+        project: Path) -> None:
+    params = "".join(f"      p{i}: {{type: Id}}\n" for i in range(8))
+    (project / "specs" / "notes.toolc.yaml").write_text(
+        GOOD.replace("tools:\n", "types:\n  Id: {type: string}\ntools:\n")
+        .replace("      text: {type: string, description: The note.}\n", params))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert out.count("[TC201]") == 1
+    assert ("specs/notes.toolc.yaml:4:3: error[TC201]: type 'Id' has no description, "
+            "nor have the 8 properties that use it") in out
+    assert "used by parameter 'p0' of tool 'addNote' (line 10)" in out
+    assert "and 3 more use(s)" in out
+
+
+def test_an_unquoted_colon_in_a_description_says_to_quote_it(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(
+        GOOD.replace("Add a note.", "Add a note: public or private."))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert "specs/notes.toolc.yaml:5:28: error[TC003]: YAML syntax error: mapping values" in out
+    assert "= note: a `: ` inside an unquoted value starts a mapping: quote the text or use `>`" in out
+    assert '= note: as in: description: "Add a note: public or private."' in out
+
+
+def test_an_empty_description_is_reported_at_the_empty_value(project: Path) -> None:
+    (project / "specs" / "notes.toolc.yaml").write_text(
+        GOOD.replace("description: Add a note.", 'description: ""'))
+    code, out, _ = run("validate")
+    assert code == 1
+    assert ("specs/notes.toolc.yaml:5:18: error[TC201]: tool 'addNote' has an empty "
+            "description") in out
+    assert '5 |     description: ""\n  |                  ^^\n' in out
+
+
+def test_severity_in_its_place_through_a_real_subprocess(vendored: Path) -> None:
+    """`toolc validate --strict` as a process: a vendored spec's warnings silenced for it
+    alone, the project's own silenced line by line, an unused suppression reported."""
+    script = shutil.which("toolc") or str(Path(sys.executable).parent / "toolc")
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+
+    def strict() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([script, "validate", "--strict"], cwd=vendored,
+                              capture_output=True, text=True, env=env, timeout=300,
+                              check=False)
+
+    (vendored / "pyproject.toml").write_text(
+        '[tool.toolc]\nspecs = "specs"\n\n[tool.toolc.per-file-severity]\n'
+        '"specs/vendor/*" = { TC201 = "off" }\n')
+    own = vendored / "specs" / "own.toolc.yaml"
+    own.write_text(VENDOR.replace("vendor", "own")
+                   .replace("      open:\n", "      open:  # toolc: ignore[TC201]\n")
+                   .replace("{type: string}", "{type: string}  # toolc: ignore[TC201]"))
+    done = strict()
+    assert (done.returncode, done.stdout) == (0, "ok: 3 module(s), no problems\n"), done.stdout
+    own.write_text(own.read_text().replace("ignore[TC201]\n", "ignore[TC201, TC302]\n", 1))
+    done = strict()
+    assert done.returncode == 1 and "specs/own.toolc.yaml:7:14: warning[TC022]" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr

@@ -96,3 +96,44 @@ def test_a_link_that_stays_inside_the_project_is_followed(tmp_path: Path) -> Non
     (tmp_path / "generated").symlink_to(tmp_path / "build" / "gen")
     config = load_config(project(tmp_path, '[tool.toolc]\noutput = "generated"'))
     assert config.output == tmp_path.resolve() / "generated"
+
+
+def test_per_file_severity_reads_globs_in_order(tmp_path: Path) -> None:
+    root = project(tmp_path, """[tool.toolc.per-file-severity]
+"specs/vendor/*.toolc.yaml" = { TC201 = "off", unportable-name = "info" }
+"legacy.toolc.yaml" = { missing-description = "warning" }
+""")
+    config = load_config(root)
+    assert config.per_file_severities == (
+        ("specs/vendor/*.toolc.yaml", {"TC201": Severity.OFF, "TC302": Severity.INFO}),
+        ("legacy.toolc.yaml", {"TC201": Severity.WARNING}),
+    )
+    bag = config.bag()
+    assert bag.per_file == config.per_file_severities
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ('"/etc/*.yaml" = { TC201 = "off" }', "must be a project-relative path"),
+        ('"../other/*.yaml" = { TC201 = "off" }', "has `..`"),
+        ('"" = { TC201 = "off" }', "is empty"),
+        ('"specs/*.yaml" = "off"', "must be a table"),
+        ('"specs/*.yaml" = { TC2O1 = "off" }', "unknown rule 'TC2O1'"),
+        ('"specs/*.yaml" = { TC201 = "quiet" }', '"off", "info", "warning" or "error"'),
+    ],
+)
+def test_bad_per_file_severity_is_located(tmp_path: Path, entry: str, message: str) -> None:
+    root = project(tmp_path, f"[tool.toolc.per-file-severity]\n{entry}\n")
+    with pytest.raises(SpecError) as info:
+        load_config(root)
+    [d] = info.value.diagnostics
+    assert d.code == "TC901" and message in d.message, d.message
+    assert d.span is not None and d.span.line == 5
+
+
+def test_per_file_severity_must_be_a_table(tmp_path: Path) -> None:
+    root = project(tmp_path, '[tool.toolc]\nper-file-severity = "off"\n')
+    with pytest.raises(SpecError) as info:
+        load_config(root)
+    assert "must be a table of globs" in info.value.diagnostics[0].message

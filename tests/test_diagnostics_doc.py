@@ -48,6 +48,15 @@ per rule, by code or name (`"off"`, `"warning"` or `"error"`):
 TC201 = "warning"          # or: missing-description = "warning"
 ```
 
+`[tool.toolc.per-file-severity]` does the same for the specs a glob matches (the last
+matching glob wins), and `# toolc: ignore[TC201]` at the end of a spec line suppresses
+those codes on that line; one that suppresses nothing is reported (TC022):
+
+```toml
+[tool.toolc.per-file-severity]
+"specs/vendor/*.toolc.yaml" = { missing-description = "off", TC302 = "info" }
+```
+
 A missing description (TC201) is an error by default and a warning for `external` tools.
 
 """

@@ -255,3 +255,21 @@ def test_a_control_character_is_a_located_syntax_error() -> None:
         load_text("toolc: 1\nmodule: m\n# a\x0cb\n", "c.yaml")
     assert codes(exc) == [("TC003", 3, 4)]
     assert "\n" not in exc.value.diagnostics[0].message
+
+
+def test_an_unquoted_colon_in_a_value_gets_a_hint_with_the_line_rewritten() -> None:
+    with pytest.raises(SpecError) as info:
+        load_text("toolc: 1\ndescription: Add a comment to a ticket: public\n", "x.toolc.yaml")
+    [d] = info.value.diagnostics
+    assert d.code == "TC003" and d.span is not None and (d.span.line, d.span.col) == (2, 39)
+    hint = "a `: ` inside an unquoted value starts a mapping: quote the text or use `>`"
+    assert d.notes == (hint, 'as in: description: "Add a comment to a ticket: public"')
+
+
+def test_other_syntax_errors_get_no_hint_and_a_continued_value_no_rewrite() -> None:
+    with pytest.raises(SpecError) as info:
+        load_text("a: {b: c\n", "x.toolc.yaml")
+    assert info.value.diagnostics[0].notes == ()
+    with pytest.raises(SpecError) as info:
+        load_text("a: one\n  two: three\n", "x.toolc.yaml")
+    assert len(info.value.diagnostics[0].notes) == 1

@@ -31,7 +31,7 @@ from .cache import (
 )
 from .config import Config
 from .confine import OutputError
-from .diagnostics import DiagnosticBag, Span, SpecError
+from .diagnostics import BUDGET_CODES, CERTIFY_CODES, DiagnosticBag, Span, SpecError
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
@@ -98,7 +98,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     from .checks.clients import ClientView
     from .frontend import analyse
 
-    bag = DiagnosticBag(severities=dict(config.severities))
+    bag = config.bag()
     compiled = Compiled(bag)
     loaded: list[LoadedFile] = []
     files = discover(config, paths)
@@ -128,6 +128,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     compiled.project = None if bag.has_errors else project
     if compiled.project is not None:
         compiled.budgets = measure(compiled.project, config, bag)
+        bag.judge_suppressions(BUDGET_CODES.__contains__)
     return compiled
 
 
@@ -246,7 +247,7 @@ def build(
             return _writing_build(config, certify=certify, progress=progress,
                                   use_cache=use_cache)
     except OutputError as exc:  # the lock could not be taken
-        result = BuildResult(Compiled(DiagnosticBag(severities=dict(config.severities))))
+        result = BuildResult(Compiled(config.bag()))
         report_output_error(config, result, exc)
         return result
 
@@ -258,7 +259,7 @@ def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
     if key is not None:
         cached = cached_plan(config, key, certify=certify)
         if cached is not None:
-            compiled = Compiled(DiagnosticBag(severities=dict(config.severities)))
+            compiled = Compiled(config.bag())
             compiled.bag.extend(replayed(config))  # what it said last time, said again
             compiled.sources = _sources_of(config, compiled.bag)
             compiled.budgets = from_record(remembered(config, "budget"))
@@ -300,6 +301,7 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
             if progress:
                 progress("certifying through an MCP client")
             _certify(config, project, result, certifier)
+            compiled.bag.judge_suppressions(CERTIFY_CODES.__contains__)
         if compiled.bag.has_errors:
             return result
         if staged is None:

@@ -106,6 +106,8 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
             "output": config.relative(config.output),
             "python_path": [config.relative(p) for p in config.python_path],
             "severities": {code: str(sev) for code, sev in sorted(config.severities.items())},
+            "per_file_severities": [[glob, {code: str(sev) for code, sev in table.items()}]
+                                    for glob, table in config.per_file_severities],
             "diff": config.diff,
             "budget": [config.token_budget, config.tool_budget, config.tool_search],
             "clients": [config.clients, config.server_name, config.server_names],

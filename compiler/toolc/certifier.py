@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .certifier_child import Channel, Stage, StandIns, run_child
-from .diagnostics import Diagnostic, DiagnosticBag, Severity
+from .diagnostics import Diagnostic, DiagnosticBag
 from .ir import ModuleIR, ProjectIR
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
@@ -205,7 +205,7 @@ class Certifier:
 
             def judge_what_came() -> None:  # while the process serves the next module
                 for name in self.results.keys() - judged.keys():
-                    judged[name] = self._judge(project.modules[name], files, bag.severities)
+                    judged[name] = self._judge(project.modules[name], files, bag)
 
             self._collect(project, judge_what_came)
             judge_what_came()
@@ -233,10 +233,10 @@ class Certifier:
         self._send(("all_sent",))
 
     def _judge(self, module: ModuleIR, files: Mapping[str, str],
-               severities: dict[str, Severity]) -> list[Diagnostic]:
+               bag: DiagnosticBag) -> list[Diagnostic]:
         from .certify import judge_listings, report_unserved
 
-        own = DiagnosticBag(severities=severities)
+        own = bag.sibling()  # its severities and suppressions apply
         kind, value = self.results[module.name]
         if kind == "listed":
             judge_listings(module, value, files, own)

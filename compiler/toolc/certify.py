@@ -42,7 +42,7 @@ from typing import Any
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Severity
-from .ir import ModuleIR, ProjectIR, ToolIR
+from .ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
 from .loading import staged_package
 from .publish import golden_path
 
@@ -134,6 +134,8 @@ def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[
     listed = {tool.get("name"): tool for tool in wire}
     expected = {tool.name: tool for tool in module.exported_tools}
     dynamic = any(ts.kind in ("filtered", "prepared") for ts in module.toolsets.values())
+    rewriters = _rewriters(module)
+    unexplained: list[LostDescription] | None = [] if rewriters else None
     for name, tool in expected.items():
         got = listed.get(name)
         if got is None:
@@ -142,7 +144,9 @@ def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[
                        notes=[("a filter or prepare function may hide it in the "
                                "certification context")] if dynamic else ())
             continue
-        compare_tool(tool, got, files.get(golden_path(module.name, name)), bag)
+        compare_tool(tool, got, files.get(golden_path(module.name, name)), bag, unexplained)
+    if unexplained:
+        _report_rewritten(rewriters, unexplained, bag)
     for extra in listed:
         if extra not in expected:
             bag.report("TC501", f"the server lists tool '{extra}', which the spec does not "
@@ -160,8 +164,60 @@ class _Naming(DiagnosticBag):
         self.inner.report(code, message + self.suffix, span, notes=notes, severity=severity)
 
 
+LostDescription = tuple[str, str, Any]  # (tool, pointer, the description's span)
+MAX_LISTED = 10  # lost descriptions listed in a diagnostic that names their cause
+
+
+def _rewriters(module: ModuleIR) -> list[ToolsetIR]:
+    """The module's prepared and wrapper toolsets the export passes its tools through,
+    nearest the export first: user code that may change what a description says."""
+    found: list[ToolsetIR] = []
+    seen: set[str] = set()
+    queue = [module.export]
+    while queue:
+        name = queue.pop(0)
+        ts = module.toolsets.get(name)
+        if name in seen or ts is None:
+            continue
+        seen.add(name)
+        if (ts.prepare or ts.wrapper) is not None:
+            found.append(ts)
+        for ref in (ts.inner, *ts.members):
+            if ref is not None and ref.startswith(f"{module.name}."):
+                queue.append(ref.removeprefix(f"{module.name}."))
+    return found
+
+
+def _report_rewritten(rewriters: list[ToolsetIR], lost: list[LostDescription],
+                      bag: DiagnosticBag) -> None:
+    """One TC502 for the descriptions no converter explains, at the toolset whose
+    function is the likely cause, the tools listed: one cause, one diagnostic."""
+    causes = " and ".join(
+        f"toolset '{ts.name}' ({'prepare' if ts.prepare else 'wrapper'} {ts.prepare or ts.wrapper})"
+        for ts in rewriters)
+    tools = sorted({tool for tool, _, _ in lost})
+    shown = ", ".join(f"'{t}'" for t in tools)
+    notes = [f"'{tool}' at {pointer} (spec line {span.line})"
+             for tool, pointer, span in lost[:MAX_LISTED]]
+    if len(lost) > MAX_LISTED:
+        notes.append(f"and {len(lost) - MAX_LISTED} more")
+    notes.append("the spec's descriptions are published as written; the function changes "
+                 "or drops them on the way to the client")
+    if len(lost) == 1:
+        tool, pointer, _ = lost[0]
+        message = (f"description of '{tool}' does not reach the wire at {pointer}: the "
+                   f"export passes it through {causes}")
+    else:
+        message = (f"{len(lost)} descriptions of {len(tools)} tool(s) ({shown}) do not reach "
+                   f"the wire: the export passes them through {causes}")
+    bag.report("TC502", message, rewriters[0].span, notes=notes)
+
+
 def compare_tool(tool: ToolIR, got: dict[str, Any], golden: str | None,
-                 bag: DiagnosticBag) -> None:
+                 bag: DiagnosticBag, unexplained: list[LostDescription] | None = None) -> None:
+    """Compare one listed tool with the spec. A lost description that no known
+    converter behaviour explains goes to ``unexplained`` when given (the module's
+    prepare or wrapper functions are then its likely cause), else is reported."""
     want = tool.published()
     if _dump(want) == _dump(got):  # the usual case: identical, types and all
         if golden is not None and json.loads(golden) != got:
@@ -174,8 +230,13 @@ def compare_tool(tool: ToolIR, got: dict[str, Any], golden: str | None,
         if resolve_pointer(got, pointer) == text and not _beside_new_ref(want, got, pointer):
             continue
         lost.add(pointer)
+        notes = _where_it_went(got, pointer, text)
+        if unexplained is not None and not any(n.startswith("it is only") or "$ref" in n
+                                               for n in notes):
+            unexplained.append((tool.name, pointer, span))
+            continue
         bag.report("TC502", f"description of '{tool.name}' does not reach the wire at {pointer}",
-                   span, notes=_where_it_went(got, pointer, text))
+                   span, notes=notes)
     differences = [d for d in json_differences(want, got)
                    if not any(d[0] == p or d[0].startswith(p + "/") for p in lost)]
     for pointer, old, new in differences[:MAX_REPORTED]:

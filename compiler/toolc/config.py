@@ -18,12 +18,17 @@ serve-deps = "app.deps:make" # `toolc serve`: called per client session for the 
 TC201 = "warning"
 unportable-name = "off"
 
+[tool.toolc.per-file-severity]   # per spec file (globs on its project-relative path, or
+                                 # on its name alone), as ruff's per-file-ignores:
+"specs/vendor/*.toolc.yaml" = { TC201 = "off", unportable-name = "info" }
+
 [tool.toolc.diff]            # schema-diff policy, see docs/diff.md
 severity = { FORMAT_ADDED = "info" }
 accept = [{ tool = "wb_readLog", rule = "PROPERTY_REMOVED", reason = "..." }]
 ```
 
-Every key is checked: a misspelt one is an error, as in specs.
+Every key is checked: a misspelt one is an error, as in specs. A file's severity wins
+over the project's; where several globs match a file, the last one given wins.
 """
 
 from __future__ import annotations
@@ -35,10 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import RULES, Severity, Span, fail
+from .diagnostics import RULES, DiagnosticBag, Severity, Span, fail
 
-_KNOWN = ("specs", "output", "python-path", "format", "severity", "diff", "token-budget",
-          "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
+_KNOWN = ("specs", "output", "python-path", "format", "severity", "per-file-severity", "diff",
+          "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
 CLIENTS = ("claude", "openai")
 # A server name as a client config's key can give it and Claude's tool names can hold it.
 SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -67,6 +72,13 @@ class Config:
     server_names: dict[str, str] = field(default_factory=dict)  # per module
     source: Path | None = None                  # the pyproject.toml read, if any
     serve_deps: str | None = None               # `module:factory` of `toolc serve`'s deps
+    # (glob, {code: severity}) in the order given: per spec file, over `severities`
+    per_file_severities: tuple[tuple[str, dict[str, Severity]], ...] = ()
+
+    def bag(self) -> DiagnosticBag:
+        """An empty bag that applies the configured severities, project-wide and per file."""
+        return DiagnosticBag(severities=dict(self.severities),
+                             per_file=self.per_file_severities)
 
     def relative(self, path: Path) -> str:
         """How diagnostics show a path: relative to the project root when inside it."""
@@ -155,6 +167,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         server_names=server_names,
         source=source,
         serve_deps=serve_deps,
+        per_file_severities=_per_file(table.get("per-file-severity", {}), where),
     )
 
 
@@ -217,26 +230,58 @@ def _inside_project(root: Path, value: str, key: str, where: _Locator, *,
              "be a folder inside it (toolc owns what is in it)", where(key))
 
 
-def _severities(table: Any, where: _Locator) -> dict[str, Severity]:
+def _severities(table: Any, where: _Locator, *, section: str = "[tool.toolc.severity]",
+                at: str | None = None, info: bool = False) -> dict[str, Severity]:
+    """A table rule -> severity; ``at``: the key diagnostics point at (default: the rule's)."""
     if not isinstance(table, dict):
-        fail("TC901", "[tool.toolc.severity] must be a table", where("severity"))
+        fail("TC901", f"{section} must be a table", where(at or "severity"))
     out: dict[str, Severity] = {}
+    allowed = '"off", "info", "warning" or "error"' if info else '"off", "warning" or "error"'
     for key, value in table.items():
         code = key if key in RULES else _NAMES.get(key)
         if code is None:
             known = list(RULES) + list(_NAMES)
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            fail("TC901", f"unknown rule '{key}' in [tool.toolc.severity]{hint}", where(key))
+            fail("TC901", f"unknown rule '{key}' in {section}{hint}", where(at or key))
         try:
             sev = Severity.parse(value) if isinstance(value, str) else None
         except ValueError:
             sev = None
-        if sev is None or sev is Severity.INFO:
-            fail("TC901", f"severity of '{key}' must be \"off\", \"warning\" or \"error\"",
-                 where(key))
+        if sev is None or (sev is Severity.INFO and not info):
+            fail("TC901", f"severity of '{key}' in {section} must be {allowed}",
+                 where(at or key))
         out[code] = sev
     return out
+
+
+def _per_file(table: Any, where: _Locator) -> tuple[tuple[str, dict[str, Severity]], ...]:
+    """``[tool.toolc.per-file-severity]``: glob -> {rule: severity}, in the order given."""
+    if not isinstance(table, dict):
+        fail("TC901", "[tool.toolc.per-file-severity] must be a table of globs",
+             where("per-file-severity"))
+    out: list[tuple[str, dict[str, Severity]]] = []
+    for glob, rules in table.items():
+        problem = _glob_problem(glob)
+        if problem is not None:
+            fail("TC901", f"per-file-severity glob {glob!r} {problem}", where(glob))
+        if not isinstance(rules, dict):
+            fail("TC901", f"per-file-severity of {glob!r} must be a table "
+                 '{rule = "off" | "info" | "warning" | "error"}', where(glob))
+        section = f"[tool.toolc.per-file-severity] {glob!r}"
+        out.append((glob, _severities(rules, where, section=section, at=glob, info=True)))
+    return tuple(out)
+
+
+def _glob_problem(glob: str) -> str | None:
+    """Why a glob can match no spec path as diagnostics show them, or None."""
+    if not glob.strip():
+        return "is empty"
+    if glob.startswith("/") or re.match(r"[A-Za-z]:", glob) or "\\" in glob:
+        return "must be a project-relative path with `/` (specs are matched as shown)"
+    if ".." in glob.split("/"):
+        return "has `..`: specs are matched by their path inside the project"
+    return None
 
 
 class _Locator:
@@ -246,10 +291,12 @@ class _Locator:
         self.path, self.lines = path, text.splitlines()
 
     def __call__(self, key: str) -> Span:
-        start = next((i for i, ln in enumerate(self.lines) if ln.strip() == "[tool.toolc]"), 0)
+        start = next((i for i, ln in enumerate(self.lines)
+                      if ln.strip() == "[tool.toolc]" or ln.startswith("[tool.toolc.")), 0)
+        prefixes = (key, f'"{key}"') if key else ('""', "''")  # a glob may be any string
         for i in range(start, len(self.lines)):
             stripped = self.lines[i].lstrip()
-            if stripped.startswith((key, f'"{key}"')):
+            if stripped.startswith(prefixes):
                 col = len(self.lines[i]) - len(stripped) + 1
                 return Span(self.path, i + 1, col, len(key))
         return Span(self.path, start + 1, 1)

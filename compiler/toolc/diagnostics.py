@@ -13,7 +13,8 @@ one-line purpose; ``docs/diagnostics.md`` is the catalogue of the same list.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+import fnmatch
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
@@ -104,6 +105,7 @@ RULES: dict[str, Rule] = _rules(
     ("TC008", "multiple-documents", E, "A spec file holds exactly one YAML document."),
     ("TC009", "non-string-key", E, "Mapping keys must be strings."),
     ("TC010", "not-a-regular-file", E, "A spec must be a regular file inside the project; a symlink only to one."),
+    ("TC022", "unused-suppression", W, "A `# toolc: ignore[CODE]` comment that suppresses nothing on its line, or names no rule."),
     ("TC101", "unknown-key", E, "A key the format does not know; often a misspelt one."),
     ("TC102", "missing-key", E, "A key the format requires is absent."),
     ("TC103", "bad-value", E, "A value of the wrong type or outside its allowed set."),
@@ -175,11 +177,51 @@ del E, W
 
 
 @dataclass(slots=True)
+class Suppression:
+    """``# toolc: ignore[TC201, TC302]`` on a spec line: those rules are not reported on
+    that line. ``used`` collects the codes that suppressed something."""
+
+    span: Span                      # the comment
+    codes: tuple[str, ...]          # as written (codes or rule names)
+    used: set[str] = field(default_factory=set)
+    judged: set[str] = field(default_factory=set)
+
+
+# Certification and the budget report after the front end: a suppression of one of their
+# codes is judged by them (``judge_suppressions``), not at the end of the analysis.
+LATE_CODES = frozenset({"TC501", "TC502", "TC503", "TC512", "TC513"})
+CERTIFY_CODES = frozenset({"TC501", "TC502", "TC503"})
+BUDGET_CODES = frozenset({"TC512", "TC513"})
+_RULE_NAMES: dict[str, str] = {}
+
+
+def rule_code(text: str) -> str | None:
+    """The code a rule is named by, as a code (``TC201``) or a name (``missing-description``)."""
+    if not _RULE_NAMES:
+        _RULE_NAMES.update({rule.name: code for code, rule in RULES.items()})
+    text = text.strip()
+    return text if text in RULES else _RULE_NAMES.get(text)
+
+
+def glob_matches(glob: str, path: str) -> bool:
+    """A per-file glob against a spec's path as shown (relative to the project): ``*``
+    matches across ``/``; a glob without ``/`` also matches the file name alone."""
+    if fnmatch.fnmatchcase(path, glob):
+        return True
+    return "/" not in glob and fnmatch.fnmatchcase(path.rpartition("/")[2], glob)
+
+
+@dataclass(slots=True)
 class DiagnosticBag:
-    """Collects every diagnostic of a run, with per-rule severities applied."""
+    """Collects every diagnostic of a run, with the configured severities applied: per
+    rule (``severities``), per file (``per_file``: globs in order, the last match wins)
+    and inline (``suppressions`` per path and line)."""
 
     severities: dict[str, Severity] = field(default_factory=dict)
     items: list[Diagnostic] = field(default_factory=list)
+    per_file: tuple[tuple[str, dict[str, Severity]], ...] = ()
+    suppressions: dict[str, dict[int, Suppression]] = field(default_factory=dict)
+    _file_tables: dict[str, list[dict[str, Severity]]] = field(default_factory=dict, repr=False)
 
     def report(
         self,
@@ -190,11 +232,65 @@ class DiagnosticBag:
         notes: Iterable[str] = (),
         severity: Severity | None = None,
     ) -> None:
-        """Record a problem; ``severity`` overrides the rule's default, config overrides both."""
+        """Record a problem; ``severity`` overrides the rule's default, config overrides
+        both (the file's severity over the project's), an inline suppression all."""
+        if span is not None and self._suppressed(code, span):
+            return
         sev = self.severities.get(code, severity if severity is not None else RULES[code].severity)
+        if span is not None and self.per_file:
+            for table in self._tables_of(span.path):
+                sev = table.get(code, sev)
         if sev is Severity.OFF:
             return
         self.items.append(Diagnostic(code, sev, message, span, tuple(notes)))
+
+    def _suppressed(self, code: str, span: Span) -> bool:
+        lines = self.suppressions.get(span.path)
+        found = lines.get(span.line) if lines else None
+        if found is None or code not in found.codes:
+            return False
+        found.used.add(code)
+        return True
+
+    def _tables_of(self, path: str) -> list[dict[str, Severity]]:
+        tables = self._file_tables.get(path)
+        if tables is None:
+            tables = [t for glob, t in self.per_file if glob_matches(glob, path)]
+            self._file_tables[path] = tables
+        return tables
+
+    def sibling(self) -> DiagnosticBag:
+        """An empty bag with the same severities and suppressions (shared: what it
+        suppresses counts as used here)."""
+        return DiagnosticBag(self.severities, [], self.per_file, self.suppressions)
+
+    def add_suppressions(self, path: str, found: Iterable[Suppression]) -> None:
+        """Take a file's suppression comments; one naming no rule is reported (TC022)."""
+        lines = self.suppressions.setdefault(path, {})
+        for item in found:
+            codes = []
+            for text in item.codes:
+                code = rule_code(text)
+                if code is None:
+                    self.report("TC022", f"`# toolc: ignore[{text}]` names no rule; it "
+                                "suppresses nothing", item.span)
+                else:
+                    codes.append(code)
+            lines[item.span.line] = Suppression(item.span, tuple(codes))
+
+    def judge_suppressions(self, owns: Callable[[str], bool]) -> None:
+        """TC022 for each suppression of a code ``owns`` selects that suppressed nothing:
+        called by the stage that reports those codes, once it is done."""
+        for lines in self.suppressions.values():
+            for item in lines.values():
+                unused = [c for c in item.codes
+                          if owns(c) and c not in item.used and c not in item.judged]
+                item.judged.update(c for c in item.codes if owns(c))
+                if unused:
+                    shown = " or ".join(unused)
+                    self.report("TC022", f"unused suppression: no {shown} is reported on "
+                                "this line", item.span,
+                                notes=["remove the code from the comment, or the comment"])
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         for d in diagnostics:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .checks import ClientView, run_checks
-from .diagnostics import DiagnosticBag
+from .diagnostics import LATE_CODES, DiagnosticBag
 from .ir import ProjectIR
 from .loader import LoadedFile
 from .model.errors import reset_suggestions
@@ -24,6 +24,7 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
     """Model-parse every file; the loader's diagnostics and the model's go into ``bag``."""
     parsed: list[ParsedModule] = []
     for file in files:
+        bag.add_suppressions(file.path, file.suppressions)
         bag.extend(file.diagnostics)
         module, diagnostics = parse_module(file)
         bag.extend(diagnostics)
@@ -48,6 +49,9 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     reset_suggestions()  # near misses are suggested within a budget per analysis
     try:
         project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
+        # Every rule of the front end has spoken: a suppression of one that suppressed
+        # nothing is reported (those of later stages, when they have run).
+        bag.judge_suppressions(lambda code: code not in LATE_CODES)
         if bag.has_errors:
             return None
         return resolve(project, formats=formats)

@@ -35,3 +35,21 @@ def test_external_tools_get_warnings(analysed: Callable[..., Any]) -> None:
     bag = DiagnosticBag()
     analyse([load_text(H + "tools:\n  t: {handler: x.y:t}\n", "m.toolc.yaml")], bag)
     assert [d.severity for d in bag] == [Severity.ERROR]
+
+
+def test_an_undescribed_type_of_another_module_is_reported_once_at_it() -> None:
+    from toolc.diagnostics import DiagnosticBag
+    from toolc.frontend import analyse
+    from toolc.loader import load_text
+
+    lib = load_text("toolc: 1\nmodule: lib\ntypes:\n  Id: {type: string}\n", "lib.toolc.yaml")
+    app = load_text("toolc: 1\nmodule: app\ntools:\n  t:\n    description: T.\n"
+                    "    handler: x.y:t\n    params:\n      a: {type: lib.Id}\n"
+                    "      b: {type: lib.Id, description: Own.}\n", "app.toolc.yaml")
+    bag = DiagnosticBag()
+    analyse([lib, app], bag)
+    [d] = bag
+    assert d.code == "TC201" and d.span is not None and (d.span.path, d.span.line) == (
+        "lib.toolc.yaml", 4)
+    assert d.message == "type 'Id' has no description, nor has the property that uses it"
+    assert d.notes[0] == "used by parameter 'a' of tool 't' (line 8 of app.toolc.yaml)"

@@ -183,5 +183,6 @@ def test_certification_lists_pinned_tools_offline_and_catches_a_lost_description
     result = build(config, check=True)
     errors = [(d.code, d.span.line if d.span else 0, d.message) for d in result.compiled.bag
               if str(d.severity) == "error"]
-    assert ("TC502", 10, "description of 'tp_search' does not reach the wire at /description") \
-        in errors
+    lost = ("description of 'tp_search' does not reach the wire at /description: the export "
+            "passes it through toolset 'tidy' (prepare pinned_policy:drop_descriptions)")
+    assert ("TC502", 23, lost) in errors  # at the toolset whose function lost it

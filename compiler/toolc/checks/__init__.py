@@ -46,6 +46,7 @@ CHECKS: tuple[Check, ...] = (
     references.check_code_references,       # TC303
     code.check_code_targets,                # TC340 TC341 TC342
     schemas.check_schemas,                  # TC101 TC103 TC201 TC202 TC203 TC205 TC207 TC305 TC307
+    descriptions.check_type_descriptions,   # TC201 (once per undescribed named type)
     types.check_type_cycles,                # TC206 TC208
     bounds.check_bounds,                    # TC230 TC231 (before anything is written out)
     descriptions.check_tool_descriptions,   # TC201

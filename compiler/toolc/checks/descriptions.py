@@ -2,7 +2,9 @@
 
 A missing one is an error by default (its severity is configurable); for ``external``
 tools and tools pinned from MCP servers, whose schemas someone else wrote, it is a warning
-(and no text is ever made up for them).
+(and no text is ever made up for them). Properties left undescribed by a named type
+without a description are one problem, the type's: reported once, at the type, with its
+uses listed (a type used by 8 properties is one diagnostic, not 8).
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import difflib
 from ..diagnostics import Severity, Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES, KEYWORDS
+from ..model.parse import ParsedModule
 from .names import external_tools, pinned_tools
 from .project import Project
 from .schemas import Walk
+
+MAX_USES_LISTED = 5  # uses of an undescribed type named in its diagnostic; the rest counted
 
 
 def _has_text(value: object) -> bool:
@@ -27,20 +32,34 @@ def check_tool_descriptions(project: Project) -> None:
         section = parsed.section("tools")
         for name, tool in parsed.tools.items():
             if not _has_text(tool.description):
+                span = _at_value(parsed, ("tools", name), section.key_spans[name])
                 project.report("TC201", _tool_message(f"tool '{name}'", tool.description),
-                               section.key_spans[name])
+                               span)
         for ts_name, name, span in external_tools(parsed):
             ts = parsed.toolsets[ts_name]
             ext = getattr(ts, "tools", {}).get(name)
             if ext is not None and not _has_text(ext.description):
+                span = _at_value(parsed, ("toolsets", ts_name, "tools", name), span)
                 project.report("TC201", _tool_message(f"external tool '{name}'", ext.description),
                                span, severity=Severity.WARNING)
         for ts_name, name, span in pinned_tools(parsed):
             pinned = getattr(parsed.toolsets[ts_name], "tools", {}).get(name)
             if pinned is not None and not _has_text(pinned.description):
                 what = f"pinned tool '{name}' of toolset '{ts_name}'"
+                span = _at_value(parsed, ("toolsets", ts_name, "tools", name), span)
                 project.report("TC201", _tool_message(what, pinned.description), span,
                                severity=Severity.WARNING)
+
+
+def _at_value(parsed: ParsedModule, path: tuple[str, ...], key_span: Span) -> Span:
+    """Where an empty description is reported: at its value (``description: ""`` at the
+    ``""``), a bad value like any other; a missing one at the key that lacks it."""
+    node: object = parsed.raw
+    for part in path:
+        node = node.get(part) if isinstance(node, YMap) else None
+    if isinstance(node, YMap):
+        return node.value_spans.get("description", key_span)
+    return key_span
 
 
 def _tool_message(what: str, description: str | None) -> str:
@@ -74,8 +93,33 @@ def check_property_description(walk: Walk, node: YMap, key_span: Span,
             return  # described by its type (or the type is unknown, reported already)
     what = "parameter" if walk.root.kind == "params" and len(trail) == 1 else "property"
     shown = ".".join(trail)
+    if named is not None and own is None:  # the type's problem: said once, at the type
+        use = f"{what} '{shown}' of {walk.root.describe()}"
+        walk.project.undescribed_uses.setdefault(named, []).append((use, key_span))
+        return
     state = "an empty description" if own is not None else "no description"
     message = f"{what} '{shown}' of {walk.root.describe()} has {state}"
     notes = (f"nor has its type '{ref}'",) if named is not None else ()
-    walk.project.report("TC201", message, key_span, notes=notes,
+    span = node.value_spans.get("description", key_span) if own is not None else key_span
+    walk.project.report("TC201", message, span, notes=notes,
                         severity=Severity.WARNING if walk.root.raw else None)
+
+
+def check_type_descriptions(project: Project) -> None:
+    """TC201: a named type without a description, used by properties without their own,
+    at the type, once: giving the type a description describes them all."""
+    for named, uses in project.undescribed_uses.items():
+        count = len(uses)
+        listed = [f"used by {use} (line {span.line}{_elsewhere(span, named.span)})"
+                  for use, span in uses[:MAX_USES_LISTED]]
+        if count > MAX_USES_LISTED:
+            listed.append(f"and {count - MAX_USES_LISTED} more use(s)")
+        them = "has the property that uses it" if count == 1 else (
+            f"have the {count} properties that use it")
+        listed.append("a description here describes every use that has none of its own")
+        project.report("TC201", f"type '{named.name}' has no description, nor {them}",
+                       named.span, notes=tuple(listed))
+
+
+def _elsewhere(span: Span, home: Span) -> str:
+    return "" if span.path == home.path else f" of {span.path}"

@@ -124,6 +124,9 @@ class Project:
         self._writer: SchemaWriter | None = None
         self.written: dict[int, Written] = {}   # id(root) -> written schema
         self._type_descriptions: dict[TypeDef, str | None] = {}
+        # Properties left without a description by their undescribed named type (TC201,
+        # reported once per type): (what the property is, its key).
+        self.undescribed_uses: dict[TypeDef, list[tuple[str, Span]]] = {}
         self._bad_types: set[TypeDef] | None = None
 
     def report(self, code: str, message: str, span: Span | None, *, notes: tuple[str, ...] = (),

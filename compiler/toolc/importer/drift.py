@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from ..build import SchemaDiff, discover, new_golden, schema_changes, shown_path
 from ..config import Config
-from ..diagnostics import Diagnostic, DiagnosticBag, SpecError
+from ..diagnostics import Diagnostic, SpecError
 from ..ir import ModuleIR, ProjectIR, ToolsetIR
 from ..loader import LoadedFile, load_file, load_text
 from ..model.writeout import to_json
@@ -111,7 +111,7 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
     """The project with some specs replaced by ``texts`` (by shown path)."""
     from ..frontend import analyse
 
-    bag = DiagnosticBag(severities=dict(config.severities))
+    bag = config.bag()
     loaded: list[LoadedFile] = []
     for path in discover(config):
         shown = shown_path(config, path)
