@@ -167,8 +167,11 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--deps", metavar="MODULE:FACTORY",
               help="Called per client session; its value is the deps predicates and "
                    "handlers receive (default: [tool.toolc] serve-deps).")
+@click.option("--reload", is_flag=True,
+              help="Serve the spec (or generated module) anew after each save and send "
+                   "clients tools/list_changed; handlers need a restart.")
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
-          expose_errors: bool, deps: str | None, **http: Any) -> None:
+          expose_errors: bool, deps: str | None, reload: bool, **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
 
     SPEC_OR_MODULE is one of:
@@ -192,7 +195,7 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
                        http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,
-                       deps=deps))
+                       deps=deps, reload=reload))
 
 
 @main.command("import")
