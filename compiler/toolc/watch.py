@@ -103,37 +103,77 @@ def _config(start: Path | None) -> Config | None:
         return None  # the build reports it; the watch keeps its last folders
 
 
+class Watcher:
+    """File events of ``paths``, gathered by a thread from the moment it starts: a save
+    made during a build (or before the first wait) is never missed."""
+
+    def __init__(self, config: Config) -> None:
+        import queue
+        import threading
+
+        self.paths = watch_paths(config)
+        self.batches: queue.Queue[set[tuple[Any, str]]] = queue.Queue()
+        self.stop = threading.Event()
+        thread = threading.Thread(target=self._gather, args=(InputFilter(config),),
+                                  name="toolc-watch", daemon=True)
+        thread.start()
+
+    def _gather(self, keep: InputFilter) -> None:
+        import watchfiles
+
+        for changes in watchfiles.watch(*self.paths, watch_filter=keep, debounce=50, step=20,
+                                        stop_event=self.stop, raise_interrupt=False):
+            self.batches.put(changes)
+
+    def next_changes(self) -> set[tuple[Any, str]]:
+        """The next changes, and any that followed them while the last build ran."""
+        import queue
+
+        while True:  # a bounded get, so that Ctrl-C reaches the main thread
+            try:
+                changes = set(self.batches.get(timeout=0.5))
+                break
+            except queue.Empty:
+                continue
+        while not self.batches.empty():
+            changes |= self.batches.get_nowait()
+        return changes
+
+    def close(self) -> None:
+        self.stop.set()
+
+
 def watch_build(build_once: BuildOnce, *, start: Path | None = None, out: TextIO | None = None,
                 err: TextIO | None = None) -> int:
     """Build, then build again after each change to an input, until Ctrl-C (exit 0)."""
-    import watchfiles
-
     out, err = out or sys.stdout, err or sys.stderr
     config = _config(start)
     if config is None:  # no project to watch: say what is wrong once
         build_once()
         return 1
+    watcher = Watcher(config)  # before the build: what is saved meanwhile counts
     try:
         out.write(separator("build"))
         out.flush()
         _run(build_once, err)
         while True:
-            paths = watch_paths(config)
-            out.write(f"watching {', '.join(config.relative(p) for p in paths)} "
+            out.write(f"watching {', '.join(config.relative(p) for p in watcher.paths)} "
                       "(Ctrl-C ends)\n")
             out.flush()
-            for changes in watchfiles.watch(*paths, watch_filter=InputFilter(config),
-                                            debounce=50, step=20, yield_on_timeout=False):
+            while True:
+                changes = watcher.next_changes()
                 out.write(separator(f"rebuild: {describe(changes, config.root)}"))
                 out.flush()
                 _run(build_once, err)
                 out.flush()
-                now = _config(start) or config
-                if watch_paths(now) != paths:  # new folders (or pyproject.toml replaced)
-                    config = now
+                config = _config(start) or config
+                if watch_paths(config) != watcher.paths:  # pyproject.toml moved the folders
+                    old, watcher = watcher, Watcher(config)
+                    old.close()
                     break
-                config = now
     except KeyboardInterrupt:
         out.write("watch: stopped\n")
         out.flush()
+    finally:
+        watcher.close()
     return 0
