@@ -73,3 +73,33 @@ async def _edit_and_wait(spec: Path, text: str, served: Any, heard: Any) -> None
         while not heard():
             assert served.proc.poll() is None, served.stderr()
             await anyio.sleep(0.02)
+
+
+def test_over_stdio_the_client_hears_the_change(tmp_path: Path) -> None:
+    import os
+
+    from mcp.client.stdio import StdioServerParameters
+
+    project = make_project(tmp_path)
+    spec = project / "specs" / "desk.toolc.yaml"
+
+    async def session() -> tuple[list[str], list[str]]:
+        heard: list[Any] = []
+
+        async def on_message(message: Any) -> None:
+            heard.append(message)
+
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "toolc", "serve", "specs/desk.toolc.yaml", "--reload"],
+            cwd=str(project), env=dict(os.environ))
+        async with Client(params, mode="legacy", message_handler=on_message) as client:
+            before = [t.name for t in (await client.list_tools()).tools]
+            spec.write_text(SPEC + PING)
+            with anyio.fail_after(PATIENCE_S):
+                while not any(isinstance(h, types.ToolListChangedNotification) for h in heard):
+                    await anyio.sleep(0.02)
+            return before, [t.name for t in (await client.list_tools()).tools]
+
+    before, after = anyio.run(session)
+    assert "ping" not in before and "ping" in after
