@@ -20,6 +20,7 @@ import import_time
 import noop_rebuild
 import scale
 import serving
+import watch
 from harness import Figure, machine, show
 
 # Each script's main, its arguments at full size and at smoke size.
@@ -34,6 +35,7 @@ SCRIPTS: dict[str, tuple[Callable[[list[str]], object], list[str], list[str]]] =
     "import_time": (import_time.main, [], ["--tools", "20", "--repeat", "1"]),
     "serving": (serving.main, [], ["--tools", "20", "--calls", "5", "--lists", "2",
                                    "--repeat", "1"]),
+    "watch": (watch.main, [], ["--tools", "40", "--repeat", "1", "--no-certify"]),
 }
 
 

@@ -331,7 +331,7 @@ def _old_side(config: Config, old: str | None, against: str | None, golden_root:
 def run_serve(target: str, *, toolset_name: str | None, transport: str,
               http: HttpOptions | None = None, pinned: bool = False,
               expose_errors: bool = False, deps: str | None = None,
-              err: TextIO | None = None) -> int:
+              err: TextIO | None = None, reload: bool = False) -> int:
     """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``.
     ``deps`` (else ``[tool.toolc] serve-deps``) names the session deps factory."""
     err = err or sys.stderr
@@ -356,7 +356,7 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
         return EXIT_ERRORS
     return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,
                  pinned=pinned, expose_errors=expose_errors,
-                 deps=deps or config.serve_deps, err=err)
+                 deps=deps or config.serve_deps, err=err, reload=reload)
 
 
 def run_import(*, stdio: str | None, http: str | None, saved: str | None,

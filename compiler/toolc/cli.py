@@ -51,14 +51,25 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
               help="Exit 1 when a schema change at or above this severity is found "
                    "(a writing build still writes). Default: a writing build exits 0 on "
                    "changes; --check exits 1 on any.")
+@click.option("--watch", is_flag=True,
+              help="Stay running: build again on each save of a spec, schema, handler "
+                   "or pyproject.toml (writes, even when CI is set); Ctrl-C ends.")
 def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live: bool,
-          fail_on: str | None) -> None:
+          fail_on: str | None, watch: bool) -> None:
     """Validate, generate modules and golden schemas, certify, and show what changed
     (against the golden files the build replaces), apart from the diagnostics."""
     from .actions import run_build
 
     if check and write:
         raise click.UsageError("--check and --write exclude each other")
+    if watch:
+        from functools import partial
+
+        from .watch import watch_build
+
+        sys.exit(watch_build(partial(run_build, check=check, write=not check, certify=certify,
+                                     fmt=fmt, strict=strict, color=_color(), live=live,
+                                     fail_on=fail_on)))
     sys.exit(run_build(check=check, write=write, certify=certify, fmt=fmt, strict=strict,
                        color=_color(), progress=sys.stderr.isatty(), live=live,
                        fail_on=fail_on))
@@ -159,8 +170,11 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--deps", metavar="MODULE:FACTORY",
               help="Called per client session; its value is the deps predicates and "
                    "handlers receive (default: [tool.toolc] serve-deps).")
+@click.option("--reload", is_flag=True,
+              help="Serve the spec (or generated module) anew after each save and send "
+                   "clients tools/list_changed; handlers need a restart.")
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
-          expose_errors: bool, deps: str | None, **http: Any) -> None:
+          expose_errors: bool, deps: str | None, reload: bool, **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
 
     SPEC_OR_MODULE is one of:
@@ -184,7 +198,7 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
                        http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,
-                       deps=deps))
+                       deps=deps, reload=reload))
 
 
 @main.command("import")

@@ -237,7 +237,7 @@ def _pick(module: ModuleType, toolset_name: str | None,
 def serve(config: Config, target: str, *, toolset_name: str | None = None,
           transport: str = "stdio", http: HttpOptions | None = None, pinned: bool = False,
           expose_errors: bool = False, deps: str | None = None,
-          err: TextIO | None = None) -> int:
+          err: TextIO | None = None, reload: bool = False) -> int:
     """Serve until the client goes away or a signal arrives; the exit code.
 
     ``deps``: ``package.module:factory``, imported from the python path; the factory is
@@ -245,6 +245,8 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
 
     ``expose_errors``: an unexpected exception of a tool reaches the client with its
     type and message; without it, as "internal error in tool X (ref N)" (details logged).
+
+    ``reload``: serve the target anew after each change to it (:mod:`toolc.reload`).
     """
     err = err or sys.stderr
     import anyio
@@ -259,12 +261,14 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
                                    instructions=chosen.instructions,
                                    expose_errors=expose_errors,
                                    deps_factory=_deps_factory(deps) if deps else None)
+            beside = _reloader(config, target, toolset_name, pinned, err, server,
+                               chosen) if reload else None
             if transport == "stdio":
-                anyio.run(_run_stdio, server)
+                anyio.run(_run_stdio, server, beside)
             else:
                 from .serve_http import run_http
 
-                anyio.run(run_http, server, http or HttpOptions())
+                anyio.run(run_http, server, http or HttpOptions(), beside)
     except ServeError as exc:
         err.write(f"error: {exc}\n")
         return exc.code
@@ -286,12 +290,22 @@ async def until_signal(stop: Any, *, task_status: Any) -> None:
             return
 
 
-async def _run_stdio(server: Any) -> None:
+def _reloader(config: Config, target: str, toolset_name: str | None, pinned: bool,
+              err: TextIO, server: Any, chosen: Target) -> Callable[[], Any]:
+    from .reload import Reloader
+
+    return Reloader(config, target, toolset_name=toolset_name, pinned=pinned, err=err,
+                    server=server, module_file=getattr(chosen.module, "__file__", None)).run
+
+
+async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> None:
     import anyio
     from mcp.server.stdio import stdio_server
 
     async with anyio.create_task_group() as tg:
         await tg.start(until_signal, tg.cancel_scope.cancel)
+        if beside is not None:  # --reload's watch
+            tg.start_soon(beside)
         log.info("serving %s over stdio", server.name)
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())

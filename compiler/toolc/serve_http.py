@@ -16,7 +16,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -245,8 +245,10 @@ def build_app(server: Any, options: HttpOptions) -> Any:
     return HostOriginGuard(app, policy)
 
 
-async def run_http(server: Any, options: HttpOptions) -> None:
-    """Serve until ``_until_signal`` (in :mod:`toolc.serve`) stops uvicorn."""
+async def run_http(server: Any, options: HttpOptions,
+                   beside: Callable[[], Any] | None = None) -> None:
+    """Serve until ``_until_signal`` (in :mod:`toolc.serve`) stops uvicorn; ``beside``
+    (``--reload``'s watch) runs alongside until then."""
     import contextlib
 
     import anyio
@@ -270,6 +272,8 @@ async def run_http(server: Any, options: HttpOptions) -> None:
     shown = _as_host_name(options.host)
     async with anyio.create_task_group() as tg:
         await tg.start(until_signal, stop)
+        if beside is not None:  # --reload's watch
+            tg.start_soon(beside)
         log.info("serving %s at http://%s:%d/mcp", server.name, shown, options.port)
         await web.serve()
         tg.cancel_scope.cancel()

@@ -287,6 +287,51 @@ async def test_a_changed_list_is_published_to_listen_streams() -> None:
         assert "extra" in [t.name for t in (await client.list_tools()).tools]
 
 
+async def test_a_replaced_toolset_is_announced_to_every_handshake_connection() -> None:
+    from toolc.runtime.server import replace_toolset
+
+    server = rt.to_mcp_server(rt.FunctionToolset([make_tool("echo")]))
+    heard: dict[str, list[Any]] = {"a": [], "b": []}
+
+    def recorder(key: str) -> Any:
+        async def on_message(message: Any) -> None:
+            heard[key].append(message)
+        return on_message
+
+    async with (Client(server, mode="legacy", message_handler=recorder("a")) as first,
+                Client(server, mode="legacy", message_handler=recorder("b")) as second):
+        await first.list_tools()
+        await second.list_tools()
+        await replace_toolset(server, rt.FunctionToolset([make_tool("echo"), make_tool("more")]))
+        with anyio.fail_after(60):
+            while not (heard["a"] and heard["b"]):
+                await anyio.sleep(0.01)
+        assert all(isinstance(h[0], types.ToolListChangedNotification) for h in heard.values())
+        assert [t.name for t in (await second.list_tools()).tools] == ["echo", "more"]
+
+
+async def test_a_replaced_toolset_is_published_to_listen_streams() -> None:
+    from toolc.runtime.server import replace_toolset
+
+    server = rt.to_mcp_server(rt.FunctionToolset([make_tool("echo")]))
+    async with Client(server) as client:
+        assert client.protocol_version == "2026-07-28"
+        async with client.listen(tools_list_changed=True) as subscription:
+            await replace_toolset(server, rt.FunctionToolset([make_tool("more")]))
+            with anyio.fail_after(60):
+                event = await subscription.__anext__()
+        assert type(event).__name__ == "ToolsListChanged"
+        assert [t.name for t in (await client.list_tools()).tools] == ["more"]
+
+
+async def test_replace_toolset_needs_a_toolc_server() -> None:
+    from mcp.server import Server
+    from toolc.runtime.server import replace_toolset
+
+    with pytest.raises(TypeError):
+        await replace_toolset(Server("plain"), rt.FunctionToolset([]))
+
+
 class Instructed(rt.DelegatingToolset[Any]):
     entered = 0
 

@@ -21,6 +21,10 @@
   published to `subscriptions/listen` streams (the only way that version allows) from
   2026-07-28. A handshake-era notification goes to the connection whose call changed the
   list (other connections see the new list at their next tools/list).
+- `replace_toolset(server, toolset)` swaps the served set from outside any call (`toolc
+  serve --reload`) and announces it to everyone: list_changed on every handshake-era
+  connection that has made a request (tracked by a middleware, forgotten with the
+  connection), and an event on the `subscriptions/listen` streams.
 - The toolset is entered (MCP connections opened) in the server's lifespan. The
   server's instructions are `instructions=` (a module's description, under `toolc
   serve`) followed by the toolset's own (the upstream MCP servers' instructions), joined
@@ -84,6 +88,7 @@ class _ToolsetServer(Server[Any]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._issued: list[InitializationOptions] = []
+        self.bridge: _Bridge | None = None
 
     def create_initialization_options(
         self,
@@ -138,7 +143,20 @@ def to_mcp_server(
         on_subscriptions_listen=ListenHandler(bridge.bus),
     )
     server.middleware.append(bridge.keep_definitions)
+    server.middleware.append(bridge.track_connections)
+    server.bridge = bridge
     return server
+
+
+async def replace_toolset(server: Server[Any], toolset: AbstractToolset[Any]) -> None:
+    """Serve `toolset` from now on (entered by the caller) and tell every client the
+    list changed: `notifications/tools/list_changed` on each handshake-era connection
+    that has made a request, and a `ToolsListChanged` event on `subscriptions/listen`
+    streams. For `toolc serve --reload`; calls in flight finish on the old set."""
+    bridge = server.bridge if isinstance(server, _ToolsetServer) else None
+    if bridge is None:
+        raise TypeError("replace_toolset needs a server made by to_mcp_server")
+    await bridge.replace(toolset)
 
 
 class _Bridge:
@@ -159,6 +177,7 @@ class _Bridge:
         self.deps_factory: Callable[[], Any] | None = None
         # Each session's deps, forgotten with the session.
         self._session_deps: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+        self.connections: weakref.WeakSet[Any] = weakref.WeakSet()  # handshake-era clients
 
     def run_context(self, call_id: str | None = None, session: Any = None) -> RunContext[Any]:
         return RunContext(deps=self.deps_of(session), step=self.step, tool_call_id=call_id)
@@ -333,6 +352,28 @@ class _Bridge:
         return answer if hmac.compare_digest(state, expected) else None
 
     # -- list changed -------------------------------------------------------------------
+
+    async def track_connections(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Remember each handshake-era connection, so that a change made outside any
+        call (a reload) reaches it; forgotten with the connection."""
+        connection = _session_of(ctx)
+        if connection is not None:
+            self.connections.add(connection)
+        return await call_next(ctx)
+
+    async def replace(self, toolset: AbstractToolset[Any]) -> None:
+        self.toolset = toolset
+        self.fixed = None  # decided again for the new set
+        self._last = ([], [])
+        self.listed = None
+        await self.bus.publish(ToolsListChanged())
+        for connection in list(self.connections):
+            try:
+                await connection.send_tool_list_changed()
+            except Exception:  # a closed connection: it will list again
+                logger.debug("list_changed not delivered", exc_info=True)
 
     async def _notify_if_changed(self, ctx: ServerRequestContext[Any]) -> None:
         if self.listed is None:
