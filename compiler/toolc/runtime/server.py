@@ -143,7 +143,6 @@ def to_mcp_server(
         on_subscriptions_listen=ListenHandler(bridge.bus),
     )
     server.middleware.append(bridge.keep_definitions)
-    server.middleware.append(bridge.track_connections)
     server.bridge = bridge
     return server
 
@@ -239,7 +238,13 @@ class _Bridge:
     async def keep_definitions(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> HandlerResult:
-        """Put back what the SDK's per-version result pass dropped from the definitions."""
+        """Put back what the SDK's per-version result pass dropped from the definitions;
+        and remember each handshake-era connection, so that a change made outside any
+        call (a reload) reaches it (forgotten with the connection). One middleware for
+        both: each layer costs every request an extra await."""
+        connection = _session_of(ctx)
+        if connection is not None:
+            self.connections.add(connection)
         if ctx.method != "tools/list":
             return await call_next(ctx)
         box: list[list[dict[str, Any]]] = []
@@ -352,16 +357,6 @@ class _Bridge:
         return answer if hmac.compare_digest(state, expected) else None
 
     # -- list changed -------------------------------------------------------------------
-
-    async def track_connections(
-        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
-    ) -> HandlerResult:
-        """Remember each handshake-era connection, so that a change made outside any
-        call (a reload) reaches it; forgotten with the connection."""
-        connection = _session_of(ctx)
-        if connection is not None:
-            self.connections.add(connection)
-        return await call_next(ctx)
 
     async def replace(self, toolset: AbstractToolset[Any]) -> None:
         self.toolset = toolset
