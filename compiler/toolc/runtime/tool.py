@@ -279,9 +279,15 @@ class Tool:
     async def call(self, ctx: RunContext[Any], args: dict[str, Any]) -> ToolResult:
         """Validate, ask for approval when required, run the handler, convert its result."""
         try:
-            problems = self._input.problems(args)
+            # (the common case without a Python call: compiled already, and valid)
+            compiled = self._input.compiled_or_none
+            problems = [] if compiled is not None and compiled.is_valid(args) \
+                else self._input.problems(args)
         except ValidatorBroken as exc:
             return internal_error(self.name, "the arguments could not be validated", exc)
+        except Exception as exc:  # noqa: BLE001  # a validator failure is a bug, said as one
+            return internal_error(self.name, "the arguments could not be validated",
+                                  ValidatorBroken(f"{type(exc).__name__}: {exc}"))
         if problems:
             return invalid("Invalid arguments", problems)
         if self._handler is None:

@@ -56,6 +56,11 @@ class Validator:
         self._formats = formats
         self._compiled: Any = None
 
+    @property
+    def compiled_or_none(self) -> Any:
+        """The compiled validator if it was compiled already (a call's fast path)."""
+        return self._compiled
+
     def compiled(self) -> Any:
         """The jsonschema-rs validator; ``ValidatorBroken`` when the schema does not
         compile (the build refuses such a schema, so this is a bug)."""
