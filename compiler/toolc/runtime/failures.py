@@ -53,6 +53,7 @@ class FailurePolicy:
 
 # The policy of the server whose call is running; None: an in-process call.
 _policy: ContextVar[FailurePolicy | None] = ContextVar("toolc_failure_policy", default=None)
+POLICY = _policy  # for the server's call path, which sets and resets it by hand
 
 
 class reporting_failures:  # named as the context manager it is used as

@@ -61,7 +61,7 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
-from toolc.runtime.failures import FailurePolicy, failure_result, reporting_failures
+from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult
 
 logger = logging.getLogger("toolc.runtime")
@@ -269,15 +269,18 @@ class _Bridge:
         name, args = params.name, params.arguments or {}
         run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None,
                                    _session_of(ctx))
+        # (the failure policy set by hand, not by a context manager: this runs at every
+        # served call, and the calls it makes cost as much as the rest of toolc's share)
+        token = POLICY.set(self.failures)
         try:
-            with reporting_failures(self.failures):
-                result = await self._call(run_ctx, name, args)
-        except ApprovalRequiredError as paused:
-            with reporting_failures(self.failures):
-                outcome = await self._approve(ctx, params, run_ctx, paused)
+            result = await self._call(run_ctx, name, args)
+        except ApprovalRequiredError as paused:  # (the policy still applies to approving)
+            outcome = await self._approve(ctx, params, run_ctx, paused)
             if isinstance(outcome, types.InputRequiredResult):
                 return outcome
             result = outcome
+        finally:
+            POLICY.reset(token)
         await self._notify_if_changed(ctx)
         return {**result.to_wire(), "resultType": "complete"}
 
