@@ -242,10 +242,12 @@ class _Bridge:
         and remember each handshake-era connection, so that a change made outside any
         call (a reload) reaches it (forgotten with the connection). One middleware for
         both: each layer costs every request an extra await."""
-        connection = _session_of(ctx)
-        if connection is not None:
-            self.connections.add(connection)
-        if ctx.method != "tools/list":
+        method = ctx.method
+        if method == "initialize":  # a handshake-era connection's first request
+            connection = _session_of(ctx)
+            if connection is not None:
+                self.connections.add(connection)
+        if method != "tools/list":
             return await call_next(ctx)
         box: list[list[dict[str, Any]]] = []
         token = _published_box.set(box)
@@ -267,8 +269,9 @@ class _Bridge:
     ) -> dict[str, Any] | types.InputRequiredResult:
         self.step += 1
         name, args = params.name, params.arguments or {}
+        session = _session_of(ctx) if self.deps_factory is not None else None
         run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None,
-                                   _session_of(ctx))
+                                   session)
         # (the failure policy set by hand, not by a context manager: this runs at every
         # served call, and the calls it makes cost as much as the rest of toolc's share)
         token = POLICY.set(self.failures)
