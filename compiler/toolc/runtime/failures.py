@@ -52,14 +52,13 @@ class FailurePolicy:
 
 
 # The policy of the server whose call is running; None: an in-process call.
-_policy: ContextVar[FailurePolicy | None] = ContextVar("toolc_failure_policy", default=None)
-POLICY = _policy  # for the server's call path, which sets and resets it by hand
+# (the server's call path sets and resets it by hand, on every served call)
+POLICY: ContextVar[FailurePolicy | None] = ContextVar("toolc_failure_policy", default=None)
 
 
 class reporting_failures:  # named as the context manager it is used as
-    """Calls made inside report unexpected exceptions by `policy`. A plain class rather
-    than a generator-based context manager: it runs around every served call, and a
-    generator costs a few microseconds more on each."""
+    """Calls made inside report unexpected exceptions by `policy` (the adapters use it;
+    a plain class, cheaper than a generator-based context manager)."""
 
     __slots__ = ("_policy", "_token")
 
@@ -67,17 +66,17 @@ class reporting_failures:  # named as the context manager it is used as
         self._policy = policy
 
     def __enter__(self) -> None:
-        self._token = _policy.set(self._policy)
+        self._token = POLICY.set(self._policy)
 
     def __exit__(self, *exc: object) -> None:
-        _policy.reset(self._token)
+        POLICY.reset(self._token)
 
 
 def failure_result(tool_name: str, exc: BaseException) -> ToolResult:
     """The error result for an exception of user code (a `ToolError`: its message)."""
     if isinstance(exc, ToolError):
         return ToolResult.error(str(exc))
-    policy = _policy.get()
+    policy = POLICY.get()
     if policy is not None:
         return policy.result(tool_name, exc)
     _log("warning", "tool %s failed", tool_name, exc=exc)
@@ -87,7 +86,7 @@ def failure_result(tool_name: str, exc: BaseException) -> ToolResult:
 def cannot_run(tool_name: str, exc: Exception) -> ToolResult:
     """A call its toolset could not start: a predicate, a prepare function, a wrapper's
     import or a connection failed. Its text may quote user code, so it is masked alike."""
-    policy = _policy.get()
+    policy = POLICY.get()
     if policy is not None and not policy.expose:
         return ToolResult.error(policy.masked(f"in tool {tool_name}", exc))
     return ToolResult.error(f"{tool_name} cannot run: {exc}")
