@@ -153,11 +153,20 @@ def _inherits(module: ast.Module, class_name: str) -> bool:
                                    for b in cls.bases)
 
 
+def _inside(paths: tuple[Path, ...], root: Path | None) -> tuple[Path, ...]:
+    """The python-path entries inside the project: ``[tool.toolc]`` may come from a pull
+    request, and the names of a module read elsewhere would reach the output ("did you
+    mean"). The interpreter's own path (installed packages) is the machine's, not theirs."""
+    if root is None:
+        return paths
+    return tuple(p for p in paths if p.resolve().is_relative_to(root))
+
+
 def check_code_targets(project: Project) -> None:
     """TC340/TC341 (errors) and TC342 (warning): every code reference names something."""
     if not project.python_path:
         return
-    index = SourceIndex((*project.python_path,
+    index = SourceIndex((*_inside(project.python_path, project.files.root),
                          *(Path(p) for p in sys.path if p and Path(p).is_dir())))
     for parsed in project.modules:
         for what, owner, ref, span in code_references(parsed):
