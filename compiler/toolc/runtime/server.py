@@ -269,9 +269,9 @@ class _Bridge:
     ) -> dict[str, Any] | types.InputRequiredResult:
         self.step += 1
         name, args = params.name, params.arguments or {}
-        session = _session_of(ctx) if self.deps_factory is not None else None
-        run_ctx = self.run_context(str(ctx.request_id) if ctx.request_id is not None else None,
-                                   session)
+        deps = self.deps if self.deps_factory is None else self.deps_of(_session_of(ctx))
+        run_ctx = RunContext(deps=deps, step=self.step,
+                             tool_call_id=None if ctx.request_id is None else str(ctx.request_id))
         # (the failure policy set by hand, not by a context manager: this runs at every
         # served call, and the calls it makes cost as much as the rest of toolc's share)
         token = POLICY.set(self.failures)
@@ -284,7 +284,8 @@ class _Bridge:
             result = outcome
         finally:
             POLICY.reset(token)
-        await self._notify_if_changed(ctx)
+        if self.listed is not None and self.fixed is not True:  # (no await when fixed)
+            await self._notify_if_changed(ctx)
         return {**result.to_wire(), "resultType": "complete"}
 
     async def _call(self, run_ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
