@@ -134,10 +134,14 @@ def has_module(name: str) -> bool:
 
 
 def bench_env(*extra_paths: Path) -> dict[str, str]:
-    """The environment for child processes: no CI (a CI build would only check)."""
+    """The environment for child processes: no CI (a CI build would only check).
+
+    ``extra_paths`` go before any inherited PYTHONPATH, which is kept: `versus.py` runs
+    a script against an earlier toolc by putting its source first on PYTHONPATH."""
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if extra_paths:
-        env["PYTHONPATH"] = os.pathsep.join(str(p) for p in extra_paths)
+        inherited = [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []
+        env["PYTHONPATH"] = os.pathsep.join([str(p) for p in extra_paths] + inherited)
     return env
 
 

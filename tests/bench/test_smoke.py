@@ -70,3 +70,26 @@ def test_timeline_notes_every_process_of_a_build(tmp_path: Path) -> None:
                  "certify  serve 1 modules", "writer   write a batch of staged files",
                  "build    commit (manifest, journal, renames)", "build    done (exit 0)"):
         assert line in done.stderr, done.stderr
+
+
+def test_child_environment_keeps_an_inherited_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # versus.py runs a script against an earlier toolc by putting its source first on
+    # PYTHONPATH; a child given the project's handlers must still import that toolc.
+    from harness import bench_env
+
+    monkeypatch.setenv("PYTHONPATH", "/earlier/compiler")
+    monkeypatch.setenv("CI", "true")
+    env = bench_env(Path("/project/handlers"))
+    assert env["PYTHONPATH"].split(os.pathsep) == ["/project/handlers", "/earlier/compiler"]
+    assert "CI" not in env
+
+
+@pytest.mark.perf
+def test_versus_compares_a_figure_before_and_after(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "versus.py"), "HEAD", "serving", "--rounds", "1", "--",
+         "--tools", "20", "--calls", "5", "--lists", "2", "--repeat", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "== serving: tools/call round trip vs bare mcp Server" in done.stdout
+    assert done.stdout.count("  before ") == 2 and done.stdout.count("  after ") == 2
