@@ -195,7 +195,8 @@ def command_line(script: str, args: argparse.Namespace, defaults: Mapping[str, o
     for key, default in defaults.items():
         value = getattr(args, key, default)
         if value != default:
-            parts += [f"--{key.replace('_', '-')}", str(value)]
+            flag = f"--{key.replace('_', '-')}"
+            parts += [flag] if value is True else [flag, str(value)]
     return shlex.join(parts)
 
 
