@@ -16,9 +16,9 @@ diagnostics of the re-pinned specs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ..build import SchemaDiff, discover, new_golden, schema_changes, shown_path
+from ..build import discover, new_golden, schema_changes, shown_path
 from ..config import Config
 from ..diagnostics import Diagnostic, SpecError
 from ..ir import ModuleIR, ProjectIR, ToolsetIR
@@ -29,6 +29,9 @@ from .listing import ImportFailure, Server, list_live
 from .pinned import pinned_sets
 from .pinning import pinned_tools
 from .yamlout import YamlWriteError, dump
+
+if TYPE_CHECKING:
+    from ..diff.model import SchemaDiff
 
 
 @dataclass(slots=True)
