@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..build import discover, new_golden, schema_changes, shown_path
 from ..config import Config
 from ..diagnostics import Diagnostic, SpecError
-from ..ir import ModuleIR, ProjectIR, ToolsetIR
+from ..ir import MCPToolsetIR, ModuleIR, ProjectIR
 from ..loader import LoadedFile, load_file, load_text
 from ..model.writeout import to_json
 from ..publish import publish_project
@@ -50,7 +50,7 @@ class Drift:
         return not self.failures and not self.diagnostics
 
 
-def server_of(ts: ToolsetIR) -> Server:
+def server_of(ts: MCPToolsetIR) -> Server:
     stdio = {k: v for k, v in (ts.stdio or {}).items() if v not in (None, [], {})}
     http = {k: v for k, v in (ts.http or {}).items() if v not in (None, {})}
     return Server(ts.qualname, stdio=stdio or None, http=http or None)
