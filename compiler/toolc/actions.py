@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from .build import BuildResult, build, compile_specs, discover, in_ci
 from .config import Config, load_config
-from .diagnostics import DiagnosticBag, SpecError
+from .diagnostics import DiagnosticBag, Severity, SpecError
 from .report.diagnostics import json_text, render
 from .serve_http import HttpOptions
 
@@ -48,8 +48,8 @@ def _print_diagnostics(bag: DiagnosticBag, sources: dict[str, str], fmt: str,
     if items:
         out.write(render(items, fmt, sources, color=color) + "\n")
     if fmt == "text":
-        errors = sum(1 for d in items if str(d.severity) == "error")
-        warnings = sum(1 for d in items if str(d.severity) == "warning")
+        errors = sum(1 for d in items if d.severity is Severity.ERROR)
+        warnings = sum(1 for d in items if d.severity is Severity.WARNING)
         if errors or warnings:
             out.write(f"{errors} error(s), {warnings} warning(s)\n")
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..build import discover, new_golden, schema_changes, shown_path
 from ..config import Config
-from ..diagnostics import Diagnostic, SpecError
+from ..diagnostics import Diagnostic, Severity, SpecError
 from ..ir import MCPToolsetIR, ModuleIR, ProjectIR
 from ..loader import LoadedFile, load_file, load_text
 from ..model.writeout import to_json
@@ -129,7 +129,7 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
         loaded.append(item)
     project = analyse(loaded, bag, config.root)
     if bag.has_errors:
-        drift.diagnostics = [d for d in bag.sorted() if str(d.severity) == "error"]
+        drift.diagnostics = [d for d in bag.sorted() if d.severity is Severity.ERROR]
         return None
     return project
 
