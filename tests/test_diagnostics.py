@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from toolc.diagnostics import DiagnosticBag, Severity, Span, Suppression
 
 VENDOR = Span("specs/vendor/desk.toolc.yaml", 3, 1)
@@ -66,3 +69,22 @@ def test_a_sibling_shares_severities_and_suppressions() -> None:
     own.report("TC502", "off for the file", VENDOR)
     bag.judge_suppressions(lambda code: True)
     assert list(own) == [] and list(bag) == []
+
+
+def test_severities_order_from_off_to_error() -> None:
+    order = [Severity.OFF, Severity.INFO, Severity.WARNING, Severity.ERROR]
+    shuffled = [Severity.WARNING, Severity.ERROR, Severity.OFF, Severity.INFO]
+    assert sorted(shuffled) == order
+    assert max(Severity.INFO, Severity.ERROR, Severity.WARNING) is Severity.ERROR
+    assert Severity.WARNING >= Severity.WARNING > Severity.INFO >= Severity.OFF
+    assert Severity.INFO < Severity.ERROR and Severity.ERROR > Severity.INFO
+
+
+def test_a_severity_renders_as_its_word_and_equals_no_string_or_number() -> None:
+    assert [str(s) for s in Severity] == ["off", "info", "warning", "error"]
+    assert f"{Severity.ERROR}[TC101]" == "error[TC101]"
+    assert json.dumps({"severity": str(Severity.WARNING)}) == '{"severity": "warning"}'
+    assert all(Severity.parse(str(s).upper()) is s for s in Severity)
+    assert Severity.ERROR != "error" and Severity.ERROR != 3
+    with pytest.raises(TypeError):
+        assert Severity.ERROR > "warning"

@@ -9,6 +9,7 @@ and ``diagnostics.txt`` (the warnings). Regenerate with
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -18,7 +19,7 @@ import jsonschema_rs
 import pytest
 from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
-from toolc.ir import ProjectIR, ToolIR
+from toolc.ir import CombinedToolsetIR, MCPToolsetIR, ProjectIR, ToolIR, ToolsetIR
 from toolc.loader import load_file, load_text
 from toolc.report.diagnostics import render_text
 
@@ -56,18 +57,18 @@ def _summary(ir: ProjectIR) -> dict[str, Any]:
     return out
 
 
-def _toolset_fields(ts: Any) -> dict[str, Any]:
+def _toolset_fields(ts: ToolsetIR) -> dict[str, Any]:
     fields = {"kind": ts.kind, "published": ts.published, "span": f"{ts.span.line}:{ts.span.col}"}
+    own = {f.name: getattr(ts, f.name) for f in dataclasses.fields(ts)}  # the kind's keys
     for key in ("tools", "inner", "members", "prefix", "names", "servers", "stdio", "http"):
-        value = getattr(ts, key)
-        if value:
-            fields[key] = value
+        if own.get(key):
+            fields[key] = own[key]
     for key in ("predicate", "prepare", "wrapper"):
-        if getattr(ts, key) is not None:
-            fields[key] = str(getattr(ts, key))
-    if ts.kind == "combined":
+        if own.get(key) is not None:
+            fields[key] = str(own[key])
+    if isinstance(ts, CombinedToolsetIR):
         fields["conflicts"] = ts.conflicts
-    if ts.kind == "mcp":
+    if isinstance(ts, MCPToolsetIR):
         fields["tool_cache_ttl_ms"] = ts.tool_cache_ttl_ms
         fields["instructions"] = ts.instructions
     return fields

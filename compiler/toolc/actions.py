@@ -17,13 +17,16 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .build import BuildResult, build, compile_specs, discover, in_ci
 from .config import Config, load_config
-from .diagnostics import DiagnosticBag, SpecError
+from .diagnostics import DiagnosticBag, Severity, SpecError
 from .report.diagnostics import json_text, render
 from .serve_http import HttpOptions
+
+if TYPE_CHECKING:
+    from .diff import ToolSet
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -45,8 +48,8 @@ def _print_diagnostics(bag: DiagnosticBag, sources: dict[str, str], fmt: str,
     if items:
         out.write(render(items, fmt, sources, color=color) + "\n")
     if fmt == "text":
-        errors = sum(1 for d in items if str(d.severity) == "error")
-        warnings = sum(1 for d in items if str(d.severity) == "warning")
+        errors = sum(1 for d in items if d.severity is Severity.ERROR)
+        warnings = sum(1 for d in items if d.severity is Severity.WARNING)
         if errors or warnings:
             out.write(f"{errors} error(s), {warnings} warning(s)\n")
 
@@ -300,14 +303,14 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
 
 
-def _load_folder(path: str) -> Any:
+def _load_folder(path: str) -> ToolSet:
     from .diff import load_folder
 
     return load_folder(path)
 
 
 def _old_side(config: Config, old: str | None, against: str | None, golden_root: str,
-              err: TextIO) -> tuple[Any, str]:
+              err: TextIO) -> tuple[ToolSet, str]:
     """The OLD golden files and how to name them; when none is named, the committed ones
     (the README's and a reviewer's meaning), or, outside git, those on disk, saying
     which on stderr."""

@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .budget import ExportBudget, from_record, measure
 from .buildlock import build_lock
@@ -40,6 +40,8 @@ from .write import JOURNAL, Plan, plan
 
 if TYPE_CHECKING:
     from .certifier import Certifier
+    from .diff import ToolSet
+    from .diff.model import SchemaDiff
     from .generate import ModuleSink
 
 SPEC_SUFFIX = ".toolc.yaml"
@@ -172,26 +174,7 @@ def render_outputs(project: ProjectIR, staged: StagedTree | None = None,
     return {**modules, **golden}
 
 
-@dataclass(slots=True)
-class SchemaDiff:
-    """Classified changes between two sets of golden files, and where each tool lives."""
-
-    changes: list[Any]
-    old: Any  # toolc.diff.ToolSet
-    new: Any
-
-    def render(self, fmt: str, *, color: bool = False, golden_root: str,
-               closing: str | None = None, compared: str | None = None,
-               link_base: str = "", spec_prefix: str = "") -> str:
-        from .report.changes import render
-
-        return render(self.changes, fmt, color=color, golden_root=golden_root,
-                      paths={**self.old.paths, **self.new.paths},
-                      new_texts=self.new.texts, old_texts=self.old.texts, closing=closing,
-                      compared=compared, link_base=link_base, spec_prefix=spec_prefix)
-
-
-def new_golden(files: dict[str, str]) -> Any:
+def new_golden(files: dict[str, str]) -> ToolSet:
     """The golden files of a build (not written yet) as a ToolSet."""
     from .diff import ToolSet
 
@@ -200,17 +183,18 @@ def new_golden(files: dict[str, str]) -> Any:
                                if rel.startswith(prefix)})
 
 
-def schema_changes(config: Config, old: Any, new: Any,
+def schema_changes(config: Config, old: ToolSet, new: ToolSet,
                    project: ProjectIR | None = None) -> SchemaDiff:
     """``project``: the build the new side comes from, so each change gets its spec place."""
     from .diff import Policy, diff_tools
+    from .diff.model import SchemaDiff
     from .diff.places import with_places
 
     changes = diff_tools(old, new, Policy.from_config(config.diff))
     return SchemaDiff(with_places(changes, project), old, new)
 
 
-def golden_on_disk(config: Config) -> Any:
+def golden_on_disk(config: Config) -> ToolSet:
     from .diff import DiffInputError, ToolSet, load_folder
 
     root = config.output / SCHEMAS_DIR

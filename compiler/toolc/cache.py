@@ -36,7 +36,7 @@ from .buildlock import CACHE_DIR, cache_folder
 from .config import Config
 from .confine import OutputError, is_plain_file
 from .diagnostics import RULES, Diagnostic, Severity, Span
-from .ir import ProjectIR, ToolsetIR
+from .ir import ProjectIR, ToolsetIR, referred, user_code
 from .loader import link_problem
 from .write import JOURNAL, MANIFEST, Plan, read_manifest
 
@@ -220,9 +220,9 @@ def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
     for toolset in _certified_toolsets(project):
         # An mcp toolset is never connected to by certification (pinned or not, what it
         # lists comes from the spec), so it needs no hash of its own.
-        for ref in (toolset.predicate, toolset.prepare, toolset.wrapper):
-            if ref is not None:
-                modules.add(ref.module)
+        ref = user_code(toolset)
+        if ref is not None:
+            modules.add(ref.module)
     for module in project.modules.values():  # declared contexts' deps factories
         modules.update(ref.module for _, ref in module.certify_contexts)
     files: dict[str, str] = {}
@@ -250,9 +250,7 @@ def _certified_toolsets(project: ProjectIR) -> Iterator[ToolsetIR]:
             continue
         seen.add(where)
         yield toolset
-        refs = [toolset.inner] if toolset.inner else []
-        refs += [*toolset.members, *(qualified for _, qualified in toolset.servers)]
-        for ref in refs:
+        for ref in referred(toolset):
             owner, _, name = ref.rpartition(".")
             todo.append((owner or where[0], name))
 

@@ -41,7 +41,7 @@ from typing import Any
 
 from .certifier_child import Channel, Stage, StandIns, run_child
 from .diagnostics import Diagnostic, DiagnosticBag
-from .ir import ModuleIR, ProjectIR
+from .ir import MCPToolsetIR, ModuleIR, ProjectIR
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
@@ -377,7 +377,7 @@ def stand_ins(module: ModuleIR) -> StandIns:
     """What stands in for each of the module's ``mcp`` toolsets: its module attribute and
     its pinned tools, none for a set that pins nothing: no server is started or contacted
     (as ``toolc.importer.pinned.certified_stand_ins``, without importing the runtime)."""
-    sets = [ts for ts in module.toolsets.values() if ts.kind == "mcp"]
+    sets = [ts for ts in module.toolsets.values() if isinstance(ts, MCPToolsetIR)]
     if not sets:
         return []
     from .generate.names import module_names

@@ -42,7 +42,7 @@ from typing import Any
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Severity
-from .ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
+from .ir import ModuleIR, PreparedToolsetIR, ProjectIR, ToolIR, WrapperToolsetIR, referred
 from .loading import staged_package
 from .publish import golden_path
 
@@ -165,13 +165,14 @@ class _Naming(DiagnosticBag):
 
 
 LostDescription = tuple[str, str, Any]  # (tool, pointer, the description's span)
+Rewriter = PreparedToolsetIR | WrapperToolsetIR  # user code that sees each listed tool
 MAX_LISTED = 10  # lost descriptions listed in a diagnostic that names their cause
 
 
-def _rewriters(module: ModuleIR) -> list[ToolsetIR]:
+def _rewriters(module: ModuleIR) -> list[Rewriter]:
     """The module's prepared and wrapper toolsets the export passes its tools through,
     nearest the export first: user code that may change what a description says."""
-    found: list[ToolsetIR] = []
+    found: list[Rewriter] = []
     seen: set[str] = set()
     queue = [module.export]
     while queue:
@@ -180,21 +181,26 @@ def _rewriters(module: ModuleIR) -> list[ToolsetIR]:
         if name in seen or ts is None:
             continue
         seen.add(name)
-        if (ts.prepare or ts.wrapper) is not None:
+        if isinstance(ts, PreparedToolsetIR | WrapperToolsetIR):
             found.append(ts)
-        for ref in (ts.inner, *ts.members):
-            if ref is not None and ref.startswith(f"{module.name}."):
+        for ref in referred(ts):
+            if ref.startswith(f"{module.name}."):
                 queue.append(ref.removeprefix(f"{module.name}."))
     return found
 
 
-def _report_rewritten(rewriters: list[ToolsetIR], lost: list[LostDescription],
+def _rewrites_with(ts: Rewriter) -> str:
+    if isinstance(ts, PreparedToolsetIR):
+        return f"prepare {ts.prepare}"
+    return f"wrapper {ts.wrapper}"
+
+
+def _report_rewritten(rewriters: list[Rewriter], lost: list[LostDescription],
                       bag: DiagnosticBag) -> None:
     """One TC502 for the descriptions no converter explains, at the toolset whose
     function is the likely cause, the tools listed: one cause, one diagnostic."""
     causes = " and ".join(
-        f"toolset '{ts.name}' ({'prepare' if ts.prepare else 'wrapper'} {ts.prepare or ts.wrapper})"
-        for ts in rewriters)
+        f"toolset '{ts.name}' ({_rewrites_with(ts)})" for ts in rewriters)
     tools = sorted({tool for tool, _, _ in lost})
     shown = ", ".join(f"'{t}'" for t in tools)
     notes = [f"'{tool}' at {pointer} (spec line {span.line})"

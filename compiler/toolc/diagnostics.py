@@ -14,21 +14,33 @@ from __future__ import annotations
 
 import enum
 import fnmatch
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple, NoReturn
 
 
-class Severity(enum.IntEnum):
-    """How serious a diagnostic or a schema change is; ordered so that max() works."""
+@functools.total_ordering
+class Severity(enum.Enum):
+    """How serious a diagnostic or a schema change is; ordered so that max() works.
 
-    OFF = 0
-    INFO = 1
-    WARNING = 2
-    ERROR = 3
+    Its value is the word every output writes (``str()`` gives it); it equals no string
+    and no number, so a severity is compared only with another (mypy's strict equality
+    flags ``severity == "error"``), and orders as declared: off < info < warning < error.
+    """
+
+    OFF = "off"
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
 
     def __str__(self) -> str:
-        return self.name.lower()
+        return self.value
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Severity):
+            return NotImplemented
+        return _RANK[self] < _RANK[other]
 
     @classmethod
     def parse(cls, text: str) -> Severity:
@@ -38,6 +50,9 @@ class Severity(enum.IntEnum):
             raise ValueError(
                 f"unknown severity {text!r} (expected off, info, warning or error)"
             ) from None
+
+
+_RANK = {severity: rank for rank, severity in enumerate(Severity)}
 
 
 class Span(NamedTuple):

@@ -10,7 +10,7 @@ computed. Spans point back at the spec for every later diagnostic (certification
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from .diagnostics import Span
 from .runtime.metakeys import with_approval
@@ -110,41 +110,142 @@ class TypeIR:
     recursive: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ToolsetIR:
-    """One declared toolset. Only the keys of its ``kind`` are set.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolsetBase:
+    """What every declared toolset has; each kind below adds only its own keys.
 
-    ``inner`` and ``members`` hold qualified names ``module.toolset``; ``tools`` holds the
-    tool names of this module (function) or the external tools (external).
-    ``published`` is the list of published tool names when known at compile time
-    (``None`` for mcp sets without pinned tools, and for anything built on them).
+    References to other toolsets (``inner``, ``members``, ``servers``) hold qualified
+    names ``module.toolset``. ``published`` is the list of published tool names when
+    known at compile time (``None`` for mcp sets without pinned tools, and for anything
+    built on them).
     """
 
+    kind: ClassVar[ToolsetKind]  # each kind's own, a constant of its class
     name: str
     module: str
-    kind: ToolsetKind
     span: Span
-    tools: tuple[str, ...] = ()
-    inner: str | None = None
-    members: tuple[str, ...] = ()
-    conflicts: Literal["error", "last_wins"] = "error"
-    prefix: str | None = None
-    names: tuple[tuple[str, str], ...] = ()     # renamed: (old, new) in written order
-    predicate: Ref | None = None
-    prepare: Ref | None = None
-    wrapper: Ref | None = None
-    stdio: dict[str, JSON] | None = None        # {command, args, env, cwd}
-    http: dict[str, JSON] | None = None         # {url, headers}
-    tool_cache_ttl_ms: int = 60000
-    instructions: bool = True
-    always_load: bool = False                   # mcp: every tool published `anthropic/alwaysLoad`
-    servers: tuple[tuple[str, str], ...] = ()   # mcp_manager: (server name, qualified toolset)
     published: tuple[str, ...] | None = None
-    pinned: tuple[ToolIR, ...] | None = None    # mcp: the pinned tools, as the server gives them
 
     @property
     def qualname(self) -> str:
         return f"{self.module}.{self.name}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FunctionToolsetIR(ToolsetBase):
+    kind: ClassVar[Literal["function"]] = "function"
+    tools: tuple[str, ...]                      # tool names of this module
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WrappingToolsetBase(ToolsetBase):
+    """A toolset that wraps exactly one other (``model.toolsets.WRAPPING_KINDS``)."""
+
+    inner: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FilteredToolsetIR(WrappingToolsetBase):
+    kind: ClassVar[Literal["filtered"]] = "filtered"
+    predicate: Ref
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PreparedToolsetIR(WrappingToolsetBase):
+    kind: ClassVar[Literal["prepared"]] = "prepared"
+    prepare: Ref
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PrefixedToolsetIR(WrappingToolsetBase):
+    kind: ClassVar[Literal["prefixed"]] = "prefixed"
+    prefix: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenamedToolsetIR(WrappingToolsetBase):
+    kind: ClassVar[Literal["renamed"]] = "renamed"
+    names: tuple[tuple[str, str], ...]          # (old, new) in written order
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WrapperToolsetIR(WrappingToolsetBase):
+    kind: ClassVar[Literal["wrapper"]] = "wrapper"
+    wrapper: Ref
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalRequiredToolsetIR(WrappingToolsetBase):
+    kind: ClassVar[Literal["approval_required"]] = "approval_required"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CombinedToolsetIR(ToolsetBase):
+    kind: ClassVar[Literal["combined"]] = "combined"
+    members: tuple[str, ...]
+    conflicts: Literal["error", "last_wins"] = "error"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExternalToolsetIR(ToolsetBase):
+    kind: ClassVar[Literal["external"]] = "external"
+    tools: tuple[str, ...]                      # the module's tools this set defines
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MCPToolsetIR(ToolsetBase):
+    kind: ClassVar[Literal["mcp"]] = "mcp"
+    stdio: dict[str, JSON] | None = None        # {command, args, env, cwd}
+    http: dict[str, JSON] | None = None         # {url, headers}
+    tool_cache_ttl_ms: int = 60000
+    instructions: bool = True
+    always_load: bool = False                   # every tool published `anthropic/alwaysLoad`
+    pinned: tuple[ToolIR, ...] | None = None    # the pinned tools, as the server gives them
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MCPManagerToolsetIR(ToolsetBase):
+    kind: ClassVar[Literal["mcp_manager"]] = "mcp_manager"
+    servers: tuple[tuple[str, str], ...]        # (server name, qualified toolset)
+    conflicts: Literal["error", "last_wins"] = "error"
+
+
+# The kinds that wrap one other toolset (the subclasses of WrappingToolsetBase).
+WrappingToolsetIR = (
+    FilteredToolsetIR | PreparedToolsetIR | PrefixedToolsetIR | RenamedToolsetIR
+    | WrapperToolsetIR | ApprovalRequiredToolsetIR
+)
+# One declared toolset: exactly the keys of its kind (``kind`` tells them apart too).
+ToolsetIR = (
+    FunctionToolsetIR | CombinedToolsetIR | ExternalToolsetIR | MCPToolsetIR
+    | MCPManagerToolsetIR | WrappingToolsetIR
+)
+
+
+def referred(ts: ToolsetIR) -> tuple[str, ...]:
+    """The qualified names of the toolsets ``ts`` is built on, in written order."""
+    match ts:
+        case WrappingToolsetBase():
+            return (ts.inner,)
+        case CombinedToolsetIR():
+            return ts.members
+        case MCPManagerToolsetIR():
+            return tuple(qualified for _, qualified in ts.servers)
+        case _:
+            return ()
+
+
+def user_code(ts: ToolsetIR) -> Ref | None:
+    """The user code ``ts`` itself calls: a predicate, prepare function or wrapper class."""
+    match ts:
+        case FilteredToolsetIR():
+            return ts.predicate
+        case PreparedToolsetIR():
+            return ts.prepare
+        case WrapperToolsetIR():
+            return ts.wrapper
+        case _:
+            return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,13 +265,9 @@ class ModuleIR:
     @property
     def imports(self) -> tuple[str, ...]:
         """Other spec modules this one refers to (types or toolsets), sorted."""
-        found = {ts.inner.split(".")[0] for ts in self.toolsets.values()
-                 if ts.inner and ts.inner.split(".")[0] != self.name}
+        found = {ref.split(".")[0] for ts in self.toolsets.values() for ref in referred(ts)}
+        found.discard(self.name)
         found.update(self.type_imports)
-        for ts in self.toolsets.values():
-            for ref in ts.members + tuple(q for _, q in ts.servers):
-                if ref.split(".")[0] != self.name:
-                    found.add(ref.split(".")[0])
         return tuple(sorted(found))
 
 

@@ -8,11 +8,30 @@ diagnostics all come from the same data.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, TypedDict
 
 from .checks.project import Composition, Entry, Project, SchemaRoot, ToolKey
 from .diagnostics import Span
-from .ir import ModuleIR, ProjectIR, Ref, ToolIR, ToolsetIR, TypeIR
+from .ir import (
+    ApprovalRequiredToolsetIR,
+    CombinedToolsetIR,
+    ExternalToolsetIR,
+    FilteredToolsetIR,
+    FunctionToolsetIR,
+    MCPManagerToolsetIR,
+    MCPToolsetIR,
+    ModuleIR,
+    PrefixedToolsetIR,
+    PreparedToolsetIR,
+    ProjectIR,
+    Ref,
+    RenamedToolsetIR,
+    ToolIR,
+    ToolsetIR,
+    TypeIR,
+    WrapperToolsetIR,
+    WrappingToolsetIR,
+)
 from .loader import YMap
 from .model.parse import ParsedModule
 from .model.tools import ExternalToolSpec, PinnedToolSpec, ToolSpec, search_meta
@@ -52,8 +71,10 @@ def _str(value: Any) -> str | None:
 
 
 def _ref(text: str | None) -> Ref | None:
-    if text is None:
-        return None
+    return None if text is None else _code_ref(text)
+
+
+def _code_ref(text: str) -> Ref:
     module, _, attr = text.partition(":")
     return Ref(module, attr)
 
@@ -161,9 +182,10 @@ class _Resolver:
             while export in toolsets:
                 export, n = f"{IMPLICIT_EXPORT}_{n}", n + 1
             entries = [Entry(t, ToolKey(parsed, t)) for t in parsed.tools]
-            toolsets[export] = ToolsetIR(export, str(parsed.name), "function", parsed.top_span(),
-                                         tools=tuple(parsed.tools),
-                                         published=tuple(parsed.tools))
+            toolsets[export] = FunctionToolsetIR(name=export, module=str(parsed.name),
+                                                 span=parsed.top_span(),
+                                                 tools=tuple(parsed.tools),
+                                                 published=tuple(parsed.tools))
         else:
             entries = self._composition(parsed, export).entries
         exported = tuple(self._exported(e) for e in entries)
@@ -204,48 +226,65 @@ class _Resolver:
 
     def _toolset(self, parsed: ParsedModule, name: str, ts: ToolsetSpec) -> ToolsetIR:
         comp = self._composition(parsed, name)
-        base = ToolsetIR(name, str(parsed.name), ts.kind, parsed.key_span("toolsets", name),
+        common = _Common(name=name, module=str(parsed.name),
+                         span=parsed.key_span("toolsets", name),
                          published=tuple(e.name for e in comp.entries) if comp.complete else None)
-        inner = getattr(ts, "inner", None)
-        if isinstance(inner, str):
-            base = dataclasses.replace(base, inner=self._qualified(parsed, inner))
-        return dataclasses.replace(base, **self._kind_fields(parsed, name, ts))
-
-    def _kind_fields(self, parsed: ParsedModule, name: str, ts: ToolsetSpec) -> dict[str, Any]:
         if isinstance(ts, FunctionToolset):
-            return {"tools": tuple(ts.tools)}
+            return FunctionToolsetIR(**common, tools=tuple(ts.tools))
         if isinstance(ts, ExternalToolset):
-            return {"tools": tuple(ts.tools)}
+            return ExternalToolsetIR(**common, tools=tuple(ts.tools))
         if isinstance(ts, CombinedToolset):
-            return {"members": tuple(self._qualified(parsed, m) for m in ts.toolsets),
-                    "conflicts": ts.conflicts}
-        if isinstance(ts, PrefixedToolset):
-            return {"prefix": ts.prefix}
-        if isinstance(ts, RenamedToolset):
-            return {"names": tuple(ts.names.items())}
-        if isinstance(ts, FilteredToolset):
-            return {"predicate": _ref(ts.predicate)}
-        if isinstance(ts, PreparedToolset):
-            return {"prepare": _ref(ts.prepare)}
-        if isinstance(ts, WrapperToolset):
-            return {"wrapper": _ref(ts.wrapper)}
+            return CombinedToolsetIR(
+                **common, members=tuple(self._qualified(parsed, m) for m in ts.toolsets),
+                conflicts=ts.conflicts)
         if isinstance(ts, MCPToolset):
-            stdio = http = None
-            if ts.stdio is not None:
-                stdio = {"command": ts.stdio.command, "args": list(ts.stdio.args),
-                         "env": dict(ts.stdio.env), "cwd": ts.stdio.cwd}
-            if ts.http is not None:
-                http = {"url": ts.http.url, "headers": dict(ts.http.headers)}
-            pinned = self.pinned.get((str(parsed.name), name))
-            return {"stdio": stdio, "http": http, "tool_cache_ttl_ms": ts.tool_cache_ttl_ms,
-                    "instructions": ts.instructions, "always_load": ts.always_load,
-                    "pinned": tuple(pinned.values()) if pinned is not None else None}
+            return self._mcp(parsed, name, ts, common)
         if isinstance(ts, MCPManagerToolset):
-            return {"servers": tuple((s, self._qualified(parsed, r))
-                                     for s, r in ts.servers.items()),
-                    "conflicts": ts.conflicts}
-        assert isinstance(ts, ApprovalRequiredToolset)
-        return {}
+            return MCPManagerToolsetIR(
+                **common, servers=tuple((s, self._qualified(parsed, r))
+                                        for s, r in ts.servers.items()),
+                conflicts=ts.conflicts)
+        return self._wrapping(ts, common, self._qualified(parsed, ts.inner))
+
+    @staticmethod
+    def _wrapping(ts: FilteredToolset | PreparedToolset | PrefixedToolset | RenamedToolset
+                  | WrapperToolset | ApprovalRequiredToolset, common: _Common,
+                  inner: str) -> WrappingToolsetIR:
+        """A toolset of one of the kinds that wrap one other, ``inner`` (qualified)."""
+        if isinstance(ts, PrefixedToolset):
+            return PrefixedToolsetIR(**common, inner=inner, prefix=ts.prefix)
+        if isinstance(ts, RenamedToolset):
+            return RenamedToolsetIR(**common, inner=inner, names=tuple(ts.names.items()))
+        if isinstance(ts, FilteredToolset):
+            return FilteredToolsetIR(**common, inner=inner, predicate=_code_ref(ts.predicate))
+        if isinstance(ts, PreparedToolset):
+            return PreparedToolsetIR(**common, inner=inner, prepare=_code_ref(ts.prepare))
+        if isinstance(ts, WrapperToolset):
+            return WrapperToolsetIR(**common, inner=inner, wrapper=_code_ref(ts.wrapper))
+        return ApprovalRequiredToolsetIR(**common, inner=inner)
+
+    def _mcp(self, parsed: ParsedModule, name: str, ts: MCPToolset,
+             common: _Common) -> MCPToolsetIR:
+        stdio = http = None
+        if ts.stdio is not None:
+            stdio = {"command": ts.stdio.command, "args": list(ts.stdio.args),
+                     "env": dict(ts.stdio.env), "cwd": ts.stdio.cwd}
+        if ts.http is not None:
+            http = {"url": ts.http.url, "headers": dict(ts.http.headers)}
+        pinned = self.pinned.get((str(parsed.name), name))
+        return MCPToolsetIR(**common, stdio=stdio, http=http,
+                            tool_cache_ttl_ms=ts.tool_cache_ttl_ms,
+                            instructions=ts.instructions, always_load=ts.always_load,
+                            pinned=tuple(pinned.values()) if pinned is not None else None)
+
+
+class _Common(TypedDict):
+    """The keys every toolset kind's IR has (:class:`toolc.ir.ToolsetBase`)."""
+
+    name: str
+    module: str
+    span: Span
+    published: tuple[str, ...] | None
 
 
 # A tool's spec keys -> where they land in the published tool.

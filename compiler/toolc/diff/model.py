@@ -12,14 +12,37 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..diagnostics import Severity
+
+if TYPE_CHECKING:
+    from .sources import ToolSet
 
 Json = Any
 """A JSON value as :func:`json.loads` returns it."""
 
 SchemaKind = Literal["input", "output", "tool"]
+
+
+@dataclass(slots=True)
+class SchemaDiff:
+    """Classified changes between two sets of golden files, and where each tool lives:
+    what a build (or ``toolc diff``) hands on to be rendered."""
+
+    changes: list[Change]
+    old: ToolSet
+    new: ToolSet
+
+    def render(self, fmt: str, *, color: bool = False, golden_root: str,
+               closing: str | None = None, compared: str | None = None,
+               link_base: str = "", spec_prefix: str = "") -> str:
+        from ..report.changes import render  # report imports this module: at call time
+
+        return render(self.changes, fmt, color=color, golden_root=golden_root,
+                      paths={**self.old.paths, **self.new.paths},
+                      new_texts=self.new.texts, old_texts=self.old.texts, closing=closing,
+                      compared=compared, link_base=link_base, spec_prefix=spec_prefix)
 
 
 class DiffInputError(Exception):

@@ -7,7 +7,16 @@ import re
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from ..ir import ModuleIR, Ref, ToolIR
+from ..ir import (
+    FilteredToolsetIR,
+    FunctionToolsetIR,
+    ModuleIR,
+    PreparedToolsetIR,
+    Ref,
+    ToolIR,
+    ToolsetIR,
+    WrapperToolsetIR,
+)
 from ..schema_typing import is_model_schema
 from .imports import (
     Uses,
@@ -138,10 +147,8 @@ class ModuleWriter:
                 lines.append(_check(f"_check_{stem}: {stem}Handler", self._user(tool.handler)))
         for name, ts in self.module.toolsets.items():
             attr = self.names.toolsets[name]
-            for ref, kind, typ, alias in ((ts.predicate, "predicate", "_Predicate", _PREDICATE),
-                                          (ts.prepare, "prepare", "_Prepare", _PREPARE),
-                                          (ts.wrapper, "wrapper", _WRAPPER, "")):
-                if ref is not None and _writable(ref):
+            for ref, kind, typ, alias in _user_code(ts):
+                if _writable(ref):
                     lines.append(_check(f"_check_{attr}_{kind}: {typ}", self._user(ref)))
                     if alias and alias not in aliases:
                         aliases.append(alias)
@@ -206,8 +213,8 @@ class ModuleWriter:
         """``_tool_<Stem>()`` for each tool a function toolset lists: name -> function."""
         funcs: dict[str, str] = {}
         blocks = []
-        listed = {t for ts in self.module.toolsets.values() if ts.kind == "function"
-                  for t in ts.tools}
+        listed = {t for ts in self.module.toolsets.values()
+                  if isinstance(ts, FunctionToolsetIR) for t in ts.tools}
         for name, tool in self.module.tools.items():
             if name not in listed or tool.external or tool.handler is None:
                 continue
@@ -286,6 +293,20 @@ _LINE_START = re.compile(r"^(?=.)", re.MULTILINE)
 def _indent(text: str, pad: str) -> str:
     """``text`` moved right by ``pad`` (blank lines stay empty)."""
     return _LINE_START.sub(pad, text)
+
+
+def _user_code(ts: ToolsetIR) -> tuple[tuple[Ref, str, str, str], ...]:
+    """The user code a toolset calls: (reference, its spec key, the type it must have,
+    the alias that type needs, if any)."""
+    match ts:
+        case FilteredToolsetIR():
+            return ((ts.predicate, "predicate", "_Predicate", _PREDICATE),)
+        case PreparedToolsetIR():
+            return ((ts.prepare, "prepare", "_Prepare", _PREPARE),)
+        case WrapperToolsetIR():
+            return ((ts.wrapper, "wrapper", _WRAPPER, ""),)
+        case _:
+            return ()
 
 
 def _writable(ref: Ref) -> bool:

@@ -14,7 +14,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..ir import ModuleIR, Ref, ToolIR, ToolsetIR
+from ..ir import (
+    ApprovalRequiredToolsetIR,
+    CombinedToolsetIR,
+    ExternalToolsetIR,
+    FilteredToolsetIR,
+    FunctionToolsetIR,
+    MCPManagerToolsetIR,
+    MCPToolsetIR,
+    ModuleIR,
+    PrefixedToolsetIR,
+    PreparedToolsetIR,
+    Ref,
+    RenamedToolsetIR,
+    ToolIR,
+    ToolsetBase,
+    ToolsetIR,
+    WrapperToolsetIR,
+    WrappingToolsetBase,
+    WrappingToolsetIR,
+)
 from .layout import Lit, render
 from .literals import WIDTH, json_text, py_literal, py_str
 from .names import ModuleNames
@@ -88,10 +107,40 @@ class ToolsetWriter:
 
     def code(self, ts: ToolsetIR) -> ToolsetCode:
         attr = self.names.toolsets[ts.name]
-        expr = getattr(self, f"_{ts.kind}")(ts)
-        return ToolsetCode(f"_toolset_{attr}", declared_type(ts.kind), expr)
+        return ToolsetCode(f"_toolset_{attr}", declared_type(ts.kind), self._expr(ts))
 
-    def _id(self, ts: ToolsetIR) -> str:
+    def _expr(self, ts: ToolsetIR) -> str:
+        """The expression that builds ``ts`` with its kind's runtime constructor."""
+        match ts:
+            case FunctionToolsetIR():
+                return self._function(ts)
+            case CombinedToolsetIR():
+                return self._combined(ts)
+            case ExternalToolsetIR():
+                return self._external(ts)
+            case MCPToolsetIR():
+                return self._mcp(ts)
+            case MCPManagerToolsetIR():
+                return self._mcp_manager(ts)
+            case _:
+                return self._wrapping(ts)
+
+    def _wrapping(self, ts: WrappingToolsetIR) -> str:
+        match ts:
+            case FilteredToolsetIR():
+                return self._filtered(ts)
+            case PreparedToolsetIR():
+                return self._prepared(ts)
+            case PrefixedToolsetIR():
+                return self._prefixed(ts)
+            case RenamedToolsetIR():
+                return self._renamed(ts)
+            case WrapperToolsetIR():
+                return self._wrapper(ts)
+            case ApprovalRequiredToolsetIR():
+                return self._approval_required(ts)
+
+    def _id(self, ts: ToolsetBase) -> str:
         """``id=``: error messages name the toolset as the spec does (``module.name``)."""
         return f"id={py_str(ts.qualname)}"
 
@@ -108,41 +157,37 @@ class ToolsetWriter:
         _, other_names = self.project[module_name]
         return f"{self.names.modules[module_name]}.{other_names.toolsets[name]}"
 
-    def _wrap(self, cls: str, ts: ToolsetIR, *extra: str) -> str:
-        assert ts.inner is not None
+    def _wrap(self, cls: str, ts: WrappingToolsetBase, *extra: str) -> str:
         return _call(cls, [self.ref(ts.inner), *extra, self._id(ts)])
 
-    def _function(self, ts: ToolsetIR) -> str:
+    def _function(self, ts: FunctionToolsetIR) -> str:
         items = [f"{self.tool_funcs[name]}()" for name in ts.tools]
         return _call("rt.FunctionToolset", [_list(items, 8), self._id(ts)])
 
-    def _filtered(self, ts: ToolsetIR) -> str:
-        assert ts.predicate is not None
+    def _filtered(self, ts: FilteredToolsetIR) -> str:
         return self._wrap("rt.FilteredToolset", ts, lazy_ref(ts.predicate))
 
-    def _prepared(self, ts: ToolsetIR) -> str:
-        assert ts.prepare is not None
+    def _prepared(self, ts: PreparedToolsetIR) -> str:
         return self._wrap("rt.PreparedToolset", ts, lazy_ref(ts.prepare))
 
-    def _prefixed(self, ts: ToolsetIR) -> str:
-        return self._wrap("rt.PrefixedToolset", ts, py_str(ts.prefix or ""))
+    def _prefixed(self, ts: PrefixedToolsetIR) -> str:
+        return self._wrap("rt.PrefixedToolset", ts, py_str(ts.prefix))
 
-    def _renamed(self, ts: ToolsetIR) -> str:
+    def _renamed(self, ts: RenamedToolsetIR) -> str:
         return self._wrap("rt.RenamedToolset", ts, py_literal(dict(ts.names), 8, WIDTH - 8))
 
-    def _wrapper(self, ts: ToolsetIR) -> str:
-        assert ts.wrapper is not None
+    def _wrapper(self, ts: WrapperToolsetIR) -> str:
         return self._wrap("rt.lazy_wrapper", ts, lazy_ref(ts.wrapper))
 
-    def _combined(self, ts: ToolsetIR) -> str:
+    def _combined(self, ts: CombinedToolsetIR) -> str:
         members = _list([self.ref(m) for m in ts.members], 8)
         extra = [] if ts.conflicts == "error" else [f"conflicts={py_str(ts.conflicts)}"]
         return _call("rt.CombinedToolset", [members, *extra, self._id(ts)])
 
-    def _approval_required(self, ts: ToolsetIR) -> str:
+    def _approval_required(self, ts: ApprovalRequiredToolsetIR) -> str:
         return self._wrap("rt.ApprovalRequiredToolset", ts)
 
-    def _external(self, ts: ToolsetIR) -> str:
+    def _external(self, ts: ExternalToolsetIR) -> str:
         tools = []
         for name in ts.tools:
             tool = self.module.tools[name]
@@ -151,7 +196,7 @@ class ToolsetWriter:
             tools.append(_call("rt.ExternalTool", args, 12))
         return _call("rt.ExternalToolset", [_list(tools, 8), self._id(ts)])
 
-    def _mcp(self, ts: ToolsetIR) -> str:
+    def _mcp(self, ts: MCPToolsetIR) -> str:
         args = []
         if ts.stdio is not None:
             args.append("stdio=" + _server("rt.StdioServer", ts.stdio, "command"))
@@ -167,7 +212,7 @@ class ToolsetWriter:
         # its server (command or URL).
         return _call("rt.MCPToolset", args)
 
-    def _mcp_manager(self, ts: ToolsetIR) -> str:
+    def _mcp_manager(self, ts: MCPManagerToolsetIR) -> str:
         pairs = [f"{py_str(server)}: {self.ref(q, mcp=True)}" for server, q in ts.servers]
         body = "".join(f"            {p},\n" for p in pairs)
         extra = [] if ts.conflicts == "error" else [f"conflicts={py_str(ts.conflicts)}"]

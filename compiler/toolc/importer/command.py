@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..config import Config
+from ..diagnostics import Severity
 from .clientconfig import read_config
 from .listing import ImportFailure, Listing, Server, list_live, read_saved
 from .pinning import HEADER, identifier, manager_spec, pinned_tools, server_spec
@@ -206,7 +207,7 @@ def _check_written(config: Config, target: Path, out: TextIO) -> int:
     mine = [d for d in compiled.bag.sorted() if d.span is None or d.span.path == shown]
     if mine:
         out.write(render(mine, "text", compiled.sources) + "\n")
-    errors = sum(1 for d in mine if str(d.severity) == "error")
+    errors = sum(1 for d in mine if d.severity is Severity.ERROR)
     warnings = len(mine) - errors
     if errors:
         out.write(f"{shown}: {errors} error(s), {warnings} warning(s): the spec is written as "

@@ -16,12 +16,12 @@ diagnostics of the re-pinned specs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ..build import SchemaDiff, discover, new_golden, schema_changes, shown_path
+from ..build import discover, new_golden, schema_changes, shown_path
 from ..config import Config
-from ..diagnostics import Diagnostic, SpecError
-from ..ir import ModuleIR, ProjectIR, ToolsetIR
+from ..diagnostics import Diagnostic, Severity, SpecError
+from ..ir import MCPToolsetIR, ModuleIR, ProjectIR
 from ..loader import LoadedFile, load_file, load_text
 from ..model.writeout import to_json
 from ..publish import publish_project
@@ -29,6 +29,9 @@ from .listing import ImportFailure, Server, list_live
 from .pinned import pinned_sets
 from .pinning import pinned_tools
 from .yamlout import YamlWriteError, dump
+
+if TYPE_CHECKING:
+    from ..diff.model import SchemaDiff
 
 
 @dataclass(slots=True)
@@ -47,7 +50,7 @@ class Drift:
         return not self.failures and not self.diagnostics
 
 
-def server_of(ts: ToolsetIR) -> Server:
+def server_of(ts: MCPToolsetIR) -> Server:
     stdio = {k: v for k, v in (ts.stdio or {}).items() if v not in (None, [], {})}
     http = {k: v for k, v in (ts.http or {}).items() if v not in (None, {})}
     return Server(ts.qualname, stdio=stdio or None, http=http or None)
@@ -126,7 +129,7 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
         loaded.append(item)
     project = analyse(loaded, bag, config.root)
     if bag.has_errors:
-        drift.diagnostics = [d for d in bag.sorted() if str(d.severity) == "error"]
+        drift.diagnostics = [d for d in bag.sorted() if d.severity is Severity.ERROR]
         return None
     return project
 

@@ -22,7 +22,7 @@ import importlib
 from types import TracebackType
 from typing import Any, Self
 
-from ..ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
+from ..ir import MCPToolsetIR, ModuleIR, ProjectIR, ToolIR
 from ..runtime.abstract import AbstractToolset, ToolDefinition
 from ..runtime.context import RunContext
 from ..runtime.metakeys import ALWAYS_LOAD
@@ -74,7 +74,7 @@ class PinnedToolset(AbstractToolset[Any]):
         return f"pinned {self.live.label}" if self.live is not None else "pinned MCP server"
 
 
-def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
+def listed_tools(ts: MCPToolsetIR) -> tuple[ToolIR, ...]:
     """The pinned tools of ``ts`` as the runtime's MCPToolset lists them: with
     ``always_load``, each carries `_meta` `anthropic/alwaysLoad: true`. A set that pins
     nothing lists nothing: certification never contacts its server."""
@@ -86,18 +86,20 @@ def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
                  for t in ts.pinned)
 
 
-def pinned_sets(module: ModuleIR) -> list[ToolsetIR]:
+def pinned_sets(module: ModuleIR) -> list[MCPToolsetIR]:
     """The module's ``mcp`` toolsets that pin their tools."""
-    return [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
+    return [ts for ts in module.toolsets.values()
+            if isinstance(ts, MCPToolsetIR) and ts.pinned is not None]
 
 
-def certified_stand_ins(module: ModuleIR) -> list[tuple[ToolsetIR, tuple[ToolIR, ...]]]:
+def certified_stand_ins(module: ModuleIR) -> list[tuple[MCPToolsetIR, tuple[ToolIR, ...]]]:
     """What certification lists in place of each ``mcp`` toolset of the module: a pinned
     one's pinned tools, and for one that pins nothing no tools at all. Certification
     never starts a server's command nor contacts its URL (a spec from a pull request
     names them); it certifies what is known statically, and ``toolc diff --live`` (or
     ``build --live``) is where servers are contacted, when asked."""
-    return [(ts, listed_tools(ts)) for ts in module.toolsets.values() if ts.kind == "mcp"]
+    return [(ts, listed_tools(ts)) for ts in module.toolsets.values()
+            if isinstance(ts, MCPToolsetIR)]
 
 
 def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: bool = False,

@@ -33,11 +33,16 @@ from urllib.parse import quote
 from ..diagnostics import Severity
 from ..diff.model import Change, Json, SpecPlace
 from ..diff.sources import line_of, pointer_lines
-from .diagnostics import escape_controls, escape_github_data, json_text
+from .diagnostics import (
+    SEVERITY_COLORS,
+    escape_controls,
+    escape_github_data,
+    github_command,
+    json_text,
+)
 
 FORMATS = ("text", "markdown", "json", "github")
 
-_COLORS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
 _BOLD, _DIM, _RED, _GREEN, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[0m"
 _LONG = 120  # objects and arrays longer than this are shortened outside json
 WHOLE_TOOL = "(whole tool)"  # how the empty pointer (a tool added or removed) is shown
@@ -115,7 +120,12 @@ def _value(value: Json, *, shorten: bool) -> str:
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 or word == "info" else f"{count} {word}s"
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _of_severity(count: int, severity: Severity) -> str:
+    """``2 warnings``; ``info`` has no plural."""
+    return f"{count} {severity}" if severity is Severity.INFO else _plural(count, str(severity))
 
 
 def summary(changes: Sequence[Change]) -> str:
@@ -123,8 +133,8 @@ def summary(changes: Sequence[Change]) -> str:
     if not changes:
         return "No changes in the published tools."
     tools = len({c.tool for c in changes})
-    counts = [_plural(sum(1 for c in changes if c.severity is sev and not c.accepted),
-                      str(sev)) for sev in (Severity.ERROR, Severity.WARNING, Severity.INFO)]
+    counts = [_of_severity(sum(1 for c in changes if c.severity is sev and not c.accepted), sev)
+              for sev in (Severity.ERROR, Severity.WARNING, Severity.INFO)]
     accepted = sum(1 for c in changes if c.accepted)
     text = (f"{_plural(len(changes), 'change')} in {_plural(tools, 'tool')}: "
             f"{', '.join(counts)}")
@@ -175,9 +185,9 @@ def render_text(changes: list[Change], *, color: bool = False,
         lines = [paint(_BOLD, f"tool {escape_controls(tool)}")
                  + (f" ({escape_controls(where)})" if where else "")]
         for c in group:
-            sev = str(c.severity)
             # An accepted change is dimmed: it is shown, but it does not fail anything.
-            head = paint(_DIM if c.accepted else _COLORS.get(sev, ""), f"{sev}[{c.rule}]")
+            head = paint(_DIM if c.accepted else SEVERITY_COLORS.get(c.severity, ""),
+                         f"{c.severity}[{c.rule}]")
             tail = paint(_DIM, " (accepted)") if c.accepted else ""
             spec = f"  {escape_controls(str(c.spec))}" if c.spec is not None else ""
             lines.append(f"  {head} {escape_controls(c.pointer or WHOLE_TOOL)}{spec}{tail}")
@@ -288,8 +298,7 @@ def render_github(changes: list[Change], locate: Locator) -> str:
     """``::error file=..,line=..,title=..::message`` per change; info and accepted: notice."""
     out = []
     for c in changes:
-        kind = "notice" if c.accepted else {"error": "error", "warning": "warning"}.get(
-            str(c.severity), "notice")
+        kind = "notice" if c.accepted else github_command(c.severity)
         props = []
         where = locate.file(c.tool)
         if where is not None:

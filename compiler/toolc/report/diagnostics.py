@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 
 FORMATS = ("text", "json", "github")
 
@@ -27,7 +27,9 @@ def render(
     return render_text(items, sources, color=color)
 
 
-_COLORS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
+# The terminal colour of each severity's word (an "off" one is never shown).
+SEVERITY_COLORS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m",
+                   Severity.INFO: "\x1b[1;36m"}
 _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
 
 
@@ -118,10 +120,9 @@ class _SourceLines:
 
 
 def _text_block(d: Diagnostic, lines_of: _SourceLines, color: bool) -> str:
-    sev = str(d.severity)
-    head = f"{sev}[{d.code}]"
+    head = f"{d.severity}[{d.code}]"
     if color:
-        head = f"{_COLORS.get(sev, '')}{head}{_RESET}"
+        head = f"{SEVERITY_COLORS.get(d.severity, '')}{head}{_RESET}"
     where = f"{escape_controls(bounded(str(d.span)))}: " if d.span else ""
     message = escape_controls(bounded(d.message))
     lines = [f"{_BOLD if color else ''}{where}{_RESET if color else ''}{head}: {message}"]
@@ -190,11 +191,16 @@ def _escape_prop(text: str) -> str:
     return escape_github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def github_command(severity: Severity) -> str:
+    """The workflow command a finding of ``severity`` is shown with: info is a notice."""
+    return str(severity) if severity in (Severity.ERROR, Severity.WARNING) else "notice"
+
+
 def render_github(diagnostics: Iterable[Diagnostic]) -> str:
     """GitHub Actions workflow commands: ``::error file=..,line=..,col=..::message``."""
     out = []
     for d in diagnostics:
-        kind = {"error": "error", "warning": "warning"}.get(str(d.severity), "notice")
+        kind = github_command(d.severity)
         props = [f"title={_escape_prop(f'{d.code} {d.rule.name}')}"]
         if d.span:
             props[:0] = [f"file={_escape_prop(d.span.path)}", f"line={d.span.line}",
