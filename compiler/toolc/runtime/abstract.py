@@ -60,6 +60,39 @@ PUBLISHED_KEYS = frozenset(
 )
 
 
+def published_tool(
+    name: str,
+    input_schema: Mapping[str, Any],
+    *,
+    title: str | None = None,
+    description: str | None = None,
+    output_schema: Mapping[str, Any] | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    meta: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A tool's wire shape, the one definition of it: the MCP tools/list entry with name,
+    title, description, inputSchema, outputSchema, annotations, _meta in MCP's order, then
+    the extra fields as given; absent (None) ones left out. The runtime lists
+    `ToolDefinition`s through it and the compiler publishes its golden files through it,
+    so what a build certifies is what a server lists."""
+    out: dict[str, Any] = {"name": name}
+    if title is not None:
+        out["title"] = title
+    if description is not None:
+        out["description"] = description
+    out["inputSchema"] = input_schema
+    if output_schema is not None:
+        out["outputSchema"] = output_schema
+    if annotations is not None:
+        out["annotations"] = annotations
+    if meta is not None:
+        out["_meta"] = meta
+    if extra:
+        out.update(extra)
+    return out
+
+
 @dataclass(frozen=True, slots=True, eq=True)
 class ToolDefinition:
     """A tool as the model sees it. Schemas are shared, never copied: do not mutate them."""
@@ -79,23 +112,10 @@ class ToolDefinition:
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality, not identity
 
     def published(self) -> dict[str, Any]:
-        """The MCP tools/list entry: name, title, description, inputSchema, outputSchema,
-        annotations, _meta, then the extra fields as given; absent ones left out."""
-        out: dict[str, Any] = {"name": self.name}
-        if self.title is not None:
-            out["title"] = self.title
-        if self.description is not None:
-            out["description"] = self.description
-        out["inputSchema"] = self.input_schema
-        if self.output_schema is not None:
-            out["outputSchema"] = self.output_schema
-        if self.annotations is not None:
-            out["annotations"] = self.annotations
-        if self.meta is not None:
-            out["_meta"] = self.meta
-        if self.extra:
-            out.update(self.extra)
-        return out
+        """The MCP tools/list entry (see :func:`published_tool`)."""
+        return published_tool(self.name, self.input_schema, title=self.title,
+                              description=self.description, output_schema=self.output_schema,
+                              annotations=self.annotations, meta=self.meta, extra=self.extra)
 
     def renamed(self, name: str) -> ToolDefinition:
         return dataclasses.replace(self, name=name)
