@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .certifier_child import Channel, Stage, StandIns, run_child
+from .certifier_child import Channel, Stage, StandIns, module_closure, run_child
 from .diagnostics import Diagnostic, DiagnosticBag
 from .ir import ModuleIR, ProjectIR
 
@@ -388,11 +388,9 @@ def stand_ins(module: ModuleIR) -> StandIns:
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:
-    """``name`` and every module it imports, directly or not."""
-    seen, todo = set(), [name]
-    while todo:
-        current = todo.pop()
-        if current not in seen and current in project.modules:
-            seen.add(current)
-            todo.extend(project.modules[current].imports)
-    return seen
+    """``name`` and every module of the project it imports, directly or not."""
+    def imports_of(current: str) -> tuple[str, ...]:
+        module = project.modules.get(current)
+        return module.imports if module is not None else ()
+
+    return module_closure(name, imports_of) & project.modules.keys()

@@ -31,10 +31,12 @@ import signal
 import struct
 import sys
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .graphs import reachable
 from .ir import ToolIR
 
 HEADER = struct.Struct(">I")
@@ -155,6 +157,13 @@ def _import_sdk() -> None:
     from .runtime.server import to_mcp_server  # noqa: F401
 
 
+def module_closure(name: str, imports_of: Callable[[str], Iterable[str]]) -> set[str]:
+    """``name`` and every module it imports, directly or not: the one closure over module
+    imports, for the build (which modules a failure takes down) and for this process
+    (which modules must be written before one can be served)."""
+    return set(reachable([name], imports_of))
+
+
 @dataclass(slots=True)
 class Session:
     """The modules announced so far and which of them are served."""
@@ -211,13 +220,7 @@ class Session:
 
     def needs(self, name: str) -> set[str]:
         """``name`` and every module it needs, directly or not, as far as announced."""
-        seen, todo = set(), [name]
-        while todo:
-            current = todo.pop()
-            if current not in seen:
-                seen.add(current)
-                todo.extend(self.imports.get(current, ()))
-        return seen
+        return module_closure(name, lambda current: self.imports.get(current, ()))
 
     async def certify(self, name: str) -> None:
         from .certify import failure_text, list_contexts
