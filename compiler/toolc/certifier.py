@@ -374,17 +374,18 @@ class Certifier:
 
 
 def stand_ins(module: ModuleIR) -> StandIns:
-    """What stands in for each of the module's ``mcp`` toolsets: its module attribute and
-    its pinned tools, none for a set that pins nothing: no server is started or contacted
-    (as ``toolc.importer.pinned.certified_stand_ins``, without importing the runtime)."""
-    sets = [ts for ts in module.toolsets.values() if ts.kind == "mcp"]
+    """What stands in for each of the module's ``mcp`` toolsets, by module attribute
+    (``toolc.importer.pinned.certified_stand_ins``): its pinned tools, none for a set that
+    pins nothing, so no server is started or contacted."""
+    from .importer.pinned import certified_stand_ins
+
+    sets = certified_stand_ins(module)
     if not sets:
-        return []
+        return []  # most modules: their attribute names are not needed
     from .generate.names import module_names
-    from .importer.pinned import listed_tools
 
     attributes = module_names(module).toolsets
-    return [(attributes[ts.name], listed_tools(ts)) for ts in sets]
+    return [(attributes[ts.name], tools) for ts, tools in sets]
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:

@@ -86,9 +86,12 @@ def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
                  for t in ts.pinned)
 
 
-def pinned_sets(module: ModuleIR) -> list[ToolsetIR]:
-    """The module's ``mcp`` toolsets that pin their tools."""
-    return [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
+def mcp_sets(module: ModuleIR, *, pinning_only: bool = False) -> list[ToolsetIR]:
+    """The module's ``mcp`` toolsets in their order, the one place they are chosen: every
+    one (what certification stands in for), or with ``pinning_only`` those that pin
+    their tools (what ``serve --pinned`` and drift checks look at)."""
+    return [ts for ts in module.toolsets.values()
+            if ts.kind == "mcp" and (ts.pinned is not None or not pinning_only)]
 
 
 def certified_stand_ins(module: ModuleIR) -> list[tuple[ToolsetIR, tuple[ToolIR, ...]]]:
@@ -97,7 +100,7 @@ def certified_stand_ins(module: ModuleIR) -> list[tuple[ToolsetIR, tuple[ToolIR,
     never starts a server's command nor contacts its URL (a spec from a pull request
     names them); it certifies what is known statically, and ``toolc diff --live`` (or
     ``build --live``) is where servers are contacted, when asked."""
-    return [(ts, listed_tools(ts)) for ts in module.toolsets.values() if ts.kind == "mcp"]
+    return [(ts, listed_tools(ts)) for ts in mcp_sets(module)]
 
 
 def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: bool = False,
@@ -111,7 +114,7 @@ def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: b
 
     count = 0
     for module in project.modules.values():
-        sets = [ts for ts, _ in certified_stand_ins(module)] if unpinned else pinned_sets(module)
+        sets = mcp_sets(module, pinning_only=not unpinned)
         if not sets:
             continue
         try:
