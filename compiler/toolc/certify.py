@@ -28,16 +28,10 @@ model does not know (a pinned tool's ``icons``, vendor fields) are compared too.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import json
-import os
-import py_compile
-import signal
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .config import Config
@@ -56,11 +50,10 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
 
     with staged_package(files, config.python_path) as package:
         stand_in_pinned(package, project, unpinned=True)
-        with compiled_meanwhile(package, list(project.modules)):
-            import anyio  # the mcp SDK costs most of a second to import: meanwhile
+        import anyio
 
-            _import_mcp()
-            anyio.run(_certify_modules, package, project, files, bag)
+        _import_mcp()
+        anyio.run(_certify_modules, package, project, files, bag)
 
 
 async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str, str],
@@ -86,43 +79,6 @@ def _import_mcp() -> None:
 
     from .importer.listing import list_raw  # noqa: F401
     from .runtime.server import to_mcp_server  # noqa: F401
-
-
-@contextlib.contextmanager
-def compiled_meanwhile(package: str, modules: list[str]) -> Iterator[None]:
-    """Compile the staged modules to bytecode in a forked child while this process goes on.
-
-    A generated module of 20 tools takes about 20 ms to compile, a thousand tools most of
-    a second: the child compiles from the last module backwards while this process
-    imports the mcp SDK and then imports the modules from the first onwards, each
-    finding the child's bytecode or compiling it itself (bytecode files are replaced
-    atomically, so the two never see half a file). When this process is done the child
-    is stopped. Without fork, or with other threads running (a fork copies their
-    locks), nothing changes: imports compile as usual.
-    """
-    spec = importlib.util.find_spec(package)
-    folders = list(spec.submodule_search_locations or []) if spec else []
-    if not folders or not hasattr(os, "fork") or threading.active_count() > 1:
-        yield
-        return
-    folder = Path(folders[0])
-    sources = [str(folder / f"{name}.py") for name in reversed(modules)]
-    pid = os.fork()
-    if pid == 0:  # the child: compile, then leave without running any of the parent's code
-        status = 0
-        try:
-            for source in sources:
-                py_compile.compile(source, quiet=2)
-        except BaseException:  # noqa: BLE001 - the parent compiles what is missing
-            status = 1
-        finally:
-            os._exit(status)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
 
 
 def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[str, str],
