@@ -32,7 +32,6 @@ import shutil
 import signal
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,17 +41,13 @@ from typing import Any
 from .certifier_child import Channel, Stage, StandIns, module_closure, run_child
 from .diagnostics import Diagnostic, DiagnosticBag
 from .ir import ModuleIR, ProjectIR
+from .staging import can_fork
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
 # ("listed", [(context, "listed" | "failed", raw tools | why), ...]), the default
 # context (None) first, or ("failed", why in words) when the module could not be served.
 Result = tuple[str, Any]
-
-
-def can_fork() -> bool:
-    """Whether a certifying process can be forked safely here."""
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 @contextlib.contextmanager
