@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from ..ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
-from ..runtime.abstract import AbstractToolset, ToolDefinition
+from ..runtime.abstract import AbstractToolset, ExitInfo, ToolDefinition
 from ..runtime.context import RunContext
 from ..runtime.metakeys import ALWAYS_LOAD
 from ..runtime.results import ToolResult
@@ -61,11 +60,8 @@ class PinnedToolset(AbstractToolset[Any]):
                                     f"{self.label}; no server is connected here")
         return await self.live.call_tool(ctx, name, args)
 
-    async def __aenter__(self) -> Self:
-        return self  # listing needs no connection; a call makes one
-
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    # Entering takes nothing: listing needs no connection, a call makes one.
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
         disconnect = getattr(self.live, "disconnect", None)
         if disconnect is not None:
             await disconnect()

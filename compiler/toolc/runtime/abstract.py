@@ -24,7 +24,9 @@ A toolset is an ordered collection of tools for a turn. Every kind implements:
 `async with toolset:`
     Enter and leave the resources behind the set (MCP connections); wrapping kinds
     enter their inner sets, combined kinds every member. Entering is optional: an MCP
-    toolset also connects at first use. Entering twice is allowed and counted.
+    toolset also connects at first use. Entering twice is allowed and counted. A kind
+    says what entering and leaving do by overriding `enter_resources()` and
+    `exit_resources(exc_info)`; the dunders are written once, in `AbstractToolset`.
 
 `static_names() -> frozenset[str] | None`
     Every name the set could ever show, when that is known without a context (a
@@ -42,12 +44,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.results import ToolResult
 
 DepsT = TypeVar("DepsT")
+
+# Why an ``async with`` block ended: ``__aexit__``'s three arguments, kept together.
+ExitInfo = tuple[type[BaseException] | None, BaseException | None, TracebackType | None]
 
 
 class ToolsetError(Exception):
@@ -140,7 +145,10 @@ class AbstractToolset(ABC, Generic[DepsT]):
     def static_names(self) -> frozenset[str] | None:
         return None
 
-    async def __aenter__(self) -> AbstractToolset[DepsT]:
+    # `async with toolset:` is written once, here; a kind with resources overrides the two
+    # hooks below, never the dunders.
+    async def __aenter__(self) -> Self:
+        await self.enter_resources()
         return self
 
     async def __aexit__(
@@ -149,7 +157,15 @@ class AbstractToolset(ABC, Generic[DepsT]):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        return None
+        await self.exit_resources((exc_type, exc, tb))
+
+    async def enter_resources(self) -> None:
+        """Acquire what the set holds (connections, inner sets); nothing by default. If
+        this raises, the set is not entered and must release what it took."""
+
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
+        """Release it again; ``exc_info`` is why the ``async with`` block ended, as
+        ``__aexit__`` got it (to pass on to inner sets)."""
 
     @property
     def label(self) -> str:
@@ -187,17 +203,11 @@ class DelegatingToolset(AbstractToolset[DepsT]):
     def static_names(self) -> frozenset[str] | None:
         return self.inner.static_names()
 
-    async def __aenter__(self) -> DelegatingToolset[DepsT]:
+    async def enter_resources(self) -> None:
         await self.inner.__aenter__()
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.inner.__aexit__(exc_type, exc, tb)
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
+        await self.inner.__aexit__(*exc_info)
 
     def describe(self) -> str:
         return f"{type(self).__name__}({self.inner.label})"
