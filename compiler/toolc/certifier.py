@@ -24,6 +24,7 @@ or when the build process is gone (it finds its pipe closed).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.util
 import os
 import pickle
@@ -36,18 +37,28 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from .certifier_child import Channel, Stage, StandIns, module_closure, run_child
+from .certifier_child import (
+    AllSent,
+    Announce,
+    Channel,
+    Done,
+    Failed,
+    Listed,
+    Message,
+    Result,
+    Stage,
+    StandIns,
+    Started,
+    module_closure,
+    run_child,
+)
 from .diagnostics import Diagnostic, DiagnosticBag
 from .ir import ModuleIR, ProjectIR
 from .staging import can_fork
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
-# ("listed", [(context, "listed" | "failed", raw tools | why), ...]), the default
-# context (None) first, or ("failed", why in words) when the module could not be served.
-Result = tuple[str, Any]
 
 
 @contextlib.contextmanager
@@ -139,8 +150,8 @@ class Certifier:
         self.python_path = python_path
         self.process: _Process | None = None
         self.written: dict[str, str] = {}           # file -> text, as written to the stage
-        self.announced: dict[str, tuple[Any, ...]] = {}  # module -> its announcement
-        self.held: list[tuple[Any, ...]] = []       # announcements waiting for the INIT file
+        self.announced: dict[str, Announce] = {}    # module -> its announcement
+        self.held: list[Announce] = []              # announcements waiting for the INIT file
         self.reached: set[str] = set()              # modules the process started on
         self.serving: str | None = None             # the module it is on now
         self.results: dict[str, Result] = {}
@@ -225,18 +236,18 @@ class Certifier:
         for module in project.modules.values():
             if module.name not in self.announced:
                 self._announce(module)
-        self._send(("all_sent",))
+        self._send(AllSent())
 
     def _judge(self, module: ModuleIR, files: Mapping[str, str],
                bag: DiagnosticBag) -> list[Diagnostic]:
         from .certify import judge_listings, report_unserved
 
         own = bag.sibling()  # its severities and suppressions apply
-        kind, value = self.results[module.name]
-        if kind == "listed":
-            judge_listings(module, value, files, own)
+        result = self.results[module.name]
+        if isinstance(result, Listed):
+            judge_listings(module, result.listings, files, own)
         else:
-            report_unserved(module, value, own)
+            report_unserved(module, result.why, own)
         return own.items
 
     def stop(self, grace_s: float = 0.0) -> None:
@@ -264,15 +275,15 @@ class Certifier:
     def _announce(self, module: ModuleIR) -> None:
         from .certify import declared_contexts
 
-        message = ("module", module.name, module.imports, stand_ins(module),
-                   declared_contexts(module), True)  # serve: last (see _lost)
+        message = Announce(module.name, module.imports, stand_ins(module),
+                           tuple(declared_contexts(module)))
         self.announced[module.name] = message
         if INIT in self.written:
             self._send(message)
         else:  # importing a module imports its package first, which must be complete
             self.held.append(message)
 
-    def _send(self, message: tuple[Any, ...]) -> None:
+    def _send(self, message: Message) -> None:
         if self.process is not None:
             with contextlib.suppress(BrokenPipeError):  # gone: _collect says what happened
                 self.process.channel.send(message)
@@ -302,20 +313,22 @@ class Certifier:
                 return
             self._take(message)
 
-    def _take(self, message: tuple[Any, ...]) -> None:
-        kind, name = message
-        self.reached.add(name)
-        if kind == "start":
-            self.serving = name
-        elif kind == "done":
-            self.results[name] = self._result(name)
+    def _take(self, message: Message) -> None:
+        if isinstance(message, Started):
+            self.reached.add(message.module)
+            self.serving = message.module
+        elif isinstance(message, Done):
+            self.reached.add(message.module)
+            self.results[message.module] = self._result(message.module)
             self.serving = None
 
     def _result(self, name: str) -> Result:
         try:
-            result: Result = pickle.loads(self.stage.result_file(name).read_bytes())
+            result = pickle.loads(self.stage.result_file(name).read_bytes())
         except Exception as exc:  # noqa: BLE001 - a process that fails here failed to serve
-            return "failed", f"the certifying process left no readable result ({exc})"
+            return Failed(f"the certifying process left no readable result ({exc})")
+        if not isinstance(result, Listed | Failed):
+            return Failed(f"the certifying process left a {type(result).__name__}, not a result")
         return result
 
     def _collect(self, project: ProjectIR, meanwhile: Callable[[], None]) -> None:
@@ -346,11 +359,11 @@ class Certifier:
         if blamed is None or blamed in self.results:  # not while serving a module
             self._give_up(project, f"{why} before serving it")
             return
-        self.results[blamed] = "failed", f"{why} while serving it"
+        self.results[blamed] = Failed(f"{why} while serving it")
         for name in project.modules:
             if name not in self.results and blamed in needed_modules(project, name):
-                self.results[name] = "failed", (f"it needs module '{blamed}', whose serving "
-                                                "ended the certifying process")
+                self.results[name] = Failed(f"it needs module '{blamed}', whose serving "
+                                            "ended the certifying process")
         rest = [name for name in self.announced if name not in self.results]
         if not rest or not can_fork():
             return  # _collect gives up on what is left
@@ -359,13 +372,13 @@ class Certifier:
             needed = set().union(*(needed_modules(project, name) for name in rest))
             for name, message in self.announced.items():
                 if name in needed:  # those already served only for their stand-ins
-                    self._send((*message[:-1], name in rest))
-            self._send(("all_sent",))
+                    self._send(dataclasses.replace(message, serve=name in rest))
+            self._send(AllSent())
 
     def _give_up(self, project: ProjectIR, why: str) -> None:
         """Every module without a result fails, for the same reason."""
         for name in project.modules:
-            self.results.setdefault(name, ("failed", why))
+            self.results.setdefault(name, Failed(why))
 
 
 def stand_ins(module: ModuleIR) -> StandIns:

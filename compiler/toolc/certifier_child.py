@@ -10,12 +10,12 @@ and Server in-process, and leaves the raw listing (or the error, in words) in a 
 file. The build process compares the listings with the IR and reports: diagnostics are
 made in one place only.
 
-Messages are length-prefixed pickles; the build process sends
-``("module", name, imports, stand_ins, contexts, serve)`` as each module's file is written and
-``("all_sent",)`` at the end, and hears ``("start", name)`` before a module (or one it
-needs) is imported and ``("done", name)`` once its result file is in place. So a crash
-is blamed on the module that was being served when it happened. Results go through
-files, not the pipe, so that neither side can block the other with a full pipe.
+Messages are the typed records below, sent as length-prefixed pickles: the build
+process sends an :class:`Announce` as each module's file is written and :class:`AllSent`
+at the end, and hears :class:`Started` before a module (or one it needs) is imported and
+:class:`Done` once its result file is in place. So a crash is blamed on the module that
+was being served when it happened. Results (:class:`Listed` or :class:`Failed`) go
+through files, not the pipe, so that neither side can block the other with a full pipe.
 """
 
 from __future__ import annotations
@@ -43,6 +43,60 @@ HEADER = struct.Struct(">I")
 StandIns = list[tuple[str, tuple[ToolIR, ...]]]   # module attribute -> pinned tools
 
 
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """Build -> process: the module's file is written; what serving it takes."""
+
+    module: str
+    imports: tuple[str, ...]               # the generated modules it imports
+    stand_ins: StandIns                    # in place of its mcp toolsets
+    contexts: tuple[tuple[str, str], ...]  # declared certification contexts: (name, ref)
+    # False when a new process hears of a module again only for its stand-ins (it was
+    # served by the process that died).
+    serve: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AllSent:
+    """Build -> process: every module is announced."""
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """Process -> build: importing the module (or running its code) begins: a crash from
+    here on is the module's."""
+
+    module: str
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """Process -> build: the module's result file is in place."""
+
+    module: str
+
+
+Message = Announce | AllSent | Started | Done
+_MESSAGES = (Announce, AllSent, Started, Done)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A module's result: what its export listed in each context (``certify.list_contexts``)."""
+
+    listings: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A module's result: it could not be served, and why, in words."""
+
+    why: str
+
+
+Result = Listed | Failed
+
+
 class Channel:
     """Pickled messages over one pipe end to read and one to write."""
 
@@ -51,16 +105,17 @@ class Channel:
         self.write_fd = write_fd
         self.buffer = bytearray()
 
-    def send(self, message: tuple[Any, ...]) -> None:
+    def send(self, message: Message) -> None:
         """Raises ``BrokenPipeError`` when the other side is gone."""
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(HEADER.pack(len(data)) + data)
         while view:
             view = view[os.write(self.write_fd, view):]
 
-    def receive(self, timeout: float | None) -> tuple[Any, ...] | None:
+    def receive(self, timeout: float | None) -> Message | None:
         """The next message, or None when none came within ``timeout`` seconds (None:
-        wait for one). Raises ``EOFError`` when the other side closed its end."""
+        wait for one). Raises ``EOFError`` when the other side closed its end, or sent
+        something that is not a message (it is then as good as gone)."""
         while True:
             message = self._parsed()
             if message is not None:
@@ -73,14 +128,17 @@ class Channel:
                 raise EOFError("the other side of the certifier's pipe closed it")
             self.buffer += chunk
 
-    def _parsed(self) -> tuple[Any, ...] | None:
+    def _parsed(self) -> Message | None:
         if len(self.buffer) < HEADER.size:
             return None
         (size,) = HEADER.unpack_from(self.buffer)
         if len(self.buffer) < HEADER.size + size:
             return None
-        message: tuple[Any, ...] = pickle.loads(self.buffer[HEADER.size:HEADER.size + size])
+        message = pickle.loads(self.buffer[HEADER.size:HEADER.size + size])
         del self.buffer[:HEADER.size + size]
+        if not isinstance(message, _MESSAGES):  # both sides end on EOFError: a lost peer
+            raise EOFError(  # noqa: TRY004 - not a caller's type error: the pipe is broken
+                f"the certifier's pipe carried a {type(message).__name__}, not a message")
         return message
 
     def close(self) -> None:
@@ -195,18 +253,16 @@ class Session:
         while (message := self.channel.receive(0)) is not None:
             self._take(message)
 
-    def _take(self, message: tuple[Any, ...] | None) -> None:
-        if message is None:
-            return
-        if message[0] == "all_sent":
+    def _take(self, message: Message | None) -> None:
+        if isinstance(message, AllSent):
             self.all_sent = True
-            return
-        _, name, imports, stand_ins, contexts, serve = message
-        self.imports[name] = tuple(imports)
-        self.stand_ins[name] = stand_ins
-        self.contexts[name] = list(contexts)
-        if serve:  # else announced only for what stands in for its pinned toolsets
-            self.waiting.append(name)
+        elif isinstance(message, Announce):
+            name = message.module
+            self.imports[name] = message.imports
+            self.stand_ins[name] = message.stand_ins
+            self.contexts[name] = list(message.contexts)
+            if message.serve:  # else announced only for what stands in for its pinned sets
+                self.waiting.append(name)
 
     def _next_ready(self) -> str | None:
         """The first announced module whose file, and the files of every module it needs,
@@ -225,22 +281,22 @@ class Session:
     async def certify(self, name: str) -> None:
         from .certify import failure_text, list_contexts
 
-        result: tuple[str, Any]
+        result: Result
         try:
             for needed in sorted(self.needs(name) - {name}):
                 self._stand_in(needed)
-            self.channel.send(("start", name))
+            self.channel.send(Started(name))
             self._stand_in(name)
             mod = importlib.import_module(f"{self.stage.package}.{name}")
-            result = ("listed", await list_contexts(mod.toolset, self.contexts.get(name, [])))
+            result = Listed(await list_contexts(mod.toolset, self.contexts.get(name, [])))
         except (Exception, SystemExit, BaseExceptionGroup) as exc:  # noqa: BLE001 - user code
-            result = ("failed", failure_text(exc))
+            result = Failed(failure_text(exc))
         target = self.stage.result_file(name)
         target.parent.mkdir(exist_ok=True)
         partial = target.with_suffix(".partial")
         partial.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(partial, target)
-        self.channel.send(("done", name))
+        self.channel.send(Done(name))
 
     def _stand_in(self, name: str) -> None:
         """Pinned definitions (or none) in place of the module's ``mcp`` toolsets, before any
@@ -250,7 +306,7 @@ class Session:
         if name in self.stood_in or not self.stand_ins.get(name):
             return
         self.stood_in.add(name)
-        self.channel.send(("start", name))  # its import is what may fail from here on
+        self.channel.send(Started(name))  # its import is what may fail from here on
         try:
             mod = importlib.import_module(f"{self.stage.package}.{name}")
         except Exception:  # noqa: BLE001 - whoever serves the module says why it fails
