@@ -42,6 +42,7 @@ from .certifier_child import (
     AllSent,
     Announce,
     Channel,
+    Collecting,
     Done,
     Failed,
     Listed,
@@ -62,9 +63,13 @@ INIT = "__init__.py"       # the package's own module: written before any module
 
 
 @contextlib.contextmanager
-def early_certifier(python_path: Sequence[Path], *, wanted: bool) -> Iterator[Certifier | None]:
-    """A certifier forked now if ``wanted`` and possible (None otherwise), stopped at the end."""
-    certifier = Certifier.start(python_path) if wanted else None
+def early_certifier(python_path: Sequence[Path], *, wanted: bool,
+                    collecting: Collecting = contextlib.nullcontext
+                    ) -> Iterator[Certifier | None]:
+    """A certifier forked now if ``wanted`` and possible (None otherwise), stopped at the
+    end. ``collecting`` is the garbage collector's policy while it serves user code (the
+    build's: ``toolc.build.collector_for_user_code``)."""
+    certifier = Certifier.start(python_path, collecting) if wanted else None
     try:
         yield certifier
     finally:
@@ -81,7 +86,8 @@ class _Process:
     status: int | None = None
 
     @classmethod
-    def fork(cls, stage: Stage, python_path: tuple[Path, ...]) -> _Process:
+    def fork(cls, stage: Stage, python_path: tuple[Path, ...],
+             collecting: Collecting) -> _Process:
         from_parent, to_child = os.pipe()
         from_child, to_parent = os.pipe()
         parent = os.getpid()
@@ -97,7 +103,7 @@ class _Process:
         if pid == 0:
             os.close(to_child)
             os.close(from_child)
-            run_child(Channel(from_parent, to_parent), stage, python_path, parent)
+            run_child(Channel(from_parent, to_parent), stage, python_path, parent, collecting)
         with contextlib.suppress(OSError):  # as the child does: no race on who is first
             os.setpgid(pid, pid)
         os.close(from_parent)
@@ -145,9 +151,11 @@ def _describe_status(status: int) -> str:
 class Certifier:
     """The build's side of a certifying process (see the module's docstring)."""
 
-    def __init__(self, stage: Stage, python_path: tuple[Path, ...]) -> None:
+    def __init__(self, stage: Stage, python_path: tuple[Path, ...],
+                 collecting: Collecting = contextlib.nullcontext) -> None:
         self.stage = stage
         self.python_path = python_path
+        self.collecting = collecting
         self.process: _Process | None = None
         self.written: dict[str, str] = {}           # file -> text, as written to the stage
         self.announced: dict[str, Announce] = {}    # module -> its announcement
@@ -159,7 +167,8 @@ class Certifier:
         self.stopped = False
 
     @classmethod
-    def start(cls, python_path: Sequence[Path]) -> Certifier | None:
+    def start(cls, python_path: Sequence[Path],
+              collecting: Collecting = contextlib.nullcontext) -> Certifier | None:
         """Fork a certifying process; None when that cannot be done safely."""
         if not can_fork():
             return None
@@ -172,10 +181,10 @@ class Certifier:
         except OSError:
             return None  # certification in-process says what is wrong
         stage = Stage(root, f"_toolc_stage_{root.name.replace('-', '_')}")
-        certifier = cls(stage, tuple(python_path))
+        certifier = cls(stage, tuple(python_path), collecting)
         try:
             stage.package_dir.mkdir()
-            certifier.process = _Process.fork(stage, certifier.python_path)
+            certifier.process = _Process.fork(stage, certifier.python_path, collecting)
         except OSError:
             certifier.stop()
             return None
@@ -368,7 +377,7 @@ class Certifier:
         if not rest or not can_fork():
             return  # _collect gives up on what is left
         with contextlib.suppress(OSError):
-            self.process = _Process.fork(self.stage, self.python_path)
+            self.process = _Process.fork(self.stage, self.python_path, self.collecting)
             needed = set().union(*(needed_modules(project, name) for name in rest))
             for name, message in self.announced.items():
                 if name in needed:  # those already served only for their stand-ins

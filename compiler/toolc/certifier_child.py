@@ -21,7 +21,6 @@ through files, not the pipe, so that neither side can block the other with a ful
 from __future__ import annotations
 
 import contextlib
-import gc
 import importlib
 import os
 import pickle
@@ -32,6 +31,7 @@ import struct
 import sys
 import traceback
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -41,6 +41,7 @@ from .ir import ToolIR
 
 HEADER = struct.Struct(">I")
 StandIns = list[tuple[str, tuple[ToolIR, ...]]]   # module attribute -> pinned tools
+Collecting = Callable[[], AbstractContextManager[object]]  # a garbage collector policy
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,24 +164,22 @@ class Stage:
 
 
 def run_child(channel: Channel, stage: Stage, python_path: tuple[Path, ...],
-              parent: int) -> NoReturn:
-    """The forked process's whole life; it never returns into the build's own code."""
+              parent: int, collecting: Collecting) -> NoReturn:
+    """The forked process's whole life; it never returns into the build's own code.
+    ``collecting``: the build's garbage collector policy for user code, entered once the
+    SDK is imported (the collector is as the build had it when it forked: paused)."""
     status = 70
     try:
         _keep_off_the_terminal()
-        gc.disable()  # importing the SDK makes no garbage worth a collector's pass
         _import_sdk()
         # Certifying writes nothing in the project, not even the bytecode caches of the
         # user's modules (a checking build must leave the checkout as it was).
         sys.dont_write_bytecode = True
         sys.path[:0] = [str(stage.root), *(str(p) for p in python_path)]
-        # User code and the SDK make cyclic garbage while serving: collect it, without
-        # rescanning everything imported so far.
-        gc.freeze()
-        gc.enable()
         import anyio
 
-        anyio.run(Session(channel, stage).serve)
+        with collecting():
+            anyio.run(Session(channel, stage).serve)
         status = 0
     except BaseException:  # noqa: BLE001 - say why on stderr; the build reports TC503
         with contextlib.suppress(BaseException):
