@@ -236,7 +236,6 @@ class ModuleWriter:
                           + self._macro("toolset", view({
                               "func": "_toolset_toolset", "type": "rt.AbstractToolset[Any]",
                               "expr": f"_lazy.toolset({py_str(export_attr)})"})))
-            writer.uses_local_ref = True
         return blocks, declarations
 
     def text(self) -> str:
