@@ -19,6 +19,7 @@ from toolc.certifier_child import (
     Started,
     module_closure,
 )
+from toolc.certify import ContextListing
 
 
 def test_the_closure_follows_imports_through_cycles_and_keeps_unknown_names() -> None:
@@ -67,5 +68,7 @@ def test_anything_but_a_message_ends_the_channel_as_a_lost_peer() -> None:
 
 
 def test_results_are_records_that_survive_pickling() -> None:
-    for result in (Listed([(None, "listed", [{"name": "t"}])]), Failed("it raised")):
+    listing = ContextListing(None, "listed", [{"name": "t"}])
+    for result in (Listed([listing, ContextListing("admin", "failed", "no deps")]),
+                   Failed("it raised")):
         assert pickle.loads(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)) == result

@@ -34,10 +34,13 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from .graphs import reachable
 from .ir import ToolIR
+
+if TYPE_CHECKING:
+    from .certify import ContextListing
 
 HEADER = struct.Struct(">I")
 StandIns = list[tuple[str, tuple[ToolIR, ...]]]   # module attribute -> pinned tools
@@ -85,7 +88,7 @@ _MESSAGES = (Announce, AllSent, Started, Done)
 class Listed:
     """A module's result: what its export listed in each context (``certify.list_contexts``)."""
 
-    listings: list[Any]
+    listings: list[ContextListing]
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Severity
@@ -314,7 +314,13 @@ def _export_span(module: ModuleIR) -> Any:
     return module.toolsets[module.export].span
 
 
-ContextListing = tuple[str | None, str, Any]  # (context, "listed" | "failed", wire | why)
+class ContextListing(NamedTuple):
+    """What the export listed in one certification context (part of the certifying
+    process's ``Listed`` result): the raw wire tools, or why the context failed."""
+
+    context: str | None                   # None: the default context, no deps
+    outcome: Literal["listed", "failed"]
+    value: Any                            # listed: the wire tools; failed: why, in words
 
 
 async def list_contexts(toolset: Any, contexts: Sequence[tuple[str, str]]
@@ -323,24 +329,24 @@ async def list_contexts(toolset: Any, contexts: Sequence[tuple[str, str]]
     declared context: ``(name, "package.module:factory")``, the factory called here."""
     from .runtime.tool import LazyRef
 
-    out: list[ContextListing] = [(None, "listed", await list_over_mcp(toolset))]
+    out = [ContextListing(None, "listed", await list_over_mcp(toolset))]
     for name, ref in contexts:
         try:
             module, _, attr = ref.partition(":")
             deps = LazyRef(module, attr).resolve()()
             if hasattr(type(deps), "__await__"):  # an async factory
                 deps = await deps
-            out.append((name, "listed", await list_over_mcp(toolset, deps)))
+            out.append(ContextListing(name, "listed", await list_over_mcp(toolset, deps)))
         except Exception as exc:  # noqa: BLE001 - user code may raise anything; report it
-            out.append((name, "failed", failure_text(exc)))
+            out.append(ContextListing(name, "failed", failure_text(exc)))
     return out
 
 
 def judge_listings(module: ModuleIR, listings: list[ContextListing],
                    files: Mapping[str, str], bag: DiagnosticBag) -> None:
     """Compare what each context listed; a failed context is a TC503 that names it."""
-    for context, kind, value in listings:
-        if kind == "listed":
+    for context, outcome, value in listings:
+        if outcome == "listed":
             compare_module(module, value, files, bag, context)
         else:
             report_unserved(module, value, bag, context)
