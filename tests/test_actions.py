@@ -548,3 +548,36 @@ def test_spec_links_of_a_project_below_the_repository_root(
     # Relative to the repository root, where GitHub resolves them: the project's folder first.
     assert ("[`services/notes/specs/notes.toolc.yaml:13`]"
             "(services/notes/specs/notes.toolc.yaml#L13)") in out
+
+
+def test_the_commands_that_build_run_with_the_collector_paused(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import toolc.build as pipeline
+    from toolc import frontend
+    from toolc.actions import validate
+
+    seen: list[tuple[str, bool]] = []
+
+    def watched(module: object, name: str) -> None:
+        stage = getattr(module, name)
+
+        def watching(*args: object, **kwargs: object) -> object:
+            seen.append((name, gc.isenabled()))
+            return stage(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, watching)
+
+    watched(frontend, "resolve")       # the front end (validate, build, diff)
+    watched(pipeline, "render_outputs")  # generation (build, diff)
+    assert gc.isenabled()
+    edit(repo, "description: ", "description: Now ")
+    assert run_build(check=False, write=True, certify=True, fmt="text", strict=False,
+                     out=io.StringIO(), err=io.StringIO()) == 0
+    assert diff()[0] in (0, 1)
+    assert validate([], out=io.StringIO(), err=io.StringIO()) == 0
+    assert [name for name, _ in seen] == ["resolve", "render_outputs"] * 2 + ["resolve"]
+    assert not any(enabled for _, enabled in seen)
+    assert gc.isenabled() and gc.get_freeze_count() == 0

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 import pytest
 import toolc
-from toolc.build import build, discover
+from toolc.build import build, compile_specs, discover, render_outputs
 from toolc.cache import input_key, remember_build
 from toolc.config import Config, load_config
 from toolc.report.diagnostics import render_text
@@ -252,38 +252,67 @@ def test_what_a_build_made_is_not_left_for_the_next_collection_to_scan(
 ) -> None:
     import gc
 
+    from toolc.build import collector_paused
+
     gc.collect()
-    result = build(project, certify=False, use_cache=False)
-    assert result.ok and gc.get_freeze_count() == 0
+    with collector_paused():
+        result = build(project, certify=False, use_cache=False)
+        assert not gc.isenabled()
+    assert result.ok and gc.get_freeze_count() == 0 and gc.isenabled()
     # moved to the oldest generation at once, not scanned by a young pass to get there
     assert gc.is_tracked(result.compiled.project)
     assert any(o is result.compiled.project for o in gc.get_objects(generation=2))
 
 
-def test_the_collector_is_paused_during_a_build_and_restored_after(
-    project: Config, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_pause_restores_a_paused_collector_and_keeps_a_callers_frozen_objects() -> None:
     import gc
 
-    import toolc.build as pipeline
+    from toolc.build import collector_for_user_code, collector_paused
 
-    seen: list[bool] = []
-    generate = pipeline.render_outputs
-
-    def watching(ir: object, *args: object) -> dict[str, str]:
-        seen.append(gc.isenabled())
-        return generate(ir, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "render_outputs", watching)
-    assert gc.isenabled()
-    assert build(project, certify=True, use_cache=False).ok
-    assert seen == [False] and gc.isenabled() and gc.get_freeze_count() == 0
     gc.disable()
     try:
-        assert build(project, certify=True, use_cache=False).ok
+        with collector_paused():
+            pass
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+        with collector_for_user_code():  # user code: collected, the rest frozen meanwhile
+            assert gc.isenabled() and gc.get_freeze_count() > 0
         assert not gc.isenabled() and gc.get_freeze_count() == 0
     finally:
         gc.enable()
+    held = [object() for _ in range(3)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            held.append(object())
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+def test_the_certifying_process_serves_user_code_under_the_policy_it_was_given(
+    project: Config, tmp_path: Path
+) -> None:
+    import contextlib
+    import os
+
+    from toolc.certifier import early_certifier
+
+    marker = tmp_path / "entered"
+
+    @contextlib.contextmanager
+    def recording() -> Iterator[None]:
+        marker.write_text(str(os.getpid()))  # in the forked process, not this one
+        yield
+
+    compiled = compile_specs(project)
+    assert compiled.project is not None
+    bag = compiled.bag
+    with early_certifier(project.python_path, wanted=True, collecting=recording) as certifier:
+        assert certifier is not None
+        certifier.certify(compiled.project, render_outputs(compiled.project), bag)
+    assert not bag.has_errors
+    assert marker.read_text() not in ("", str(os.getpid()))
 
 
 def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached(

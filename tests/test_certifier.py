@@ -301,8 +301,8 @@ def test_a_failed_front_end_stops_the_process(tmp_path: Path,
     started: list[Certifier | None] = []
     start = Certifier.start
 
-    def recording(python_path: Any) -> Certifier | None:
-        started.append(start(python_path))
+    def recording(python_path: Any, *policy: Any) -> Certifier | None:
+        started.append(start(python_path, *policy))
         return started[-1]
 
     monkeypatch.setattr(Certifier, "start", recording)

@@ -270,30 +270,6 @@ def test_every_module_is_certified_in_one_run_and_a_broken_one_does_not_stop_the
     assert any("readLog' on the wire differs from its golden file" in d.message for d in bag)
 
 
-def test_staged_modules_are_compiled_meanwhile_and_the_child_is_reaped(tmp_path: Path) -> None:
-    import importlib.util
-    import os
-    import time
-
-    from toolc.certify import compiled_meanwhile
-    from toolc.loading import staged_package
-
-    _, project = make_project(tmp_path)
-    with staged_package(render_outputs(project)) as package:
-        spec = importlib.util.find_spec(package)
-        assert spec is not None and spec.submodule_search_locations
-        cache = Path(spec.submodule_search_locations[0]) / "__pycache__"
-        with compiled_meanwhile(package, ["logs"]):
-            deadline = time.monotonic() + 300
-            while not list(cache.glob("logs.*.pyc")) and time.monotonic() < deadline:
-                time.sleep(0.01)  # the child writes the bytecode while this process waits
-            assert list(cache.glob("logs.*.pyc"))
-            module = importlib.import_module(f"{package}.logs")
-            assert module.toolset is not None
-    with pytest.raises(ChildProcessError):  # no child left behind, not even a zombie
-        os.waitpid(-1, os.WNOHANG)
-
-
 APPROVAL_SPEC = """\
 toolc: 1
 module: logs

@@ -389,3 +389,13 @@ def test_severity_in_its_place_through_a_real_subprocess(vendored: Path) -> None
     done = strict()
     assert done.returncode == 1 and "specs/own.toolc.yaml:7:14: warning[TC022]" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_the_quick_exit_runs_exit_functions_and_flushes_with_the_code(tmp_path: Path) -> None:
+    program = ("import atexit, sys\nfrom toolc.cli import quick_exit\n"
+               "atexit.register(lambda: print('registered ran'))\n"
+               "print('buffered', end=' ')\nsys.stderr.write('err')\nquick_exit(3)\n"
+               "print('never')\n")
+    done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (3, "buffered registered ran\n", "err")

@@ -1,4 +1,5 @@
-"""The IR's toolsets: one frozen type per kind, each with exactly the keys of its kind."""
+"""toolc.ir: one frozen type per toolset kind, each with exactly the keys of its kind; a
+tool's published form is the runtime's wire shape."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from toolc.ir import (
     PreparedToolsetIR,
     Ref,
     RenamedToolsetIR,
+    ToolIR,
     ToolsetIR,
     ToolsetKind,
     WrapperToolsetIR,
@@ -26,7 +28,9 @@ from toolc.ir import (
     referred,
     user_code,
 )
-from toolc.model.toolsets import KINDS, WRAPPING_KINDS
+from toolc.model.toolsets import KINDS
+from toolc.runtime.abstract import ToolDefinition
+from toolc.runtime.metakeys import REQUIRES_APPROVAL
 
 COMMON = ("name", "module", "span", "published")
 OWN_KEYS: dict[type, tuple[str, ...]] = {
@@ -52,8 +56,8 @@ def test_the_union_has_one_type_per_spec_kind() -> None:
     kinds = sorted(cls.kind for cls in typing.get_args(ToolsetIR))
     assert kinds == sorted(KINDS) == sorted(typing.get_args(ToolsetKind))
     assert set(typing.get_args(ToolsetIR)) == set(OWN_KEYS)
-    assert sorted(cls.kind for cls in typing.get_args(WrappingToolsetIR)) == sorted(
-        WRAPPING_KINDS)
+    wrapping = [cls.kind for cls in OWN_KEYS if "inner" in OWN_KEYS[cls]]
+    assert sorted(cls.kind for cls in typing.get_args(WrappingToolsetIR)) == sorted(wrapping)
 
 
 @pytest.mark.parametrize("cls", list(OWN_KEYS), ids=lambda c: c.kind)
@@ -92,3 +96,27 @@ def test_user_code_is_the_predicate_prepare_or_wrapper() -> None:
     assert user_code(WrapperToolsetIR(**AT, inner="m.a", wrapper=REF)) == REF
     assert user_code(RenamedToolsetIR(**AT, inner="m.a", names=(("a", "b"),))) is None
     assert user_code(ExternalToolsetIR(**AT, tools=("a",))) is None
+
+
+TOOL_SPAN = Span("specs/a.toolc.yaml", 1, 1)
+
+
+def _tool(**fields: object) -> ToolIR:
+    return ToolIR(name="readLog", module="logs", description="Read.",
+                  input_schema={"type": "object"}, span=TOOL_SPAN, **fields)  # type: ignore[arg-type]
+
+
+def test_a_compiled_tool_publishes_what_the_runtime_lists() -> None:
+    tool = _tool(title="Read log", output_schema={"type": "object"},
+                 annotations={"readOnlyHint": True}, meta={"k": 1}, extra={"icons": []})
+    listed = ToolDefinition(name="readLog", description="Read.", input_schema={"type": "object"},
+                            output_schema={"type": "object"}, title="Read log",
+                            annotations={"readOnlyHint": True}, meta={"k": 1},
+                            extra={"icons": []})
+    assert list(tool.published().items()) == list(listed.published().items())
+
+
+def test_approval_is_marked_in_meta_and_a_pinned_tool_without_description_has_none() -> None:
+    tool = _tool(requires_approval=True, has_description=False, meta={"k": 1})
+    assert tool.published() == {"name": "readLog", "inputSchema": {"type": "object"},
+                                "_meta": {"k": 1, REQUIRES_APPROVAL: True}}

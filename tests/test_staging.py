@@ -180,3 +180,22 @@ def test_a_name_no_file_system_takes_is_refused_before_the_journal(tmp_path: Pat
     assert snapshot(tmp_path) == OLD and not (tmp_path / JOURNAL).exists()
     assert write_tree(tmp_path, NEW).changes  # the next build works
     assert snapshot(tmp_path) == NEW
+
+
+def test_no_writer_is_forked_while_another_thread_runs(tmp_path: Path) -> None:
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not staging.can_fork()
+        staged = StagedTree(tmp_path)
+        staged.add(NEW, meanwhile=True)
+        assert [b.writer for b in staged.batches] == [None]  # written here, not forked
+        staged.commit(NEW)
+    finally:
+        stop.set()
+        thread.join()
+    assert snapshot(tmp_path) == NEW
+    assert staging.can_fork() == FORK

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .build import BuildResult, build, compile_specs, discover, in_ci
+from .build import BuildResult, build, collector_paused, compile_specs, discover, in_ci
 from .config import Config, load_config
 from .diagnostics import DiagnosticBag, Severity, SpecError
 from .report.diagnostics import json_text, render
@@ -60,6 +60,7 @@ def _exit_code(bag: DiagnosticBag, strict: bool) -> int:
     return EXIT_OK
 
 
+@collector_paused()  # the build GC policy, for the whole command (toolc.build)
 def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
              out: TextIO | None = None, err: TextIO | None = None, color: bool = False) -> int:
     """Check specs and report every problem; write nothing. Named ``paths`` are checked
@@ -96,6 +97,7 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
     return _exit_code(compiled.bag, strict)
 
 
+@collector_paused()  # the build GC policy, for the whole command (toolc.build)
 def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
               out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
               progress: bool = False, live: bool = False, fail_on: str | None = None) -> int:
@@ -244,6 +246,7 @@ def print_schema(out: TextIO | None = None) -> int:
     return EXIT_OK
 
 
+@collector_paused()  # the build GC policy, for the whole command (toolc.build)
 def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
              fail_on: str | None, out: TextIO | None = None, err: TextIO | None = None,
              color: bool = False, live: bool = False, link_base: str = "") -> int:

@@ -224,8 +224,7 @@ def build(
     told when it has to wait for another build.
     """
     if check:
-        with collector_paused():
-            return _run_stages(config, None, check=True, certify=certify, progress=progress)
+        return _run_stages(config, None, check=True, certify=certify, progress=progress)
     try:
         with build_lock(config.root, waiting):
             return _writing_build(config, certify=certify, progress=progress,
@@ -248,8 +247,7 @@ def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
             compiled.sources = _sources_of(config, compiled.bag)
             compiled.budgets = from_record(remembered(config, "budget"))
             return BuildResult(compiled, plan=cached, up_to_date=True)
-    with collector_paused():
-        return _run_stages(config, key, check=False, certify=certify, progress=progress)
+    return _run_stages(config, key, check=False, certify=certify, progress=progress)
 
 
 def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
@@ -259,7 +257,8 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
     # It is stopped when certification is done, or when the build ends before that.
     from .certifier import early_certifier
 
-    with early_certifier(config.python_path, wanted=certify) as certifier:
+    with early_certifier(config.python_path, wanted=certify,
+                         collecting=collector_for_user_code) as certifier:
         return _stages(config, key, check=check, certify=certify, progress=progress,
                        certifier=certifier)
 
@@ -341,13 +340,20 @@ def _certify(config: Config, project: ProjectIR, result: BuildResult,
             certify_build(config, project, result.files, result.compiled.bag)
 
 
+# The garbage collector policy, the one place it is set (bench/RESULTS.md measures it):
+# a command that builds runs under `collector_paused` (toolc.actions applies it to
+# `validate`, `build` and `diff`: the stages below toggle nothing themselves), and user
+# code run for certification under `collector_for_user_code`, in this process or in the
+# certifying one (handed to it: toolc.certifier). `toolc serve` runs with the collector on.
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection during a build.
+    """No cyclic garbage collection during a command that builds.
 
     A build makes millions of objects that all live until it ends and frees almost none;
     each pass of the collector rescans everything made so far, so its cost grows with
-    the project: loading the specs of 10,000 tools took 3.5 s with it, 2.0 s without.
+    the project: loading the specs of 10,000 tools took 3.5 s with it, 2.0 s without,
+    and generating took a tenth longer. A certifying process forked meanwhile starts
+    with it paused too: importing the SDK makes no garbage worth a pass.
 
     Afterwards they would all still be in the youngest generation, so the collector's
     first pass once enabled scanned them all (1.2 s, then 0.3 s for the next generation,

@@ -24,6 +24,7 @@ or when the build process is gone (it finds its pipe closed).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.util
 import os
 import pickle
@@ -32,33 +33,43 @@ import shutil
 import signal
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from .certifier_child import Channel, Stage, StandIns, run_child
+from .certifier_child import (
+    AllSent,
+    Announce,
+    Channel,
+    Collecting,
+    Done,
+    Failed,
+    Listed,
+    Message,
+    Result,
+    Stage,
+    StandIns,
+    Started,
+    module_closure,
+    run_child,
+)
 from .diagnostics import Diagnostic, DiagnosticBag
-from .ir import MCPToolsetIR, ModuleIR, ProjectIR
+from .ir import ModuleIR, ProjectIR
+from .staging import can_fork
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
-# ("listed", [(context, "listed" | "failed", raw tools | why), ...]), the default
-# context (None) first, or ("failed", why in words) when the module could not be served.
-Result = tuple[str, Any]
-
-
-def can_fork() -> bool:
-    """Whether a certifying process can be forked safely here."""
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 @contextlib.contextmanager
-def early_certifier(python_path: Sequence[Path], *, wanted: bool) -> Iterator[Certifier | None]:
-    """A certifier forked now if ``wanted`` and possible (None otherwise), stopped at the end."""
-    certifier = Certifier.start(python_path) if wanted else None
+def early_certifier(python_path: Sequence[Path], *, wanted: bool,
+                    collecting: Collecting = contextlib.nullcontext
+                    ) -> Iterator[Certifier | None]:
+    """A certifier forked now if ``wanted`` and possible (None otherwise), stopped at the
+    end. ``collecting`` is the garbage collector's policy while it serves user code (the
+    build's: ``toolc.build.collector_for_user_code``)."""
+    certifier = Certifier.start(python_path, collecting) if wanted else None
     try:
         yield certifier
     finally:
@@ -75,7 +86,8 @@ class _Process:
     status: int | None = None
 
     @classmethod
-    def fork(cls, stage: Stage, python_path: tuple[Path, ...]) -> _Process:
+    def fork(cls, stage: Stage, python_path: tuple[Path, ...],
+             collecting: Collecting) -> _Process:
         from_parent, to_child = os.pipe()
         from_child, to_parent = os.pipe()
         parent = os.getpid()
@@ -91,7 +103,7 @@ class _Process:
         if pid == 0:
             os.close(to_child)
             os.close(from_child)
-            run_child(Channel(from_parent, to_parent), stage, python_path, parent)
+            run_child(Channel(from_parent, to_parent), stage, python_path, parent, collecting)
         with contextlib.suppress(OSError):  # as the child does: no race on who is first
             os.setpgid(pid, pid)
         os.close(from_parent)
@@ -139,13 +151,15 @@ def _describe_status(status: int) -> str:
 class Certifier:
     """The build's side of a certifying process (see the module's docstring)."""
 
-    def __init__(self, stage: Stage, python_path: tuple[Path, ...]) -> None:
+    def __init__(self, stage: Stage, python_path: tuple[Path, ...],
+                 collecting: Collecting = contextlib.nullcontext) -> None:
         self.stage = stage
         self.python_path = python_path
+        self.collecting = collecting
         self.process: _Process | None = None
         self.written: dict[str, str] = {}           # file -> text, as written to the stage
-        self.announced: dict[str, tuple[Any, ...]] = {}  # module -> its announcement
-        self.held: list[tuple[Any, ...]] = []       # announcements waiting for the INIT file
+        self.announced: dict[str, Announce] = {}    # module -> its announcement
+        self.held: list[Announce] = []              # announcements waiting for the INIT file
         self.reached: set[str] = set()              # modules the process started on
         self.serving: str | None = None             # the module it is on now
         self.results: dict[str, Result] = {}
@@ -153,7 +167,8 @@ class Certifier:
         self.stopped = False
 
     @classmethod
-    def start(cls, python_path: Sequence[Path]) -> Certifier | None:
+    def start(cls, python_path: Sequence[Path],
+              collecting: Collecting = contextlib.nullcontext) -> Certifier | None:
         """Fork a certifying process; None when that cannot be done safely."""
         if not can_fork():
             return None
@@ -166,10 +181,10 @@ class Certifier:
         except OSError:
             return None  # certification in-process says what is wrong
         stage = Stage(root, f"_toolc_stage_{root.name.replace('-', '_')}")
-        certifier = cls(stage, tuple(python_path))
+        certifier = cls(stage, tuple(python_path), collecting)
         try:
             stage.package_dir.mkdir()
-            certifier.process = _Process.fork(stage, certifier.python_path)
+            certifier.process = _Process.fork(stage, certifier.python_path, collecting)
         except OSError:
             certifier.stop()
             return None
@@ -230,18 +245,18 @@ class Certifier:
         for module in project.modules.values():
             if module.name not in self.announced:
                 self._announce(module)
-        self._send(("all_sent",))
+        self._send(AllSent())
 
     def _judge(self, module: ModuleIR, files: Mapping[str, str],
                bag: DiagnosticBag) -> list[Diagnostic]:
         from .certify import judge_listings, report_unserved
 
         own = bag.sibling()  # its severities and suppressions apply
-        kind, value = self.results[module.name]
-        if kind == "listed":
-            judge_listings(module, value, files, own)
+        result = self.results[module.name]
+        if isinstance(result, Listed):
+            judge_listings(module, result.listings, files, own)
         else:
-            report_unserved(module, value, own)
+            report_unserved(module, result.why, own)
         return own.items
 
     def stop(self, grace_s: float = 0.0) -> None:
@@ -269,15 +284,15 @@ class Certifier:
     def _announce(self, module: ModuleIR) -> None:
         from .certify import declared_contexts
 
-        message = ("module", module.name, module.imports, stand_ins(module),
-                   declared_contexts(module), True)  # serve: last (see _lost)
+        message = Announce(module.name, module.imports, stand_ins(module),
+                           tuple(declared_contexts(module)))
         self.announced[module.name] = message
         if INIT in self.written:
             self._send(message)
         else:  # importing a module imports its package first, which must be complete
             self.held.append(message)
 
-    def _send(self, message: tuple[Any, ...]) -> None:
+    def _send(self, message: Message) -> None:
         if self.process is not None:
             with contextlib.suppress(BrokenPipeError):  # gone: _collect says what happened
                 self.process.channel.send(message)
@@ -307,20 +322,22 @@ class Certifier:
                 return
             self._take(message)
 
-    def _take(self, message: tuple[Any, ...]) -> None:
-        kind, name = message
-        self.reached.add(name)
-        if kind == "start":
-            self.serving = name
-        elif kind == "done":
-            self.results[name] = self._result(name)
+    def _take(self, message: Message) -> None:
+        if isinstance(message, Started):
+            self.reached.add(message.module)
+            self.serving = message.module
+        elif isinstance(message, Done):
+            self.reached.add(message.module)
+            self.results[message.module] = self._result(message.module)
             self.serving = None
 
     def _result(self, name: str) -> Result:
         try:
-            result: Result = pickle.loads(self.stage.result_file(name).read_bytes())
+            result = pickle.loads(self.stage.result_file(name).read_bytes())
         except Exception as exc:  # noqa: BLE001 - a process that fails here failed to serve
-            return "failed", f"the certifying process left no readable result ({exc})"
+            return Failed(f"the certifying process left no readable result ({exc})")
+        if not isinstance(result, Listed | Failed):
+            return Failed(f"the certifying process left a {type(result).__name__}, not a result")
         return result
 
     def _collect(self, project: ProjectIR, meanwhile: Callable[[], None]) -> None:
@@ -351,48 +368,47 @@ class Certifier:
         if blamed is None or blamed in self.results:  # not while serving a module
             self._give_up(project, f"{why} before serving it")
             return
-        self.results[blamed] = "failed", f"{why} while serving it"
+        self.results[blamed] = Failed(f"{why} while serving it")
         for name in project.modules:
             if name not in self.results and blamed in needed_modules(project, name):
-                self.results[name] = "failed", (f"it needs module '{blamed}', whose serving "
-                                                "ended the certifying process")
+                self.results[name] = Failed(f"it needs module '{blamed}', whose serving "
+                                            "ended the certifying process")
         rest = [name for name in self.announced if name not in self.results]
         if not rest or not can_fork():
             return  # _collect gives up on what is left
         with contextlib.suppress(OSError):
-            self.process = _Process.fork(self.stage, self.python_path)
+            self.process = _Process.fork(self.stage, self.python_path, self.collecting)
             needed = set().union(*(needed_modules(project, name) for name in rest))
             for name, message in self.announced.items():
                 if name in needed:  # those already served only for their stand-ins
-                    self._send((*message[:-1], name in rest))
-            self._send(("all_sent",))
+                    self._send(dataclasses.replace(message, serve=name in rest))
+            self._send(AllSent())
 
     def _give_up(self, project: ProjectIR, why: str) -> None:
         """Every module without a result fails, for the same reason."""
         for name in project.modules:
-            self.results.setdefault(name, ("failed", why))
+            self.results.setdefault(name, Failed(why))
 
 
 def stand_ins(module: ModuleIR) -> StandIns:
-    """What stands in for each of the module's ``mcp`` toolsets: its module attribute and
-    its pinned tools, none for a set that pins nothing: no server is started or contacted
-    (as ``toolc.importer.pinned.certified_stand_ins``, without importing the runtime)."""
-    sets = [ts for ts in module.toolsets.values() if isinstance(ts, MCPToolsetIR)]
+    """What stands in for each of the module's ``mcp`` toolsets, by module attribute
+    (``toolc.importer.pinned.certified_stand_ins``): its pinned tools, none for a set that
+    pins nothing, so no server is started or contacted."""
+    from .importer.pinned import certified_stand_ins
+
+    sets = certified_stand_ins(module)
     if not sets:
-        return []
+        return []  # most modules: their attribute names are not needed
     from .generate.names import module_names
-    from .importer.pinned import listed_tools
 
     attributes = module_names(module).toolsets
-    return [(attributes[ts.name], listed_tools(ts)) for ts in sets]
+    return [(attributes[ts.name], tools) for ts, tools in sets]
 
 
 def needed_modules(project: ProjectIR, name: str) -> set[str]:
-    """``name`` and every module it imports, directly or not."""
-    seen, todo = set(), [name]
-    while todo:
-        current = todo.pop()
-        if current not in seen and current in project.modules:
-            seen.add(current)
-            todo.extend(project.modules[current].imports)
-    return seen
+    """``name`` and every module of the project it imports, directly or not."""
+    def imports_of(current: str) -> tuple[str, ...]:
+        module = project.modules.get(current)
+        return module.imports if module is not None else ()
+
+    return module_closure(name, imports_of) & project.modules.keys()

@@ -10,18 +10,17 @@ and Server in-process, and leaves the raw listing (or the error, in words) in a 
 file. The build process compares the listings with the IR and reports: diagnostics are
 made in one place only.
 
-Messages are length-prefixed pickles; the build process sends
-``("module", name, imports, stand_ins, contexts, serve)`` as each module's file is written and
-``("all_sent",)`` at the end, and hears ``("start", name)`` before a module (or one it
-needs) is imported and ``("done", name)`` once its result file is in place. So a crash
-is blamed on the module that was being served when it happened. Results go through
-files, not the pipe, so that neither side can block the other with a full pipe.
+Messages are the typed records below, sent as length-prefixed pickles: the build
+process sends an :class:`Announce` as each module's file is written and :class:`AllSent`
+at the end, and hears :class:`Started` before a module (or one it needs) is imported and
+:class:`Done` once its result file is in place. So a crash is blamed on the module that
+was being served when it happened. Results (:class:`Listed` or :class:`Failed`) go
+through files, not the pipe, so that neither side can block the other with a full pipe.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import importlib
 import os
 import pickle
@@ -31,14 +30,75 @@ import signal
 import struct
 import sys
 import traceback
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
+from .graphs import reachable
 from .ir import ToolIR
+
+if TYPE_CHECKING:
+    from .certify import ContextListing
 
 HEADER = struct.Struct(">I")
 StandIns = list[tuple[str, tuple[ToolIR, ...]]]   # module attribute -> pinned tools
+Collecting = Callable[[], AbstractContextManager[object]]  # a garbage collector policy
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """Build -> process: the module's file is written; what serving it takes."""
+
+    module: str
+    imports: tuple[str, ...]               # the generated modules it imports
+    stand_ins: StandIns                    # in place of its mcp toolsets
+    contexts: tuple[tuple[str, str], ...]  # declared certification contexts: (name, ref)
+    # False when a new process hears of a module again only for its stand-ins (it was
+    # served by the process that died).
+    serve: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class AllSent:
+    """Build -> process: every module is announced."""
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """Process -> build: importing the module (or running its code) begins: a crash from
+    here on is the module's."""
+
+    module: str
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """Process -> build: the module's result file is in place."""
+
+    module: str
+
+
+Message = Announce | AllSent | Started | Done
+_MESSAGES = (Announce, AllSent, Started, Done)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A module's result: what its export listed in each context (``certify.list_contexts``)."""
+
+    listings: list[ContextListing]
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A module's result: it could not be served, and why, in words."""
+
+    why: str
+
+
+Result = Listed | Failed
 
 
 class Channel:
@@ -49,16 +109,17 @@ class Channel:
         self.write_fd = write_fd
         self.buffer = bytearray()
 
-    def send(self, message: tuple[Any, ...]) -> None:
+    def send(self, message: Message) -> None:
         """Raises ``BrokenPipeError`` when the other side is gone."""
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(HEADER.pack(len(data)) + data)
         while view:
             view = view[os.write(self.write_fd, view):]
 
-    def receive(self, timeout: float | None) -> tuple[Any, ...] | None:
+    def receive(self, timeout: float | None) -> Message | None:
         """The next message, or None when none came within ``timeout`` seconds (None:
-        wait for one). Raises ``EOFError`` when the other side closed its end."""
+        wait for one). Raises ``EOFError`` when the other side closed its end, or sent
+        something that is not a message (it is then as good as gone)."""
         while True:
             message = self._parsed()
             if message is not None:
@@ -71,14 +132,17 @@ class Channel:
                 raise EOFError("the other side of the certifier's pipe closed it")
             self.buffer += chunk
 
-    def _parsed(self) -> tuple[Any, ...] | None:
+    def _parsed(self) -> Message | None:
         if len(self.buffer) < HEADER.size:
             return None
         (size,) = HEADER.unpack_from(self.buffer)
         if len(self.buffer) < HEADER.size + size:
             return None
-        message: tuple[Any, ...] = pickle.loads(self.buffer[HEADER.size:HEADER.size + size])
+        message = pickle.loads(self.buffer[HEADER.size:HEADER.size + size])
         del self.buffer[:HEADER.size + size]
+        if not isinstance(message, _MESSAGES):  # both sides end on EOFError: a lost peer
+            raise EOFError(  # noqa: TRY004 - not a caller's type error: the pipe is broken
+                f"the certifier's pipe carried a {type(message).__name__}, not a message")
         return message
 
     def close(self) -> None:
@@ -103,24 +167,22 @@ class Stage:
 
 
 def run_child(channel: Channel, stage: Stage, python_path: tuple[Path, ...],
-              parent: int) -> NoReturn:
-    """The forked process's whole life; it never returns into the build's own code."""
+              parent: int, collecting: Collecting) -> NoReturn:
+    """The forked process's whole life; it never returns into the build's own code.
+    ``collecting``: the build's garbage collector policy for user code, entered once the
+    SDK is imported (the collector is as the build had it when it forked: paused)."""
     status = 70
     try:
         _keep_off_the_terminal()
-        gc.disable()  # importing the SDK makes no garbage worth a collector's pass
         _import_sdk()
         # Certifying writes nothing in the project, not even the bytecode caches of the
         # user's modules (a checking build must leave the checkout as it was).
         sys.dont_write_bytecode = True
         sys.path[:0] = [str(stage.root), *(str(p) for p in python_path)]
-        # User code and the SDK make cyclic garbage while serving: collect it, without
-        # rescanning everything imported so far.
-        gc.freeze()
-        gc.enable()
         import anyio
 
-        anyio.run(Session(channel, stage).serve)
+        with collecting():
+            anyio.run(Session(channel, stage).serve)
         status = 0
     except BaseException:  # noqa: BLE001 - say why on stderr; the build reports TC503
         with contextlib.suppress(BaseException):
@@ -155,6 +217,13 @@ def _import_sdk() -> None:
     from .runtime.server import to_mcp_server  # noqa: F401
 
 
+def module_closure(name: str, imports_of: Callable[[str], Iterable[str]]) -> set[str]:
+    """``name`` and every module it imports, directly or not: the one closure over module
+    imports, for the build (which modules a failure takes down) and for this process
+    (which modules must be written before one can be served)."""
+    return set(reachable([name], imports_of))
+
+
 @dataclass(slots=True)
 class Session:
     """The modules announced so far and which of them are served."""
@@ -186,18 +255,16 @@ class Session:
         while (message := self.channel.receive(0)) is not None:
             self._take(message)
 
-    def _take(self, message: tuple[Any, ...] | None) -> None:
-        if message is None:
-            return
-        if message[0] == "all_sent":
+    def _take(self, message: Message | None) -> None:
+        if isinstance(message, AllSent):
             self.all_sent = True
-            return
-        _, name, imports, stand_ins, contexts, serve = message
-        self.imports[name] = tuple(imports)
-        self.stand_ins[name] = stand_ins
-        self.contexts[name] = list(contexts)
-        if serve:  # else announced only for what stands in for its pinned toolsets
-            self.waiting.append(name)
+        elif isinstance(message, Announce):
+            name = message.module
+            self.imports[name] = message.imports
+            self.stand_ins[name] = message.stand_ins
+            self.contexts[name] = list(message.contexts)
+            if message.serve:  # else announced only for what stands in for its pinned sets
+                self.waiting.append(name)
 
     def _next_ready(self) -> str | None:
         """The first announced module whose file, and the files of every module it needs,
@@ -211,33 +278,27 @@ class Session:
 
     def needs(self, name: str) -> set[str]:
         """``name`` and every module it needs, directly or not, as far as announced."""
-        seen, todo = set(), [name]
-        while todo:
-            current = todo.pop()
-            if current not in seen:
-                seen.add(current)
-                todo.extend(self.imports.get(current, ()))
-        return seen
+        return module_closure(name, lambda current: self.imports.get(current, ()))
 
     async def certify(self, name: str) -> None:
         from .certify import failure_text, list_contexts
 
-        result: tuple[str, Any]
+        result: Result
         try:
             for needed in sorted(self.needs(name) - {name}):
                 self._stand_in(needed)
-            self.channel.send(("start", name))
+            self.channel.send(Started(name))
             self._stand_in(name)
             mod = importlib.import_module(f"{self.stage.package}.{name}")
-            result = ("listed", await list_contexts(mod.toolset, self.contexts.get(name, [])))
+            result = Listed(await list_contexts(mod.toolset, self.contexts.get(name, [])))
         except (Exception, SystemExit, BaseExceptionGroup) as exc:  # noqa: BLE001 - user code
-            result = ("failed", failure_text(exc))
+            result = Failed(failure_text(exc))
         target = self.stage.result_file(name)
         target.parent.mkdir(exist_ok=True)
         partial = target.with_suffix(".partial")
         partial.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(partial, target)
-        self.channel.send(("done", name))
+        self.channel.send(Done(name))
 
     def _stand_in(self, name: str) -> None:
         """Pinned definitions (or none) in place of the module's ``mcp`` toolsets, before any
@@ -247,7 +308,7 @@ class Session:
         if name in self.stood_in or not self.stand_ins.get(name):
             return
         self.stood_in.add(name)
-        self.channel.send(("start", name))  # its import is what may fail from here on
+        self.channel.send(Started(name))  # its import is what may fail from here on
         try:
             mod = importlib.import_module(f"{self.stage.package}.{name}")
         except Exception:  # noqa: BLE001 - whoever serves the module says why it fails

@@ -28,17 +28,11 @@ model does not know (a pinned tool's ``icons``, vendor fields) are compared too.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import json
-import os
-import py_compile
-import signal
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NamedTuple
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Severity
@@ -56,11 +50,10 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
 
     with staged_package(files, config.python_path) as package:
         stand_in_pinned(package, project, unpinned=True)
-        with compiled_meanwhile(package, list(project.modules)):
-            import anyio  # the mcp SDK costs most of a second to import: meanwhile
+        import anyio
 
-            _import_mcp()
-            anyio.run(_certify_modules, package, project, files, bag)
+        _import_mcp()
+        anyio.run(_certify_modules, package, project, files, bag)
 
 
 async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str, str],
@@ -86,43 +79,6 @@ def _import_mcp() -> None:
 
     from .importer.listing import list_raw  # noqa: F401
     from .runtime.server import to_mcp_server  # noqa: F401
-
-
-@contextlib.contextmanager
-def compiled_meanwhile(package: str, modules: list[str]) -> Iterator[None]:
-    """Compile the staged modules to bytecode in a forked child while this process goes on.
-
-    A generated module of 20 tools takes about 20 ms to compile, a thousand tools most of
-    a second: the child compiles from the last module backwards while this process
-    imports the mcp SDK and then imports the modules from the first onwards, each
-    finding the child's bytecode or compiling it itself (bytecode files are replaced
-    atomically, so the two never see half a file). When this process is done the child
-    is stopped. Without fork, or with other threads running (a fork copies their
-    locks), nothing changes: imports compile as usual.
-    """
-    spec = importlib.util.find_spec(package)
-    folders = list(spec.submodule_search_locations or []) if spec else []
-    if not folders or not hasattr(os, "fork") or threading.active_count() > 1:
-        yield
-        return
-    folder = Path(folders[0])
-    sources = [str(folder / f"{name}.py") for name in reversed(modules)]
-    pid = os.fork()
-    if pid == 0:  # the child: compile, then leave without running any of the parent's code
-        status = 0
-        try:
-            for source in sources:
-                py_compile.compile(source, quiet=2)
-        except BaseException:  # noqa: BLE001 - the parent compiles what is missing
-            status = 1
-        finally:
-            os._exit(status)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
 
 
 def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[str, str],
@@ -364,7 +320,13 @@ def _export_span(module: ModuleIR) -> Any:
     return module.toolsets[module.export].span
 
 
-ContextListing = tuple[str | None, str, Any]  # (context, "listed" | "failed", wire | why)
+class ContextListing(NamedTuple):
+    """What the export listed in one certification context (part of the certifying
+    process's ``Listed`` result): the raw wire tools, or why the context failed."""
+
+    context: str | None                   # None: the default context, no deps
+    outcome: Literal["listed", "failed"]
+    value: Any                            # listed: the wire tools; failed: why, in words
 
 
 async def list_contexts(toolset: Any, contexts: Sequence[tuple[str, str]]
@@ -373,24 +335,24 @@ async def list_contexts(toolset: Any, contexts: Sequence[tuple[str, str]]
     declared context: ``(name, "package.module:factory")``, the factory called here."""
     from .runtime.tool import LazyRef
 
-    out: list[ContextListing] = [(None, "listed", await list_over_mcp(toolset))]
+    out = [ContextListing(None, "listed", await list_over_mcp(toolset))]
     for name, ref in contexts:
         try:
             module, _, attr = ref.partition(":")
             deps = LazyRef(module, attr).resolve()()
             if hasattr(type(deps), "__await__"):  # an async factory
                 deps = await deps
-            out.append((name, "listed", await list_over_mcp(toolset, deps)))
+            out.append(ContextListing(name, "listed", await list_over_mcp(toolset, deps)))
         except Exception as exc:  # noqa: BLE001 - user code may raise anything; report it
-            out.append((name, "failed", failure_text(exc)))
+            out.append(ContextListing(name, "failed", failure_text(exc)))
     return out
 
 
 def judge_listings(module: ModuleIR, listings: list[ContextListing],
                    files: Mapping[str, str], bag: DiagnosticBag) -> None:
     """Compare what each context listed; a failed context is a TC503 that names it."""
-    for context, kind, value in listings:
-        if kind == "listed":
+    for context, outcome, value in listings:
+        if outcome == "listed":
             compare_module(module, value, files, bag, context)
         else:
             report_unserved(module, value, bag, context)

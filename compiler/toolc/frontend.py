@@ -7,7 +7,6 @@ empty, or nonsense anywhere gets located diagnostics, not a traceback.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -42,19 +41,12 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     project's default `format` mode; ``python_path`` where its handlers are looked for
     (statically: nothing is imported); ``clients`` the client profiles names are checked
     for (default: claude and openai, servers named after modules)."""
-    # The front end allocates many small objects and frees none of them before it ends:
-    # the cyclic garbage collector would only rescan them, ever more slowly as they grow.
-    collecting = gc.isenabled()
-    gc.disable()
+    # (The collector is paused by the command that runs this: toolc.build.collector_paused.)
     reset_suggestions()  # near misses are suggested within a budget per analysis
-    try:
-        project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
-        # Every rule of the front end has spoken: a suppression of one that suppressed
-        # nothing is reported (those of later stages, when they have run).
-        bag.judge_suppressions(lambda code: code not in LATE_CODES)
-        if bag.has_errors:
-            return None
-        return resolve(project, formats=formats)
-    finally:
-        if collecting:
-            gc.enable()
+    project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
+    # Every rule of the front end has spoken: a suppression of one that suppressed
+    # nothing is reported (those of later stages, when they have run).
+    bag.judge_suppressions(lambda code: code not in LATE_CODES)
+    if bag.has_errors:
+        return None
+    return resolve(project, formats=formats)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .diagnostics import Span
+from .runtime.abstract import published_tool
 from .runtime.metakeys import with_approval
 
 JSON = Any  # a JSON value: dict / list / str / int / float / bool / None
@@ -77,25 +78,14 @@ class ToolIR:
     named_by: str | None = None
 
     def published(self) -> dict[str, JSON]:
-        """The tool as MCP ``tools/list`` shows it, absent fields left out, in MCP's order
-        (then a pinned tool's other fields, as its server gave them)."""
-        out: dict[str, JSON] = {"name": self.name}
-        if self.title is not None:
-            out["title"] = self.title
-        if self.has_description:
-            out["description"] = self.description
-        out["inputSchema"] = self.input_schema
-        if self.output_schema is not None:
-            out["outputSchema"] = self.output_schema
-        if self.annotations is not None:
-            out["annotations"] = self.annotations
-        if self.requires_approval:  # as the runtime lists it (toolc.runtime.metakeys)
-            out["_meta"] = with_approval(self.meta)
-        elif self.meta is not None:
-            out["_meta"] = self.meta
-        if self.extra:
-            out.update(self.extra)
-        return out
+        """The tool as MCP ``tools/list`` shows it: the runtime's wire shape
+        (:func:`toolc.runtime.abstract.published_tool`), with the approval marker in
+        ``_meta`` as the runtime lists it (toolc.runtime.metakeys)."""
+        meta = with_approval(self.meta) if self.requires_approval else self.meta
+        return published_tool(self.name, self.input_schema, title=self.title,
+                              description=self.description if self.has_description else None,
+                              output_schema=self.output_schema, annotations=self.annotations,
+                              meta=meta, extra=self.extra)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +129,7 @@ class FunctionToolsetIR(ToolsetBase):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WrappingToolsetBase(ToolsetBase):
-    """A toolset that wraps exactly one other (``model.toolsets.WRAPPING_KINDS``)."""
+    """A toolset that wraps exactly one other (its `inner`)."""
 
     inner: str
 

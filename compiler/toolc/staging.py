@@ -102,7 +102,7 @@ class StagedTree:
         if not batch.names:
             return
         self.batches.append(batch)
-        if meanwhile and hasattr(os, "fork") and threading.active_count() == 1:
+        if meanwhile and can_fork():
             batch.writer = _fork_writer(self.staging, batch, self.out)
         if batch.writer is None:
             try:
@@ -189,6 +189,14 @@ def _reap(batch: _Batch) -> bool:
     except ChildProcessError:
         return False
     return os.waitstatus_to_exitcode(status) == 0
+
+
+def can_fork() -> bool:
+    """Whether this process may fork a helper (a batch's writer, the certifying process):
+    only where ``os.fork`` exists, and only while no other thread runs, because a fork
+    copies the locks other threads hold and the child could wait on them forever. The
+    one check every forking part of a build asks."""
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _fork_writer(staging: Path, batch: _Batch, out: Path) -> int | None:

@@ -8,8 +8,8 @@ import anyio
 import toolc.runtime as rt
 from pydantic import BaseModel
 from toolc.diagnostics import Span
-from toolc.importer.pinned import PinnedToolset, definition
-from toolc.ir import ToolIR
+from toolc.importer.pinned import PinnedToolset, certified_stand_ins, definition, mcp_sets
+from toolc.ir import FunctionToolsetIR, MCPToolsetIR, ModuleIR, ToolIR, ToolsetIR
 
 
 def pinned(name: str, **fields: Any) -> ToolIR:
@@ -58,3 +58,18 @@ def test_listing_needs_no_server_and_calls_go_to_the_live_one_if_any() -> None:
     assert refused.is_error and "pinned definition" in refused.to_wire()["content"][0]["text"]
     assert not forwarded.is_error and forwarded.to_wire()["content"][0]["text"] == "live: hi"
     assert unknown.is_error
+
+
+def _module(*toolsets: ToolsetIR) -> ModuleIR:
+    return ModuleIR(name="m", path="s", description=None, types={}, tools={},
+                    toolsets={ts.name: ts for ts in toolsets}, export=toolsets[0].name)
+
+
+def test_mcp_sets_are_chosen_once_every_one_or_only_those_that_pin() -> None:
+    base = FunctionToolsetIR(name="base", module="m", span=Span("s", 1, 1), tools=())
+    live = MCPToolsetIR(name="live", module="m", span=Span("s", 2, 1))
+    held = MCPToolsetIR(name="held", module="m", span=Span("s", 3, 1), pinned=TOOLS)
+    module = _module(base, live, held)
+    assert mcp_sets(module) == [live, held]
+    assert mcp_sets(module, pinning_only=True) == [held]
+    assert certified_stand_ins(module) == [(live, ()), (held, TOOLS)]

@@ -9,6 +9,7 @@ Each cycle is reported once, at the reference that closes it.
 from __future__ import annotations
 
 from ..diagnostics import Span
+from ..graphs import on_cycles
 from ..model.named import TypeDef
 from .project import Project
 
@@ -46,50 +47,6 @@ def _closing_references(edges: Edges) -> list[tuple[Span, list[TypeDef]]]:
     return found
 
 
-def _strongly_connected(edges: Edges) -> set[TypeDef]:
-    """Every type that lies on some cycle (Tarjan, iteratively)."""
-    index: dict[TypeDef, int] = {}
-    low: dict[TypeDef, int] = {}
-    stack: list[TypeDef] = []
-    on_stack: set[TypeDef] = set()
-    cyclic: set[TypeDef] = set()
-    for start in edges:
-        if start in index:
-            continue
-        work = [(start, iter(edges.get(start, ())))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, it = work[-1]
-            step = next(it, None)
-            if step is not None:
-                target = step[0]
-                if target not in index:
-                    index[target] = low[target] = len(index)
-                    stack.append(target)
-                    on_stack.add(target)
-                    work.append((target, iter(edges.get(target, ()))))
-                elif target in on_stack:
-                    low[node] = min(low[node], index[target])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member is node:
-                        break
-                self_loop = any(t is node for t, _ in edges.get(node, ()))
-                if len(component) > 1 or self_loop:
-                    cyclic.update(component)
-    return cyclic
-
-
 def _names(cycle: list[TypeDef]) -> str:
     return " -> ".join(td.name for td in [*cycle, cycle[0]])
 
@@ -103,7 +60,8 @@ def check_type_cycles(project: Project) -> None:
                        f"{_names(cycle)}", span,
                        notes=("a type needs some structure of its own (properties, items, ...)",))
     edges = _edges(project, aliases_only=False)
-    project.recursive_types.update(_strongly_connected(edges) - project.alias_cycle_types)
+    recursive = on_cycles(edges, lambda td: [target for target, _ in edges.get(td, ())])
+    project.recursive_types.update(recursive - project.alias_cycle_types)
     for span, cycle in _closing_references(edges):
         if all(td in project.alias_cycle_types for td in cycle):
             continue

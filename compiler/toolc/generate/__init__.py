@@ -38,10 +38,8 @@ relative to ``__package__`` when the output folder is imported as a package
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..ir import ModuleIR, ProjectIR
@@ -96,26 +94,12 @@ def generate_project(project: ProjectIR, sink: ModuleSink | None = None) -> dict
     if sink is not None:
         sink(INIT_FILE, init, None)
     files = {}
-    with _no_cyclic_gc():
-        for name, module in sorted(project.modules.items()):
-            files[f"{name}.py"] = text = generate_module(module, project)
-            if sink is not None:
-                sink(f"{name}.py", text, module)
+    for name, module in sorted(project.modules.items()):  # (collector: toolc.build)
+        files[f"{name}.py"] = text = generate_module(module, project)
+        if sink is not None:
+            sink(f"{name}.py", text, module)
     files[INIT_FILE] = init
     return files
-
-
-@contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Generation makes many small objects and no cycles: the collector's passes over a
-    heap that holds the whole IR only cost time (about a tenth of it)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def init_text() -> str:

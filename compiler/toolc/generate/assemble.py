@@ -7,6 +7,7 @@ import re
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from .. import graphs
 from ..ir import (
     FilteredToolsetIR,
     FunctionToolsetIR,
@@ -242,7 +243,6 @@ class ModuleWriter:
                           + self._macro("toolset", view({
                               "func": "_toolset_toolset", "type": "rt.AbstractToolset[Any]",
                               "expr": f"_lazy.toolset({py_str(export_attr)})"})))
-            writer.uses_local_ref = True
         return blocks, declarations
 
     def text(self) -> str:
@@ -346,33 +346,9 @@ def strongly_connected(defs: list[Definition]) -> list[list[Definition]]:
     within a component, definitions keep the order they were made in."""
     by_name = {d.name: d for d in defs}
     order = {d.name: i for i, d in enumerate(defs)}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[list[Definition]] = []
 
-    def visit(name: str) -> None:
-        index[name] = low[name] = len(index)
-        stack.append(name)
-        on_stack.add(name)
-        for dep in sorted(by_name[name].deps & by_name.keys(), key=order.__getitem__):
-            if dep not in index:
-                visit(dep)
-                low[name] = min(low[name], low[dep])
-            elif dep in on_stack:
-                low[name] = min(low[name], index[dep])
-        if low[name] == index[name]:
-            members = []
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                members.append(top)
-                if top == name:
-                    break
-            out.append(sorted((by_name[m] for m in members), key=lambda d: order[d.name]))
+    def local_deps(name: str) -> list[str]:
+        return sorted(by_name[name].deps & by_name.keys(), key=order.__getitem__)
 
-    for d in defs:
-        if d.name not in index:
-            visit(d.name)
-    return out
+    return [sorted((by_name[m] for m in members), key=lambda d: order[d.name])
+            for members in graphs.strongly_connected(list(by_name), local_deps)]

@@ -199,9 +199,3 @@ def annotated(base: Node, kwargs: dict[str, Any]) -> Node:
         first, *rest = base.args
         return Sub("Annotated", (first, field_call(kwargs), *rest), constraint=True)
     return Sub("Annotated", (base, field_call(kwargs)), constraint=True)
-
-
-def validated(base: Node, validator: str) -> Node:
-    """``Annotated[base, validator()]``: a type with one of the module's own validators,
-    which the handler-facing rendering drops."""
-    return Sub("Annotated", (base, Call(validator, ())), constraint=True)

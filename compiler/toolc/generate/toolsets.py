@@ -102,7 +102,6 @@ class ToolsetWriter:
         self.names = names
         self.tool_funcs = tool_funcs
         self.project = project
-        self.uses_local_ref = False
         self.uses_cast = False
 
     def code(self, ts: ToolsetIR) -> ToolsetCode:
@@ -148,7 +147,6 @@ class ToolsetWriter:
         """An expression for the toolset ``module.name`` (built at first use)."""
         module_name, _, name = qualname.rpartition(".")
         if not module_name or module_name == self.module.name:
-            self.uses_local_ref = True
             text = f"_lazy.toolset({py_str(self.names.toolsets[name])})"
             if mcp:
                 self.uses_cast = True

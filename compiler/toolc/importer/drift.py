@@ -26,7 +26,7 @@ from ..loader import LoadedFile, load_file, load_text
 from ..model.writeout import to_json
 from ..publish import publish_project
 from .listing import ImportFailure, Server, list_live
-from .pinned import pinned_sets
+from .pinned import mcp_sets
 from .pinning import pinned_tools
 from .yamlout import YamlWriteError, dump
 
@@ -61,7 +61,7 @@ def live_drift(config: Config, project: ProjectIR, sources: dict[str, str],
     """List every pinned server live and classify what changed since it was pinned."""
     import anyio
 
-    pinned = [(module, ts) for module in project.modules.values() for ts in pinned_sets(module)]
+    pinned = [(module, ts) for module in project.modules.values() for ts in mcp_sets(module, pinning_only=True)]
     drift = Drift(servers=len(pinned))
     if not pinned:
         return drift

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from ..ir import MCPToolsetIR, ModuleIR, ProjectIR, ToolIR
-from ..runtime.abstract import AbstractToolset, ToolDefinition
+from ..runtime.abstract import AbstractToolset, ExitInfo, ToolDefinition
 from ..runtime.context import RunContext
 from ..runtime.metakeys import ALWAYS_LOAD
 from ..runtime.results import ToolResult
@@ -61,11 +60,8 @@ class PinnedToolset(AbstractToolset[Any]):
                                     f"{self.label}; no server is connected here")
         return await self.live.call_tool(ctx, name, args)
 
-    async def __aenter__(self) -> Self:
-        return self  # listing needs no connection; a call makes one
-
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    # Entering takes nothing: listing needs no connection, a call makes one.
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
         disconnect = getattr(self.live, "disconnect", None)
         if disconnect is not None:
             await disconnect()
@@ -86,10 +82,12 @@ def listed_tools(ts: MCPToolsetIR) -> tuple[ToolIR, ...]:
                  for t in ts.pinned)
 
 
-def pinned_sets(module: ModuleIR) -> list[MCPToolsetIR]:
-    """The module's ``mcp`` toolsets that pin their tools."""
+def mcp_sets(module: ModuleIR, *, pinning_only: bool = False) -> list[MCPToolsetIR]:
+    """The module's ``mcp`` toolsets in their order, the one place they are chosen: every
+    one (what certification stands in for), or with ``pinning_only`` those that pin
+    their tools (what ``serve --pinned`` and drift checks look at)."""
     return [ts for ts in module.toolsets.values()
-            if isinstance(ts, MCPToolsetIR) and ts.pinned is not None]
+            if isinstance(ts, MCPToolsetIR) and (ts.pinned is not None or not pinning_only)]
 
 
 def certified_stand_ins(module: ModuleIR) -> list[tuple[MCPToolsetIR, tuple[ToolIR, ...]]]:
@@ -98,8 +96,7 @@ def certified_stand_ins(module: ModuleIR) -> list[tuple[MCPToolsetIR, tuple[Tool
     never starts a server's command nor contacts its URL (a spec from a pull request
     names them); it certifies what is known statically, and ``toolc diff --live`` (or
     ``build --live``) is where servers are contacted, when asked."""
-    return [(ts, listed_tools(ts)) for ts in module.toolsets.values()
-            if isinstance(ts, MCPToolsetIR)]
+    return [(ts, listed_tools(ts)) for ts in mcp_sets(module)]
 
 
 def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: bool = False,
@@ -113,7 +110,7 @@ def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: b
 
     count = 0
     for module in project.modules.values():
-        sets = [ts for ts, _ in certified_stand_ins(module)] if unpinned else pinned_sets(module)
+        sets = mcp_sets(module, pinning_only=not unpinned)
         if not sets:
             continue
         try:

@@ -216,9 +216,6 @@ KEYWORDS: dict[str, Keyword] = {k.name: k for k in (
 # toolc's additions to the vocabulary (only in toolc's own schemas, not in raw ones).
 TOOLC_KEYWORDS: tuple[str, ...] = ("nullable",)
 
-# Keywords that hold any JSON value, published as written: checked to be real JSON.
-JSON_VALUED: frozenset[str] = frozenset({"const", "enum", "default", "examples"})
-
 # Annotation keywords: they stay beside `anyOf` when `nullable` wraps a schema.
 ANNOTATIONS: tuple[str, ...] = ("title", "description", "default", "examples", "deprecated",
                                 "readOnly", "writeOnly", "$comment")

@@ -69,6 +69,3 @@ class ModuleSpec(SpecModel):
         CertifySpec | None, Expect("a mapping with `contexts`"),
         Field(description="Certify the export under these contexts too (their `deps`)."),
     ] = None
-
-
-TOP_LEVEL_KEYS = tuple(f.alias or name for name, f in ModuleSpec.model_fields.items())

@@ -144,8 +144,6 @@ ToolsetSpec = (
 )
 AnyToolset = Annotated[ToolsetSpec, Field(discriminator="kind")]
 
-# Toolsets that wrap exactly one other toolset through `inner`.
-WRAPPING_KINDS = ("filtered", "prepared", "prefixed", "renamed", "wrapper", "approval_required")
 KINDS: tuple[str, ...] = (
     "function", "filtered", "prepared", "prefixed", "renamed", "wrapper", "combined",
     "approval_required", "external", "mcp", "mcp_manager",

@@ -24,7 +24,9 @@ A toolset is an ordered collection of tools for a turn. Every kind implements:
 `async with toolset:`
     Enter and leave the resources behind the set (MCP connections); wrapping kinds
     enter their inner sets, combined kinds every member. Entering is optional: an MCP
-    toolset also connects at first use. Entering twice is allowed and counted.
+    toolset also connects at first use. Entering twice is allowed and counted. A kind
+    says what entering and leaving do by overriding `enter_resources()` and
+    `exit_resources(exc_info)`; the dunders are written once, in `AbstractToolset`.
 
 `static_names() -> frozenset[str] | None`
     Every name the set could ever show, when that is known without a context (a
@@ -42,12 +44,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.results import ToolResult
 
 DepsT = TypeVar("DepsT")
+
+# Why an ``async with`` block ended: ``__aexit__``'s three arguments, kept together.
+ExitInfo = tuple[type[BaseException] | None, BaseException | None, TracebackType | None]
 
 
 class ToolsetError(Exception):
@@ -58,6 +63,39 @@ class ToolsetError(Exception):
 PUBLISHED_KEYS = frozenset(
     {"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"}
 )
+
+
+def published_tool(
+    name: str,
+    input_schema: Mapping[str, Any],
+    *,
+    title: str | None = None,
+    description: str | None = None,
+    output_schema: Mapping[str, Any] | None = None,
+    annotations: Mapping[str, Any] | None = None,
+    meta: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A tool's wire shape, the one definition of it: the MCP tools/list entry with name,
+    title, description, inputSchema, outputSchema, annotations, _meta in MCP's order, then
+    the extra fields as given; absent (None) ones left out. The runtime lists
+    `ToolDefinition`s through it and the compiler publishes its golden files through it,
+    so what a build certifies is what a server lists."""
+    out: dict[str, Any] = {"name": name}
+    if title is not None:
+        out["title"] = title
+    if description is not None:
+        out["description"] = description
+    out["inputSchema"] = input_schema
+    if output_schema is not None:
+        out["outputSchema"] = output_schema
+    if annotations is not None:
+        out["annotations"] = annotations
+    if meta is not None:
+        out["_meta"] = meta
+    if extra:
+        out.update(extra)
+    return out
 
 
 @dataclass(frozen=True, slots=True, eq=True)
@@ -79,23 +117,10 @@ class ToolDefinition:
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality, not identity
 
     def published(self) -> dict[str, Any]:
-        """The MCP tools/list entry: name, title, description, inputSchema, outputSchema,
-        annotations, _meta, then the extra fields as given; absent ones left out."""
-        out: dict[str, Any] = {"name": self.name}
-        if self.title is not None:
-            out["title"] = self.title
-        if self.description is not None:
-            out["description"] = self.description
-        out["inputSchema"] = self.input_schema
-        if self.output_schema is not None:
-            out["outputSchema"] = self.output_schema
-        if self.annotations is not None:
-            out["annotations"] = self.annotations
-        if self.meta is not None:
-            out["_meta"] = self.meta
-        if self.extra:
-            out.update(self.extra)
-        return out
+        """The MCP tools/list entry (see :func:`published_tool`)."""
+        return published_tool(self.name, self.input_schema, title=self.title,
+                              description=self.description, output_schema=self.output_schema,
+                              annotations=self.annotations, meta=self.meta, extra=self.extra)
 
     def renamed(self, name: str) -> ToolDefinition:
         return dataclasses.replace(self, name=name)
@@ -120,7 +145,10 @@ class AbstractToolset(ABC, Generic[DepsT]):
     def static_names(self) -> frozenset[str] | None:
         return None
 
-    async def __aenter__(self) -> AbstractToolset[DepsT]:
+    # `async with toolset:` is written once, here; a kind with resources overrides the two
+    # hooks below, never the dunders.
+    async def __aenter__(self) -> Self:
+        await self.enter_resources()
         return self
 
     async def __aexit__(
@@ -129,7 +157,15 @@ class AbstractToolset(ABC, Generic[DepsT]):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        return None
+        await self.exit_resources((exc_type, exc, tb))
+
+    async def enter_resources(self) -> None:
+        """Acquire what the set holds (connections, inner sets); nothing by default. If
+        this raises, the set is not entered and must release what it took."""
+
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
+        """Release it again; ``exc_info`` is why the ``async with`` block ended, as
+        ``__aexit__`` got it (to pass on to inner sets)."""
 
     @property
     def label(self) -> str:
@@ -167,17 +203,11 @@ class DelegatingToolset(AbstractToolset[DepsT]):
     def static_names(self) -> frozenset[str] | None:
         return self.inner.static_names()
 
-    async def __aenter__(self) -> DelegatingToolset[DepsT]:
+    async def enter_resources(self) -> None:
         await self.inner.__aenter__()
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.inner.__aexit__(exc_type, exc, tb)
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
+        await self.inner.__aexit__(*exc_info)
 
     def describe(self) -> str:
         return f"{type(self).__name__}({self.inner.label})"

@@ -14,10 +14,9 @@ memoised in the context.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition, ToolsetError
+from toolc.runtime.abstract import AbstractToolset, ExitInfo, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
 from toolc.runtime.failures import cannot_run
 from toolc.runtime.results import ToolResult, unknown_tool
@@ -139,7 +138,7 @@ class CombinedToolset(AbstractToolset[Any]):
             self._static = frozenset(names)
         return self._static
 
-    async def __aenter__(self) -> Self:
+    async def enter_resources(self) -> None:
         entered: list[AbstractToolset[Any]] = []
         try:
             for member in self.toolsets:
@@ -149,16 +148,10 @@ class CombinedToolset(AbstractToolset[Any]):
             for member in reversed(entered):
                 await member.__aexit__(type(exc), exc, exc.__traceback__)
             raise
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
         for member in reversed(self.toolsets):
-            await member.__aexit__(exc_type, exc, tb)
+            await member.__aexit__(*exc_info)
 
     def describe(self) -> str:
         return f"CombinedToolset[{', '.join(m.label for m in self.toolsets)}]"

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import anyio
 
-from toolc.runtime.abstract import ToolDefinition, ToolsetError
+from toolc.runtime.abstract import ExitInfo, ToolDefinition, ToolsetError
 from toolc.runtime.combined import CombinedToolset, Conflicts
 from toolc.runtime.context import RunContext
 from toolc.runtime.mcp import MCPServerError, MCPToolset
@@ -61,7 +60,7 @@ class MCPManager(CombinedToolset):
         ]
         return ExceptionGroup(f"{what} MCP servers failed: {', '.join(failures)}", named)
 
-    async def __aenter__(self) -> Self:
+    async def enter_resources(self) -> None:
         _, failures = await self._each(lambda server: server.__aenter__())
         if failures:
             connected = {n: s for n, s in self.servers.items() if n not in failures}
@@ -73,15 +72,9 @@ class MCPManager(CombinedToolset):
                         "closing %s after a failed connect failed", server.label, exc_info=True
                     )
             raise self._group("connecting", failures)
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        _, failures = await self._each(lambda server: server.__aexit__(exc_type, exc, tb))
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
+        _, failures = await self._each(lambda server: server.__aexit__(*exc_info))
         if failures:
             raise self._group("disconnecting", failures)
 

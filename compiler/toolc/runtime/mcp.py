@@ -28,12 +28,11 @@ import dataclasses
 import logging
 import time
 from collections.abc import Mapping
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import anyio
 
-from toolc.runtime.abstract import PUBLISHED_KEYS, AbstractToolset, ToolDefinition
+from toolc.runtime.abstract import PUBLISHED_KEYS, AbstractToolset, ExitInfo, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.failures import cannot_run
 from toolc.runtime.mcp_connection import (
@@ -146,21 +145,15 @@ class MCPToolset(AbstractToolset[Any]):
         except Exception as exc:
             raise MCPServerError(self.label, f"disconnect failed: {describe_error(exc)}") from exc
 
-    async def __aenter__(self) -> Self:
+    async def enter_resources(self) -> None:
         self._entered += 1
         try:
             await self.connection()
         except BaseException:
             self._entered -= 1
             raise
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
         self._entered -= 1
         if self._entered == 0:
             await self.disconnect()

@@ -28,7 +28,13 @@ from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
+from toolc.runtime.abstract import (
+    AbstractToolset,
+    DelegatingToolset,
+    ExitInfo,
+    ToolDefinition,
+    ToolsetError,
+)
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError
 from toolc.runtime.failures import cannot_run, failure_result
@@ -153,17 +159,11 @@ class LazyWrapperToolset(DelegatingToolset[Any]):
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
         return await self.wrapper().get_instructions(ctx)
 
-    async def __aenter__(self) -> Self:
+    async def enter_resources(self) -> None:
         await self.wrapper().__aenter__()
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.wrapper().__aexit__(exc_type, exc, tb)
+    async def exit_resources(self, exc_info: ExitInfo) -> None:
+        await self.wrapper().__aexit__(*exc_info)
 
     def describe(self) -> str:
         ref = self.ref if isinstance(self.ref, LazyRef) else self.ref.__qualname__
