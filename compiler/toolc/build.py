@@ -41,6 +41,7 @@ from .write import JOURNAL, Plan, plan
 if TYPE_CHECKING:
     from .certifier import Certifier
     from .generate import ModuleSink
+    from .incremental import Reuse
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -153,20 +154,23 @@ def _text_for_display(path: Path) -> str:
 
 
 def render_outputs(project: ProjectIR, staged: StagedTree | None = None,
-                   sink: ModuleSink | None = None) -> dict[str, str]:
+                   sink: ModuleSink | None = None, reuse: Reuse | None = None) -> dict[str, str]:
     """Every file the build owns in the output folder: modules and golden schemas.
 
     ``sink`` is handed each generated code file as soon as it is made (the certifying
     process serves one module while the next is generated). ``staged``: the files are
     staged for writing as they are made, each batch by another process while this one
-    goes on (the golden files first: they are many).
+    goes on (the golden files first: they are many). ``reuse``: the code of the modules
+    it names is taken as it is (``toolc.incremental``), not generated again.
     """
     from .generate import generate_project
+    from .incremental import generate_reusing
 
     golden = publish_project(project)
     if staged is not None:
         staged.add(golden, meanwhile=True)
-    modules = generate_project(project, sink)
+    modules = generate_project(project, sink) if reuse is None else \
+        generate_reusing(project, reuse, sink)
     if staged is not None:
         staged.add(modules, meanwhile=True)
     return {**modules, **golden}
@@ -282,11 +286,19 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
 
 def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
             progress: Progress | None, certifier: Certifier | None) -> BuildResult:
+    from . import incremental
+
     compiled = compile_specs(config, progress=progress)
     result = BuildResult(compiled, checked=check)
     project = compiled.project
     if project is None:
         return result
+    # Per module, what an unchanged one made last time (never for a checking build: the
+    # record could come from the checkout it checks).
+    reuse = None if key is None else incremental.prepare(config, project, compiled.sources,
+                                                         certify=certify)
+    if certifier is not None and reuse is not None:
+        certifier.skip = set(reuse.verdicts)
     if progress:
         progress("generating")
     # The files are staged beside the output as they are made, by other processes while
@@ -295,12 +307,12 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
     try:
         staged = None if check else StagedTree(config.output)
         sink = certifier.module_generated if certifier is not None else None
-        result.files = render_outputs(project, staged, sink)
+        result.files = render_outputs(project, staged, sink, reuse)
         result.diff = _diff_or_report(config, result)
         if certify and not compiled.bag.has_errors:
             if progress:
                 progress("certifying through an MCP client")
-            _certify(config, project, result, certifier)
+            _certify(config, project, result, certifier, reuse)
             compiled.bag.judge_suppressions(CERTIFY_CODES.__contains__)
         if compiled.bag.has_errors:
             return result
@@ -311,6 +323,8 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         forget_build(config)  # the record must never describe an output being replaced
         result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
+        if reuse is not None:
+            incremental.remember(config, project, result.files, reuse, certified=certify)
         if key is not None:  # its warnings are recorded: an up-to-date build says them again
             record = cache_record(config, project, key, certified=certify,
                                   diagnostics=list(compiled.bag))
@@ -347,14 +361,14 @@ def _journal_left(config: Config, result: BuildResult) -> None:
 
 
 def _certify(config: Config, project: ProjectIR, result: BuildResult,
-             certifier: Certifier | None) -> None:
+             certifier: Certifier | None, reuse: Reuse | None) -> None:
     from .certify import certify_build
 
     with collector_for_user_code():
         if certifier is not None:
-            certifier.certify(project, result.files, result.compiled.bag)
+            certifier.certify(project, result.files, result.compiled.bag, reuse)
         else:  # no process could be forked: in this one
-            certify_build(config, project, result.files, result.compiled.bag)
+            certify_build(config, project, result.files, result.compiled.bag, reuse)
 
 
 @contextlib.contextmanager
