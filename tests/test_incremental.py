@@ -209,6 +209,10 @@ def test_random_edits_build_what_a_clean_build_builds(
         return reuse
 
     monkeypatch.setattr(incremental, "prepare", spy)
+    # As in `toolc build --watch`: loaded specs remembered between the builds (of both
+    # copies: each by its own paths).
+    monkeypatch.setattr(incremental.MEMORY, "enabled", True)
+    monkeypatch.setattr(incremental.MEMORY, "loaded", {})
     state = State()
     project = tmp_path / "project"
     project.mkdir()

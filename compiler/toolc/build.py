@@ -32,6 +32,7 @@ from .cache import (
 from .config import Config
 from .confine import OutputError
 from .diagnostics import BUDGET_CODES, CERTIFY_CODES, DiagnosticBag, Span, SpecError
+from .incremental import MEMORY
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
@@ -110,7 +111,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
 
             progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
-            item = load_file(str(path), shown, str(config.root))
+            item = load_file(str(path), shown, str(config.root), parse=MEMORY.parser(path))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
             if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those

@@ -35,7 +35,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +48,7 @@ from .ir import ModuleIR, ProjectIR
 
 if TYPE_CHECKING:
     from .generate import ModuleSink
+    from .loader import LoadedFile
 
 RECORD_FORMAT = 1
 RECORD_FILE = "modules.json"
@@ -76,6 +77,39 @@ class Reuse:
     def served(self, project: ProjectIR) -> list[str]:
         """The modules certification must serve (those without a reused verdict)."""
         return [name for name in project.modules if name not in self.verdicts]
+
+
+# -- a warm process's memory ------------------------------------------------------------
+
+
+class Memory:
+    """What a long-lived process keeps between builds (``toolc build --watch`` turns it on):
+    each spec file's loaded form, by path, reused while its bytes are the same. Nothing
+    downstream changes a LoadedFile (the model and the checks make their own objects)."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.loaded: dict[Path, tuple[str, bytes, LoadedFile]] = {}
+
+    def parser(self, path: Path) -> Callable[[bytes, str], LoadedFile] | None:
+        """What ``load_file`` parses the bytes of ``path`` with (None: as usual)."""
+        if not self.enabled:
+            return None
+
+        def parse(raw: bytes, shown: str) -> LoadedFile:
+            from .loader import load_bytes
+
+            kept = self.loaded.get(path)
+            if kept is not None and kept[0] == shown and kept[1] == raw:
+                return kept[2]
+            loaded = load_bytes(raw, shown)
+            self.loaded[path] = (shown, raw, loaded)
+            return loaded
+
+        return parse
+
+
+MEMORY = Memory()
 
 
 # -- keys -------------------------------------------------------------------------------
