@@ -312,3 +312,29 @@ def test_a_checking_build_never_reads_the_record(tmp_path: Path,
     write(tmp_path, state)
     result = build(load_config(tmp_path), check=True)
     assert result.ok and result.diff is not None and result.diff.changes
+
+
+def test_a_record_that_came_with_a_copy_reuses_nothing(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkout brings its own generated/ and .toolc-cache/ (a pull request can plant
+    both, hashes matching): its files are not the ones the record's build wrote."""
+    state = State()
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    write(origin, state)
+    assert build(load_config(origin)).ok
+    copy = tmp_path / "copy"
+    shutil.copytree(origin, copy)  # times kept (copy2), other files all the same
+    (copy / "generated" / "solo.py").write_text("planted = True\n")
+    record = _record(copy)
+    record["modules"]["solo"]["code"] = incremental.code_hash("planted = True\n")
+    (copy / ".toolc-cache" / "modules.json").write_text(json.dumps(record))
+    seen: list[incremental.Reuse] = []
+    prepare = incremental.prepare
+    monkeypatch.setattr(incremental, "prepare",
+                        lambda *a, **k: seen.append(prepare(*a, **k)) or seen[-1])
+    state.tools["base"][0][1] = "Answer pong, edited."
+    write(copy, state)
+    assert build(load_config(copy)).ok
+    assert seen[0].texts == {} and seen[0].verdicts == {}
+    assert "planted" not in (copy / "generated" / "solo.py").read_text()

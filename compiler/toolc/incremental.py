@@ -163,7 +163,7 @@ def plan_reuse(config: Config, project: ProjectIR, keys: dict[str, str], *,
         entry = entries.get(name)
         if entry is None or entry["key"] != key:
             continue
-        text = _reusable_text(config.output, f"{name}.py", entry["code"])
+        text = _reusable_text(config.output, f"{name}.py", entry["code"], entry["file"])
         if text is None:
             continue  # made anew, and certified anew
         reuse.texts[name] = text
@@ -205,14 +205,17 @@ def generate_reusing(project: ProjectIR, reuse: Reuse,
     return files
 
 
-def _reusable_text(out: Path, rel: str, expected: str) -> str | None:
-    """The file's text if it is a plain file, reached through no link, with that hash."""
+def _reusable_text(out: Path, rel: str, expected: str, written: list[int]) -> str | None:
+    """The file's text if it is a plain file, reached through no link, that is still the
+    file the build wrote (``written``: its inode, modification time and size then) and
+    has that hash. A file and record that came with a checkout are other files: so a
+    planted pair is never reused."""
     try:
         check_way(out, rel)
     except OutputError:
         return None
     path = out / rel
-    if not is_plain_file(path):
+    if not is_plain_file(path) or file_identity(path) != written:
         return None
     try:
         data = path.read_bytes()
@@ -224,6 +227,14 @@ def _reusable_text(out: Path, rel: str, expected: str) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def file_identity(path: Path) -> list[int] | None:
+    try:
+        st = path.lstat()
+    except OSError:
+        return None
+    return [st.st_ino, st.st_mtime_ns, st.st_size]
 
 
 def code_hash(text: str) -> str:
@@ -270,9 +281,13 @@ def remember(config: Config, project: ProjectIR, files: Mapping[str, str], reuse
             verdict = None
         elif verdict is None and not certified:
             verdict = _carried(config, name, reuse.keys[name])
+        identity = file_identity(config.output / f"{name}.py")
+        if identity is None:
+            continue  # not there after all: nothing to reuse next time
         modules[name] = {
             "key": reuse.keys[name],
             "code": code_hash(files[f"{name}.py"]),
+            "file": identity,
             "verdict": None if verdict is None else {
                 "diagnostics": [_diagnostic_record(d) for d in verdict.diagnostics],
                 "marks": [list(m) for m in verdict.marks]},
@@ -343,10 +358,13 @@ def _entry(item: Any) -> dict[str, Any] | None:
     if not isinstance(item, dict):
         return None
     key, code, verdict = item.get("key"), item.get("code"), item.get("verdict")
+    written = item.get("file")
     if not (isinstance(key, str) and _HEX64.fullmatch(key)
-            and isinstance(code, str) and _HEX64.fullmatch(code)):
+            and isinstance(code, str) and _HEX64.fullmatch(code)
+            and isinstance(written, list) and len(written) == 3
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in written)):
         return None
-    return {"key": key, "code": code,
+    return {"key": key, "code": code, "file": written,
             "verdict": None if verdict is None else _verdict(verdict)}
 
 
