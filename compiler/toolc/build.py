@@ -165,9 +165,9 @@ def render_outputs(project: ProjectIR, staged: StagedTree | None = None,
     it names is taken as it is (``toolc.incremental``), not generated again.
     """
     from .generate import generate_project
-    from .incremental import generate_reusing
+    from .incremental import generate_reusing, publish_reusing
 
-    golden = publish_project(project)
+    golden = publish_project(project) if reuse is None else publish_reusing(project, reuse)
     if staged is not None:
         staged.add(golden, meanwhile=True)
     modules = generate_project(project, sink) if reuse is None else \

@@ -84,12 +84,15 @@ class Reuse:
 
 class Memory:
     """What a long-lived process keeps between builds (``toolc build --watch`` turns it on):
-    each spec file's loaded form, by path, reused while its bytes are the same. Nothing
-    downstream changes a LoadedFile (the model and the checks make their own objects)."""
+    each spec file's loaded form, by path, reused while its bytes are the same (nothing
+    downstream changes a LoadedFile: the model and the checks make their own objects);
+    each module's golden texts, by module, reused while its key is the same (they are
+    made from its IR alone, which its key covers). Only this process wrote either."""
 
     def __init__(self) -> None:
         self.enabled = False
         self.loaded: dict[Path, tuple[str, bytes, LoadedFile]] = {}
+        self.golden: dict[str, tuple[str, dict[str, str]]] = {}
 
     def parser(self, path: Path) -> Callable[[bytes, str], LoadedFile] | None:
         """What ``load_file`` parses the bytes of ``path`` with (None: as usual)."""
@@ -185,6 +188,25 @@ def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str], *,
     reuse = plan_reuse(config, project, keys, certify=certify and user_code is not None)
     reuse.certifiable = user_code is not None
     return reuse
+
+
+def publish_reusing(project: ProjectIR, reuse: Reuse) -> dict[str, str]:
+    """``publish_project``, with the golden texts of a module whose key is unchanged
+    taken from this process's memory (when it keeps one)."""
+    from .publish import golden_path, golden_text
+
+    files: dict[str, str] = {}
+    for name, module in project.modules.items():
+        kept = MEMORY.golden.get(name) if MEMORY.enabled else None
+        if kept is not None and kept[0] == reuse.keys[name]:
+            files.update(kept[1])
+            continue
+        made = {golden_path(name, tool.name): golden_text(tool.published())
+                for tool in module.exported_tools}
+        if MEMORY.enabled:
+            MEMORY.golden[name] = (reuse.keys[name], made)
+        files.update(made)
+    return files
 
 
 def generate_reusing(project: ProjectIR, reuse: Reuse,
