@@ -17,6 +17,7 @@ import codegen
 import full_build
 import growth
 import import_time
+import incremental
 import noop_rebuild
 import scale
 import serving
@@ -35,6 +36,7 @@ SCRIPTS: dict[str, tuple[Callable[[list[str]], object], list[str], list[str]]] =
     "import_time": (import_time.main, [], ["--tools", "20", "--repeat", "1"]),
     "serving": (serving.main, [], ["--tools", "20", "--calls", "5", "--lists", "2",
                                    "--repeat", "1"]),
+    "incremental": (incremental.main, [], ["--tools", "40", "--repeat", "1"]),
     "watch": (watch.main, [], ["--tools", "40", "--repeat", "1", "--no-certify"]),
 }
 

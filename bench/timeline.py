@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import workdir
-from synth import write_project
+from synth import module_name, write_project
 
 T0 = time.perf_counter()
 
@@ -71,12 +71,13 @@ def _is_async(func: Callable[..., Any]) -> bool:
 
 def instrument() -> None:
     import toolc.certifier_child as child
-    from toolc import build, certifier, staging
+    from toolc import build, certifier, incremental, staging
 
     for name in ("input_key", "compile_specs", "render_outputs", "_diff_or_report"):
         wrap(build, name, "build")
     wrap(certifier.Certifier, "certify", "build", "certify (hand over, wait, compare)")
     wrap(staging.StagedTree, "commit", "build", "commit (manifest, journal, renames)")
+    wrap(incremental, "prepare", "build", "incremental: keys, record")
     wrap(child, "_import_sdk", "certify", "import the mcp SDK")
     _summarize_modules(child)
     wrap(staging, "_write_batch", "writer", "write a batch of staged files")
@@ -120,6 +121,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--tools", type=int, default=1000)
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--no-certify", action="store_true")
+    p.add_argument("--edit", action="store_true",
+                   help="incremental: after an unnoted cold build, each run edits 1 spec")
     p.add_argument("--workdir", type=Path, help="keep the synthetic project here")
     args = p.parse_args(argv)
     instrument()
@@ -128,11 +131,22 @@ def main(argv: list[str] | None = None) -> None:
     with workdir(args.workdir) as root:
         project = write_project(root / "timeline", args.tools)
         os.chdir(project.root)
+        spec = project.specs / f"{module_name(len(project.modules) // 2)}.toolc.yaml"
+        original = spec.read_text(encoding="utf-8")
+        if args.edit:
+            with open(os.devnull, "w") as quiet:
+                run_build(check=False, write=True, certify=not args.no_certify, fmt="text",
+                          strict=False, out=quiet)
         for run in range(args.runs):
-            shutil.rmtree(project.output, ignore_errors=True)
-            shutil.rmtree(project.root / ".toolc-cache", ignore_errors=True)
+            if args.edit:
+                spec.write_text(original.replace("description: Synthetic tool number",
+                                                 f"description: Edit {run} of tool", 1))
+            else:
+                shutil.rmtree(project.output, ignore_errors=True)
+                shutil.rmtree(project.root / ".toolc-cache", ignore_errors=True)
             print(f"-- run {run + 1}: toolc build{' --no-certify' * args.no_certify}, "
-                  f"{args.tools} tools (ms since start: begin end)", file=sys.stderr)
+                  f"{args.tools} tools{', 1 spec edited' * args.edit} "
+                  "(ms since start: begin end)", file=sys.stderr)
             global T0
             T0 = time.perf_counter()
             with open(os.devnull, "w") as quiet:

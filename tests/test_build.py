@@ -149,6 +149,14 @@ def test_a_configuration_change_builds_again(project: Config) -> None:
     assert not build(load_config(project.root), certify=False).up_to_date
 
 
+def test_the_format_mode_is_an_input_of_the_no_op_cache(project: Config) -> None:
+    """`format = "assert"` changes the published schemas: the build must run again."""
+    build(project, certify=False)
+    edit(project.root / "pyproject.toml", 'python-path = ["handlers"]',
+         'python-path = ["handlers"]\nformat = "assert"')
+    assert not build(load_config(project.root), certify=False).up_to_date
+
+
 def test_a_generated_file_edited_by_hand_is_rewritten(project: Config) -> None:
     build(project, certify=False)
     module = project.output / "notes.py"

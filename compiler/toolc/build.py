@@ -32,6 +32,7 @@ from .cache import (
 from .config import Config
 from .confine import OutputError
 from .diagnostics import BUDGET_CODES, CERTIFY_CODES, DiagnosticBag, Span, SpecError
+from .incremental import MEMORY
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
 from .publish import SCHEMAS_DIR, publish_project
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from .diff import ToolSet
     from .diff.model import SchemaDiff
     from .generate import ModuleSink
+    from .incremental import Reuse
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -111,7 +113,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
 
             progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
-            item = load_file(str(path), shown, str(config.root))
+            item = load_file(str(path), shown, str(config.root), parse=MEMORY.parser(path))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
             if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those
@@ -155,20 +157,23 @@ def _text_for_display(path: Path) -> str:
 
 
 def render_outputs(project: ProjectIR, staged: StagedTree | None = None,
-                   sink: ModuleSink | None = None) -> dict[str, str]:
+                   sink: ModuleSink | None = None, reuse: Reuse | None = None) -> dict[str, str]:
     """Every file the build owns in the output folder: modules and golden schemas.
 
     ``sink`` is handed each generated code file as soon as it is made (the certifying
     process serves one module while the next is generated). ``staged``: the files are
     staged for writing as they are made, each batch by another process while this one
-    goes on (the golden files first: they are many).
+    goes on (the golden files first: they are many). ``reuse``: the code of the modules
+    it names is taken as it is (``toolc.incremental``), not generated again.
     """
     from .generate import generate_project
+    from .incremental import generate_reusing, publish_reusing
 
-    golden = publish_project(project)
+    golden = publish_project(project) if reuse is None else publish_reusing(project, reuse)
     if staged is not None:
         staged.add(golden, meanwhile=True)
-    modules = generate_project(project, sink)
+    modules = generate_project(project, sink) if reuse is None else \
+        generate_reusing(project, reuse, sink)
     if staged is not None:
         staged.add(modules, meanwhile=True)
     return {**modules, **golden}
@@ -265,11 +270,19 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
 
 def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
             progress: Progress | None, certifier: Certifier | None) -> BuildResult:
+    from . import incremental
+
     compiled = compile_specs(config, progress=progress)
     result = BuildResult(compiled, checked=check)
     project = compiled.project
     if project is None:
         return result
+    # Per module, what an unchanged one made last time (never for a checking build: the
+    # record could come from the checkout it checks).
+    reuse = None if key is None else incremental.prepare(config, project, compiled.sources,
+                                                         certify=certify)
+    if certifier is not None and reuse is not None:
+        certifier.skip = set(reuse.verdicts)
     if progress:
         progress("generating")
     # The files are staged beside the output as they are made, by other processes while
@@ -278,12 +291,12 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
     try:
         staged = None if check else StagedTree(config.output)
         sink = certifier.module_generated if certifier is not None else None
-        result.files = render_outputs(project, staged, sink)
+        result.files = render_outputs(project, staged, sink, reuse)
         result.diff = _diff_or_report(config, result)
         if certify and not compiled.bag.has_errors:
             if progress:
                 progress("certifying through an MCP client")
-            _certify(config, project, result, certifier)
+            _certify(config, project, result, certifier, reuse)
             compiled.bag.judge_suppressions(CERTIFY_CODES.__contains__)
         if compiled.bag.has_errors:
             return result
@@ -294,6 +307,8 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         forget_build(config)  # the record must never describe an output being replaced
         result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
+        if reuse is not None:
+            incremental.remember(config, project, result.files, reuse, certified=certify)
         if key is not None:  # its warnings are recorded: an up-to-date build says them again
             record = cache_record(config, project, key, certified=certify,
                                   diagnostics=list(compiled.bag))
@@ -330,14 +345,14 @@ def _journal_left(config: Config, result: BuildResult) -> None:
 
 
 def _certify(config: Config, project: ProjectIR, result: BuildResult,
-             certifier: Certifier | None) -> None:
+             certifier: Certifier | None, reuse: Reuse | None) -> None:
     from .certify import certify_build
 
     with collector_for_user_code():
         if certifier is not None:
-            certifier.certify(project, result.files, result.compiled.bag)
+            certifier.certify(project, result.files, result.compiled.bag, reuse)
         else:  # no process could be forked: in this one
-            certify_build(config, project, result.files, result.compiled.bag)
+            certify_build(config, project, result.files, result.compiled.bag, reuse)
 
 
 # The garbage collector policy, the one place it is set (bench/RESULTS.md measures it):

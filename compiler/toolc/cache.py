@@ -95,9 +95,25 @@ DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "jsonschema
 
 def input_key(config: Config, specs: Sequence[Path]) -> str | None:
     """The hash of every input of a build of ``specs``; None if a spec cannot be read."""
+    h = hashlib.sha256(json.dumps(environment_record(config), sort_keys=True,
+                                  default=str).encode())
+    for path in specs:
+        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
+            return None  # the build reports it (TC010), and reads nothing through it
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        h.update(config.relative(path).encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def environment_record(config: Config) -> dict[str, Any]:
+    """What every output of a build depends on besides the specs: the cache's format,
+    toolc's version and code, the dependencies' versions, ``[tool.toolc]``."""
     from . import __version__
 
-    record = {
+    return {
         "format": CACHE_FORMAT,
         "toolc": [__version__, toolc_code_digest()],
         "dependencies": dependency_versions(),
@@ -109,20 +125,11 @@ def input_key(config: Config, specs: Sequence[Path]) -> str | None:
             "per_file_severities": [[glob, {code: str(sev) for code, sev in table.items()}]
                                     for glob, table in config.per_file_severities],
             "diff": config.diff,
+            "format": config.format,  # `format: assert` changes the published schemas
             "budget": [config.token_budget, config.tool_budget, config.tool_search],
             "clients": [config.clients, config.server_name, config.server_names],
         },
     }
-    h = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode())
-    for path in specs:
-        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
-            return None  # the build reports it (TC010), and reads nothing through it
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        h.update(config.relative(path).encode() + b"\0" + hashlib.sha256(data).digest())
-    return h.hexdigest()
 
 
 @functools.cache

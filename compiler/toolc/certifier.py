@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .certifier_child import (
     AllSent,
@@ -57,6 +58,9 @@ from .certifier_child import (
 from .diagnostics import Diagnostic, DiagnosticBag
 from .ir import ModuleIR, ProjectIR
 from .staging import can_fork
+
+if TYPE_CHECKING:
+    from .incremental import Reuse
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
@@ -165,6 +169,9 @@ class Certifier:
         self.results: dict[str, Result] = {}
         self.unstaged: OSError | None = None        # why the code could not be written
         self.stopped = False
+        # Modules whose verdict the build reuses (toolc.incremental): announced for the
+        # modules that import them (their stand-ins), never served.
+        self.skip: set[str] = set()
 
     @classmethod
     def start(cls, python_path: Sequence[Path],
@@ -202,9 +209,16 @@ class Certifier:
         if module is not None:
             self._announce(module)
 
-    def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag) -> None:
+    def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
+                reuse: Reuse | None = None) -> None:
         """Hand over what is not yet, collect every module's listing, compare and report
-        (as ``certify_build`` does), and stop the process."""
+        (as ``certify_build`` does), and stop the process. ``reuse``: as for
+        ``certify_build`` (its verdicts must name the modules in ``skip``)."""
+        from .incremental import judged as _keep
+        from .incremental import replay, used_marks
+
+        if reuse is not None:
+            self.skip = set(reuse.verdicts)
         finished = False
         try:
             try:
@@ -219,8 +233,11 @@ class Certifier:
             judged: dict[str, list[Diagnostic]] = {}
 
             def judge_what_came() -> None:  # while the process serves the next module
-                for name in self.results.keys() - judged.keys():
+                for name in self.results.keys() - judged.keys() - self.skip:
+                    before = used_marks(bag) if reuse is not None else set()
                     judged[name] = self._judge(project.modules[name], files, bag)
+                    if reuse is not None:
+                        _keep(bag, reuse.fresh, name, before, judged[name])
 
             self._collect(project, judge_what_came)
             judge_what_came()
@@ -231,7 +248,10 @@ class Certifier:
             # is not cut off; then its process group is stopped as always.
             self.stop(grace_s=0.5 if finished else 0.0)
         for module in project.modules.values():  # in the order certify_build reports them
-            bag.items.extend(judged[module.name])
+            if module.name in self.skip and reuse is not None:
+                replay(bag, reuse.verdicts[module.name])
+            else:
+                bag.items.extend(judged[module.name])
 
     def _hand_over(self, project: ProjectIR, files: Mapping[str, str]) -> None:
         """What was not handed over while generated (all of it, without a module sink)."""
@@ -285,7 +305,7 @@ class Certifier:
         from .certify import declared_contexts
 
         message = Announce(module.name, module.imports, stand_ins(module),
-                           tuple(declared_contexts(module)))
+                           tuple(declared_contexts(module)), module.name not in self.skip)
         self.announced[module.name] = message
         if INIT in self.written:
             self._send(message)
@@ -308,6 +328,8 @@ class Certifier:
                 return  # the process is gone; _collect says why
             if name in self.reached:
                 return
+            if name in self.skip:
+                continue  # only imported by the modules that need it, if at all
             source = str(self.stage.package_dir / f"{name}.py")
             if not os.path.exists(importlib.util.cache_from_source(source)):
                 with contextlib.suppress(OSError):  # an error: the import says it
@@ -343,7 +365,8 @@ class Certifier:
     def _collect(self, project: ProjectIR, meanwhile: Callable[[], None]) -> None:
         """Every module's result; a process that dies or hangs is replaced (see _lost).
         ``meanwhile`` runs whenever there may be something to wait for."""
-        while len(self.results) < len(project.modules):
+        while any(name not in self.results for name in project.modules
+                  if name not in self.skip):
             meanwhile()
             if self.process is None:
                 self._give_up(project, "the certifying process could not be started")
@@ -373,7 +396,8 @@ class Certifier:
             if name not in self.results and blamed in needed_modules(project, name):
                 self.results[name] = Failed(f"it needs module '{blamed}', whose serving "
                                             "ended the certifying process")
-        rest = [name for name in self.announced if name not in self.results]
+        rest = [name for name in self.announced
+                if name not in self.results and name not in self.skip]
         if not rest or not can_fork():
             return  # _collect gives up on what is left
         with contextlib.suppress(OSError):

@@ -32,7 +32,7 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .config import Config
 from .diagnostics import DiagnosticBag, Severity
@@ -40,33 +40,62 @@ from .ir import ModuleIR, PreparedToolsetIR, ProjectIR, ToolIR, WrapperToolsetIR
 from .loading import staged_package
 from .publish import golden_path
 
+if TYPE_CHECKING:
+    from .incremental import Reuse
+
 MAX_REPORTED = 20  # differences reported per tool; the rest are counted
 
 
 def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
-                  bag: DiagnosticBag) -> None:
-    """List every module's export through a real MCP client and compare; report into bag."""
+                  bag: DiagnosticBag, reuse: Reuse | None = None) -> None:
+    """List every module's export through a real MCP client and compare; report into bag.
+    ``reuse``: the modules with a verdict there are not served, their verdict is said
+    again; what each served module reported is kept in ``reuse.fresh``."""
     from .importer.pinned import stand_in_pinned
 
+    served = list(project.modules) if reuse is None else reuse.served(project)
+    if not served:
+        _certify_modules_sync(project, files, bag, reuse)
+        return
     with staged_package(files, config.python_path) as package:
         stand_in_pinned(package, project, unpinned=True)
-        import anyio
+        import anyio  # the mcp SDK costs most of a second to import
 
         _import_mcp()
-        anyio.run(_certify_modules, package, project, files, bag)
+        anyio.run(_certify_modules, package, project, files, bag, reuse)
+
+
+def _certify_modules_sync(project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
+                          reuse: Reuse | None) -> None:
+    """Every verdict reused: nothing to import or serve."""
+    from .incremental import replay
+
+    assert reuse is not None
+    for module in project.modules.values():
+        replay(bag, reuse.verdicts[module.name])
 
 
 async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str, str],
-                           bag: DiagnosticBag) -> None:
+                           bag: DiagnosticBag, reuse: Reuse | None = None) -> None:
     """Every module in one event loop (starting a loop per module costs as much as listing)."""
+    from .incremental import judged, replay, used_marks
+
     for module in project.modules.values():
+        if reuse is not None and module.name in reuse.verdicts:
+            replay(bag, reuse.verdicts[module.name])
+            continue
+        own = bag.sibling()
+        before = used_marks(bag) if reuse is not None else set()
         try:
             mod = importlib.import_module(f"{package}.{module.name}")
             listings = await list_contexts(mod.toolset, declared_contexts(module))
         except Exception as exc:  # noqa: BLE001 - user code may raise anything; report it
-            report_unserved(module, failure_text(exc), bag)
-            continue
-        judge_listings(module, listings, files, bag)
+            report_unserved(module, failure_text(exc), own)
+        else:
+            judge_listings(module, listings, files, own)
+        bag.items.extend(own.items)
+        if reuse is not None:
+            judged(bag, reuse.fresh, module.name, before, own.items)
 
 
 def declared_contexts(module: ModuleIR) -> list[tuple[str, str]]:

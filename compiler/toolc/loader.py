@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,8 +80,11 @@ class LoadedFile:
     suppressions: list[Suppression] = field(default_factory=list)  # `# toolc: ignore[...]`
 
 
-def load_file(path: str, display: str | None = None, root: str | None = None) -> LoadedFile:
+def load_file(path: str, display: str | None = None, root: str | None = None, *,
+              parse: Callable[[bytes, str], LoadedFile] | None = None) -> LoadedFile:
     """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all.
+    ``parse``: what makes the bytes read a LoadedFile (default :func:`load_bytes`; a warm
+    process gives one that remembers, ``toolc.incremental.MEMORY``).
 
     Only a regular file is read, and with ``root`` (the project) a symbolic link only to
     a file inside it: a spec from a pull request may be a link to ``/proc/self/environ``
@@ -106,7 +110,7 @@ def load_file(path: str, display: str | None = None, root: str | None = None) ->
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    loaded = load_bytes(raw, shown)
+    loaded = (parse or load_bytes)(raw, shown)
     loaded.origin = path
     return loaded
 

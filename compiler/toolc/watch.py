@@ -146,7 +146,10 @@ class Watcher:
 def watch_build(build_once: BuildOnce, *, start: Path | None = None, out: TextIO | None = None,
                 err: TextIO | None = None) -> int:
     """Build, then build again after each change to an input, until Ctrl-C (exit 0)."""
+    from .incremental import MEMORY
+
     out, err = out or sys.stdout, err or sys.stderr
+    MEMORY.enabled = True  # the specs a save left alone are not parsed again
     config = _config(start)
     if config is None:  # no project to watch: say what is wrong once
         build_once()

@@ -37,6 +37,10 @@ _HANDLED = frozenset({
 def classify(old_tools: Mapping[str, Json], new_tools: Mapping[str, Json]) -> list[Change]:
     """Every change between two tool sets, unsorted and before any policy."""
     changes: list[Change] = []
+    # Two tool files of the same text hold the same tool: most of a build's are (the
+    # texts are there when both sides were read or made as files, as ToolSets are).
+    old_texts = getattr(old_tools, "texts", {})
+    new_texts = getattr(new_tools, "texts", {})
     # Tools pair up by key (folder and name): a tool that moved to another module's
     # folder is another tool, since each module is served on its own.
     for key in sorted(set(old_tools) | set(new_tools)):
@@ -45,6 +49,8 @@ def classify(old_tools: Mapping[str, Json], new_tools: Mapping[str, Json]) -> li
             changes.append(rules.tool_removed(at, old_tools[key]))
         elif key not in old_tools:
             changes.append(rules.tool_added(at, new_tools[key]))
+        elif key in old_texts and old_texts[key] == new_texts.get(key):
+            continue
         else:
             try:
                 changes.extend(diff_tool(key, old_tools[key], new_tools[key]))
