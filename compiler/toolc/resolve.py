@@ -30,7 +30,7 @@ from .model.toolsets import (
     ToolsetSpec,
     WrapperToolset,
 )
-from .model.writeout import raw_description_spans, raw_node_spans, to_json
+from .model.written import raw_description_spans, raw_node_spans, to_json
 from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"

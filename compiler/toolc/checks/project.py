@@ -17,7 +17,7 @@ from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
 from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
-from ..model.writeout import SchemaWriter, Written
+from ..model.written import SchemaWriter, Written
 
 if TYPE_CHECKING:
     from .clients import ClientView

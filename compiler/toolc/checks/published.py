@@ -15,7 +15,7 @@ from ..loader import YMap
 from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import ANNOTATIONS, non_json_problem
 from ..model.tools import search_meta
-from ..model.writeout import DefaultSite, to_json
+from ..model.written import DefaultSite, to_json
 from ..runtime.metakeys import SEARCH_KEYS
 from .project import Project
 

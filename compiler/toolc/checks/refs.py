@@ -15,7 +15,7 @@ from typing import Any
 from ..diagnostics import Severity, Span
 from ..loader import YList, YMap
 from ..model.refs import REFERENCES
-from ..model.writeout import to_json
+from ..model.written import to_json
 from .project import Project
 from .schemas import PINNED_NOTE
 

@@ -196,8 +196,8 @@ def _default_path(config: Config, module: str) -> Path:
 
 def _check_written(config: Config, target: Path, out: TextIO) -> int:
     """Compile the project with the new spec and show what it says about that spec."""
-    from ..build import compile_specs
-    from ..report.diagnostics import render
+    from ..pipeline import compile_specs
+    from ..report.diagnostic_formats import render
 
     resolved = target.resolve()
     inside = any(resolved.is_relative_to(s.resolve()) for s in config.specs)

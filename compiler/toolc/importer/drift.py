@@ -18,15 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..build import SchemaDiff, discover, new_golden, schema_changes, shown_path
 from ..config import Config
 from ..diagnostics import Diagnostic, SpecError
 from ..ir import ModuleIR, ProjectIR, ToolsetIR
 from ..loader import LoadedFile, load_file, load_text
-from ..model.writeout import to_json
+from ..model.written import to_json
+from ..pipeline import SchemaDiff, discover, new_golden, schema_changes, shown_path
 from ..publish import publish_project
+from ..runtime.pinned import pinned_sets
 from .listing import ImportFailure, Server, list_live
-from .pinned import pinned_sets
 from .pinning import pinned_tools
 from .yamlout import YamlWriteError, dump
 
@@ -135,7 +135,7 @@ def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root
                 fail_on: str = "error", color: bool = False) -> bool:
     """Report ``drift`` (changes in ``fmt``, problems on ``err``); whether it fails."""
     from ..diff import fails
-    from ..report.diagnostics import render
+    from ..report.diagnostic_formats import render
 
     err.writelines(f"error: {failure}\n" for failure in drift.failures)
     if drift.diagnostics:
@@ -163,8 +163,8 @@ def run_live_diff(config: Config, *, fmt: str, fail_on: str, out: TextIO, err: T
                   color: bool = False, timeout_s: float = 30.0) -> int:
     """``toolc diff --live``: the exit code (1 on drift at or above ``fail_on``, or when a
     server cannot be listed)."""
-    from ..build import compile_specs
-    from ..report.diagnostics import render
+    from ..pipeline import compile_specs
+    from ..report.diagnostic_formats import render
 
     compiled = compile_specs(config)
     if compiled.project is None:
@@ -181,7 +181,7 @@ def build_drift(config: Config, compiled: Any, fmt: str, *, out: TextIO, err: Te
                 color: bool = False) -> bool:
     """``toolc build --live``, after the build: report drift; whether it fails. A build
     answered by the no-op cache compiled nothing, so the specs are compiled here."""
-    from ..build import compile_specs
+    from ..pipeline import compile_specs
 
     if compiled.project is None:
         compiled = compile_specs(config)

@@ -16,7 +16,7 @@ so a reference is rewritten for where its schema lands:
   subschema of the published document carries it as its ``$id``.
 
 This module holds the rules, the pointer arithmetic and the local files; the writer
-(:mod:`toolc.model.writeout`) says where each schema document lands (:class:`Scope`) and
+(:mod:`toolc.model.written`) says where each schema document lands (:class:`Scope`) and
 hands every reference to the :class:`RefLog` of the published document.
 """
 
@@ -314,7 +314,7 @@ class LocalFiles:
     def _embed(self, path: Path) -> Embedded | str:
         from ..diagnostics import Severity, SpecError
         from ..loader import load_bytes
-        from .writeout import to_json
+        from .written import to_json
 
         shown = self._shown(path)
         try:

@@ -31,9 +31,9 @@ from typing import TextIO
 from urllib.parse import quote
 
 from ..diagnostics import Severity
-from ..diff.model import Change, Json, SpecPlace
+from ..diff.result import Change, Json, SpecPlace
 from ..diff.sources import line_of, pointer_lines
-from .diagnostics import escape_controls, escape_github_data, json_text
+from .diagnostic_formats import escape_controls, escape_github_data, json_text
 
 FORMATS = ("text", "markdown", "json", "github")
 

@@ -1,0 +1,130 @@
+"""The token budget: what each export costs a model upfront, before any call.
+
+A client puts every tool it loads into the model's context: the tool's name, its
+description and its input schema (the parts a model API takes; the output schema,
+annotations and `_meta` are the client's). This module estimates that cost per exported
+toolset and warns when an export loads more than the configured budget upfront.
+
+The estimate is ``ceil(characters / 4)`` of the compact JSON of ``{name, description,
+inputSchema}``, per tool. Against OpenAI's tokenizers (the ones installable offline) it
+is a slight overestimate on the bundled specs (docs/spec-format.md gives the figures);
+Claude's tokenizer is not public, and its counts run higher than OpenAI's on JSON, so
+the overestimate is the safe side. Providers also add a fixed per-request text for tool
+use, which no figure here includes.
+
+What loads upfront: with tool search (``[tool.toolc] tool-search = true``: the clients
+defer MCP tools and let the model search for them) only the tools marked to always load
+(`_meta` ``anthropic/alwaysLoad: true``: ``search: {always_load: true}``, or an ``mcp``
+set with ``always_load``); without it, every tool. Always-load tools count in full either
+way.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+from ..config import Config
+from ..diagnostics import DiagnosticBag
+from ..ir import ModuleIR, ProjectIR, ToolIR
+from ..runtime.metakeys import ALWAYS_LOAD
+
+CHARS_PER_TOKEN = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ExportBudget:
+    """One module's export: every tool it can show, and what loads upfront."""
+
+    module: str
+    toolset: str
+    tools: int
+    tokens: int                 # every tool's definition
+    always_load_tools: int
+    always_load_tokens: int
+    upfront_tools: int          # what a client loads before any tool search
+    upfront_tokens: int
+
+    def as_json(self) -> dict[str, object]:
+        return {"module": self.module, "toolset": self.toolset, "tools": self.tools,
+                "tokens": self.tokens, "always_load_tools": self.always_load_tools,
+                "always_load_tokens": self.always_load_tokens,
+                "upfront_tools": self.upfront_tools, "upfront_tokens": self.upfront_tokens}
+
+    @classmethod
+    def from_json(cls, data: object) -> ExportBudget | None:
+        """Figures as :meth:`as_json` wrote them (the cache record), or None if not that."""
+        if not isinstance(data, dict) or set(data) != set(_FIELDS):
+            return None
+        names_ok = all(isinstance(data[k], str) for k in ("module", "toolset"))
+        counts_ok = all(type(data[k]) is int and data[k] >= 0 for k in _FIELDS[2:])
+        return cls(**data) if names_ok and counts_ok else None
+
+    def describe(self) -> str:
+        text = (f"{self.module}.{self.toolset}: {self.tools} tool(s), ~{self.tokens} tokens; "
+                f"upfront {self.upfront_tools} tool(s), ~{self.upfront_tokens} tokens")
+        if self.always_load_tools:
+            text += f" ({self.always_load_tools} always loaded)"
+        return text
+
+
+_FIELDS = ("module", "toolset", "tools", "tokens", "always_load_tools", "always_load_tokens",
+           "upfront_tools", "upfront_tokens")
+
+
+def from_record(data: object) -> list[ExportBudget] | None:
+    """The figures a clean build recorded, or None when the record holds none valid."""
+    if not isinstance(data, list):
+        return None
+    found = [ExportBudget.from_json(item) for item in data]
+    return [b for b in found if b is not None] if all(found) else None
+
+
+def definition_tokens(tool: ToolIR) -> int:
+    """The estimated tokens of what a model reads of ``tool``."""
+    published = tool.published()
+    seen = {key: published[key] for key in ("name", "description", "inputSchema")
+            if key in published}
+    text = json.dumps(seen, separators=(",", ":"), ensure_ascii=False)
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def always_loaded(tool: ToolIR) -> bool:
+    return tool.meta is not None and tool.meta.get(ALWAYS_LOAD) is True
+
+
+def export_budget(module: ModuleIR, *, tool_search: bool) -> ExportBudget:
+    costs = [(definition_tokens(t), always_loaded(t)) for t in module.exported_tools]
+    always = [c for c, a in costs if a]
+    upfront = always if tool_search else [c for c, _ in costs]
+    return ExportBudget(module.name, module.export, len(costs), sum(c for c, _ in costs),
+                        len(always), sum(always), len(upfront), sum(upfront))
+
+
+def measure(project: ProjectIR, config: Config, bag: DiagnosticBag) -> list[ExportBudget]:
+    """Every export's figures, in module order; TC512/TC513 for those over budget."""
+    budgets = [export_budget(m, tool_search=config.tool_search)
+               for m in project.modules.values()]
+    for module, figures in zip(project.modules.values(), budgets, strict=True):
+        _check(module, figures, config, bag)
+    return budgets
+
+
+def _check(module: ModuleIR, figures: ExportBudget, config: Config,
+           bag: DiagnosticBag) -> None:
+    span = module.toolsets[module.export].span
+    what = "always loaded" if config.tool_search else "loaded upfront (no tool search)"
+    note = ("mark only the tools most tasks need with `search: {always_load: true}`"
+            if config.tool_search else
+            "if your clients defer MCP tools (tool search), say so with `tool-search = "
+            "true` in [tool.toolc]; else split the export or trim descriptions")
+    if figures.upfront_tokens > config.token_budget:
+        bag.report("TC512", f"export '{module.name}.{module.export}' costs ~"
+                   f"{figures.upfront_tokens} tokens {what}, over the budget of "
+                   f"{config.token_budget} (`token-budget`)", span, notes=(note,))
+    if figures.upfront_tools > config.tool_budget:
+        bag.report("TC513", f"export '{module.name}.{module.export}' has "
+                   f"{figures.upfront_tools} tools {what}, over the budget of "
+                   f"{config.tool_budget} (`tool-budget`); models choose worse among many",
+                   span, notes=(note,))

@@ -1,0 +1,127 @@
+"""Pinned MCP servers as toolsets: what a compiled module publishes, without the server.
+
+An ``mcp`` toolset with pinned tools runs, in the generated module, as the runtime's
+``MCPToolset``: it lists the live server. Certification and ``toolc serve --pinned``
+need what the *module publishes* instead, offline: the pinned definitions. They get it
+by standing a :class:`PinnedToolset` in for each such ``MCPToolset`` before anything
+of the module is built. Generated modules build each toolset at first use and keep it
+as a module attribute (``mod.server``); every other toolset reaches it through that
+attribute, so setting the attribute first is all a stand-in takes, and the generated
+code needs nothing for it.
+
+A stand-in lists the pinned definitions (every field, the server's own extra ones
+included) and never connects to list. Calls go to the live server when one is given
+(``toolc serve --pinned``: it connects at the first call) and are error results
+otherwise (certification makes none).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from types import TracebackType
+from typing import Any, Self
+
+from ..ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
+from .abstract import AbstractToolset, ToolDefinition
+from .context import RunContext
+from .metakeys import ALWAYS_LOAD
+from .results import ToolResult
+
+
+def definition(tool: ToolIR) -> ToolDefinition:
+    """A pinned tool as the runtime lists it: every other field kept in ``extra``."""
+    return ToolDefinition(
+        name=tool.name, description=tool.description if tool.has_description else None,
+        input_schema=tool.input_schema, output_schema=tool.output_schema, title=tool.title,
+        annotations=tool.annotations, meta=tool.meta, extra=tool.extra)
+
+
+class PinnedToolset(AbstractToolset[Any]):
+    """The pinned tools of an ``mcp`` toolset; calls go to ``live`` if given."""
+
+    def __init__(self, tools: tuple[ToolIR, ...], *, id: str | None = None,
+                 live: AbstractToolset[Any] | None = None) -> None:
+        self.definitions = [definition(t) for t in tools]
+        self.id = id
+        self.live = live
+
+    async def list_tools(self, ctx: RunContext[Any]) -> list[ToolDefinition]:
+        return list(self.definitions)
+
+    def static_names(self) -> frozenset[str] | None:
+        return frozenset(d.name for d in self.definitions)
+
+    async def call_tool(self, ctx: RunContext[Any], name: str,
+                        args: dict[str, Any]) -> ToolResult:
+        if name not in self.static_names():  # type: ignore[operator]
+            return ToolResult.error(f"Unknown tool {name!r}")
+        if self.live is None:
+            return ToolResult.error(f"{name} is a pinned definition of MCP server "
+                                    f"{self.label}; no server is connected here")
+        return await self.live.call_tool(ctx, name, args)
+
+    async def __aenter__(self) -> Self:
+        return self  # listing needs no connection; a call makes one
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        disconnect = getattr(self.live, "disconnect", None)
+        if disconnect is not None:
+            await disconnect()
+
+    def describe(self) -> str:
+        return f"pinned {self.live.label}" if self.live is not None else "pinned MCP server"
+
+
+def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
+    """The pinned tools of ``ts`` as the runtime's MCPToolset lists them: with
+    ``always_load``, each carries `_meta` `anthropic/alwaysLoad: true`. A set that pins
+    nothing lists nothing: certification never contacts its server."""
+    if ts.pinned is None:
+        return ()
+    if not ts.always_load:
+        return ts.pinned
+    return tuple(dataclasses.replace(t, meta={**(t.meta or {}), ALWAYS_LOAD: True})
+                 for t in ts.pinned)
+
+
+def pinned_sets(module: ModuleIR) -> list[ToolsetIR]:
+    """The module's ``mcp`` toolsets that pin their tools."""
+    return [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
+
+
+def certified_stand_ins(module: ModuleIR) -> list[tuple[ToolsetIR, tuple[ToolIR, ...]]]:
+    """What certification lists in place of each ``mcp`` toolset of the module: a pinned
+    one's pinned tools, and for one that pins nothing no tools at all. Certification
+    never starts a server's command nor contacts its URL (a spec from a pull request
+    names them); it certifies what is known statically, and ``toolc diff --live`` (or
+    ``build --live``) is where servers are contacted, when asked."""
+    return [(ts, listed_tools(ts)) for ts in module.toolsets.values() if ts.kind == "mcp"]
+
+
+def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: bool = False,
+                    unpinned: bool = False) -> int:
+    """Put a PinnedToolset in place of every pinned ``mcp`` toolset of the generated
+    modules (``package.<module>``, or top-level modules when ``package`` is None), before
+    any of their toolsets is built. ``forward_calls``: calls go to the live server.
+    ``unpinned``: also an empty one in place of each set that pins nothing (what
+    certification does). Returns how many were stood in."""
+    from ..generate.names import module_names
+
+    count = 0
+    for module in project.modules.values():
+        sets = [ts for ts, _ in certified_stand_ins(module)] if unpinned else pinned_sets(module)
+        if not sets:
+            continue
+        try:
+            mod = importlib.import_module(f"{package}.{module.name}" if package else module.name)
+        except Exception:  # noqa: BLE001, S112 - whoever serves the module says why it fails
+            continue
+        attrs = module_names(module).toolsets
+        for ts in sets:
+            live = getattr(mod, attrs[ts.name]) if forward_calls else None
+            setattr(mod, attrs[ts.name], PinnedToolset(listed_tools(ts), live=live))
+            count += 1
+    return count
+
