@@ -33,8 +33,9 @@ from .output.cache import (
     replayed,
 )
 from .output.confine import OutputError
-from .output.journal import JOURNAL, Plan, plan
+from .output.journal import JOURNAL
 from .output.lock import build_lock
+from .output.plan import Plan, plan
 from .output.staging import StagedTree
 from .publish import SCHEMAS_DIR, publish_project
 

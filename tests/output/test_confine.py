@@ -18,7 +18,8 @@ import pytest
 from notes_spec import NOTES_SPEC
 from toolc.commands.build import run_build, run_diff, validate
 from toolc.output.confine import entry_problem
-from toolc.output.journal import JOURNAL, MANIFEST
+from toolc.output.journal import JOURNAL
+from toolc.output.plan import MANIFEST
 
 SPEC = NOTES_SPEC
 

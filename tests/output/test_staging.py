@@ -7,11 +7,12 @@ import os
 from pathlib import Path
 
 import pytest
+from toolc.output import files, staging
 from toolc.output import journal as write
-from toolc.output import staging
 from toolc.output.confine import OutputError
-from toolc.output.journal import JOURNAL, read_manifest, write_tree
-from toolc.output.staging import StagedTree, stage_tree
+from toolc.output.journal import JOURNAL
+from toolc.output.plan import read_manifest
+from toolc.output.staging import StagedTree, stage_tree, write_tree
 
 OLD = {"a.py": "old a\n", "schemas/m/t1.json": "{}\n", "schemas/m/gone.json": "{}\n"}
 NEW = {"a.py": "new a\n", "schemas/m/t1.json": "{}\n", "schemas/m/t2.json": "{\"n\": 2}\n"}
@@ -79,7 +80,7 @@ def test_discard_removes_an_output_folder_made_for_it(tmp_path: Path) -> None:
 def test_a_failed_writer_is_made_up_for_at_commit(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     parent = os.getpid()
-    real = write.write_new_file
+    real = files.write_new_file
 
     def fail_in_the_writer(path: Path, data: bytes) -> None:
         real(path, data)

@@ -37,8 +37,9 @@ from ..diagnostics import RULES, Diagnostic, Severity, Span
 from ..ir import ProjectIR, ToolsetIR
 from ..loader import link_problem
 from .confine import OutputError, is_plain_file
-from .journal import JOURNAL, MANIFEST, Plan, read_manifest
+from .journal import JOURNAL
 from .lock import CACHE_DIR, cache_folder
+from .plan import MANIFEST, Plan, read_manifest
 
 CACHE_FORMAT = 1
 CACHE_FILE = Path(CACHE_DIR) / "build.json"

@@ -33,24 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from .confine import check_way, entry_problem, refused, write_failed
-from .journal import (
-    JOURNAL,
-    JOURNAL_VERSION,
-    MANIFEST,
-    STAGING_PREFIX,
-    Plan,
-    apply_journal,
-    digest,
-    read_manifest,
-    read_text,
-    recover,
-    removable,
-    same_on_disk,
-    signals_held,
-    sync_files,
-    write_new_file,
-    write_synced,
-)
+from .files import read_text, signals_held, sync_files, write_new_file, write_synced
+from .journal import JOURNAL, JOURNAL_VERSION, STAGING_PREFIX, apply_journal, recover
+from .plan import MANIFEST, Plan, digest, read_manifest, removable, same_on_disk
 
 
 @dataclass(slots=True)
@@ -232,3 +217,11 @@ def stage_tree(out: Path, files: Mapping[str, str], *, meanwhile: bool = False) 
     staged = StagedTree(out)
     staged.add(files, meanwhile=meanwhile)
     return staged
+
+
+def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Plan:
+    """Make ``out`` hold exactly ``files`` (plus the user's own files), atomically.
+
+    ``extra`` is written too but not counted as a change (the manifest's own data).
+    """
+    return stage_tree(out, files).commit(files, extra)
