@@ -426,7 +426,7 @@ def test_a_certified_build_of_a_url_the_schema_declares_makes_no_request(
 
 def test_a_spec_linked_out_of_the_project_is_reported_and_never_read(
         project: Config, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolc.commands.build import validate
+    from toolc.commands.validate import validate
     from toolc.pipeline import compile_specs
 
     monkeypatch.setenv("TOOLC_TEST_SECRET", "hunter2")

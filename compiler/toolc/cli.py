@@ -1,4 +1,4 @@
-"""The ``toolc`` command: options only; behaviour lives in :mod:`toolc.commands.build`."""
+"""The ``toolc`` command: options only; behaviour lives in :mod:`toolc.commands` (one module per command)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check specs (default: the configured folder) and report every problem."""
-    from .commands.build import validate as run
+    from .commands.validate import validate as run
 
     sys.exit(run(paths, fmt=fmt, strict=strict, color=_color()))
 
@@ -78,7 +78,7 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
-    from .commands.build import print_schema
+    from .commands.validate import print_schema
 
     sys.exit(print_schema())
 
@@ -123,7 +123,7 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
     Exit 0: no change at or above --fail-on; 1: such a change (or specs with errors);
     2: the comparison could not be made (usage, unknown ref, unreadable golden file).
     """
-    from .commands.build import run_diff
+    from .commands.diff import run_diff
 
     sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color(),
                       live=live, link_base=link_base))
@@ -193,7 +193,7 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
     --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,
     so that neither a web page (DNS rebinding) nor one client can take the server over.
     """
-    from .commands.build import run_serve
+    from .commands.serve import run_serve
     from .serving.http import HttpOptions
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
@@ -221,7 +221,7 @@ def import_(stdio: str | None, http: str | None, saved: str | None, config_file:
             module: str | None, out_path: str | None, env: tuple[str, ...], cwd: str | None,
             headers: tuple[str, ...], force: bool, timeout_s: float) -> None:
     """Pin the tools of MCP servers into a spec, so builds publish and diff them."""
-    from .commands.build import run_import
+    from .commands.import_specs import run_import
 
     sys.exit(run_import(stdio=stdio, http=http, saved=saved, config_file=config_file,
                         module=module, out_path=out_path, env=env, headers=headers, cwd=cwd,

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from toolc.commands.build import run_build, run_diff
+from toolc.commands.build import run_build
+from toolc.commands.diff import run_diff
 
 SPEC = """\
 toolc: 1
@@ -244,7 +245,7 @@ def _marking_command(tmp_path: Path, marker: Path) -> str:
 
 def _every_offline_command(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """validate, build (writing, certified), build --check under CI, diff: exit codes."""
-    from toolc.commands.build import validate
+    from toolc.commands.validate import validate
 
     out, err = io.StringIO(), io.StringIO()
     codes = [validate([], out=out, err=err)]
@@ -355,7 +356,7 @@ def test_user_code_is_imported_only_by_a_certifying_build(
         "class Pass(rt.WrapperToolset):\n    pass\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CI", raising=False)
-    from toolc.commands.build import validate
+    from toolc.commands.validate import validate
 
     out, err = io.StringIO(), io.StringIO()
     assert validate([], out=out, err=err) == 0

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 from notes_spec import NOTES_SPEC
-from toolc.commands.build import run_build, run_diff, validate
+from toolc.commands.build import run_build
+from toolc.commands.diff import run_diff
+from toolc.commands.validate import validate
 from toolc.output.confine import entry_problem
 from toolc.output.journal import JOURNAL
 from toolc.output.plan import MANIFEST

@@ -27,7 +27,7 @@ from serve_support import (
     post,
     toolc_cmd,
 )
-from toolc.commands.build import run_serve
+from toolc.commands.serve import run_serve
 from toolc.serving.http import BindRefused, HttpOptions, check_bind, host_policy
 
 
