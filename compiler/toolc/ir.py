@@ -148,6 +148,19 @@ class ToolsetIR:
 
 
 @dataclass(frozen=True, slots=True)
+class PythonNames:
+    """The identifiers of one generated module, allocated once by ``resolve`` (the rules
+    are in ``toolc.generate.names``): generate, certification and ``toolc serve`` read
+    them here, so they cannot disagree about what a module's attributes are called."""
+
+    modules: dict[str, str] = field(default_factory=dict)   # other spec module -> import name
+    types: dict[str, str] = field(default_factory=dict)     # named type -> class or alias
+    toolsets: dict[str, str] = field(default_factory=dict)  # toolset -> module attribute
+    tools: dict[str, str] = field(default_factory=dict)     # tool -> Params/Handler/Result stem
+    taken: frozenset[str] = frozenset()                     # all of them, and the reserved
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleIR:
     name: str
     path: str                      # the spec file, as diagnostics show it
@@ -160,6 +173,7 @@ class ModuleIR:
     type_imports: tuple[str, ...] = ()       # other modules whose named types this one uses
     # Certification lists the export under each of these too: (name, deps factory).
     certify_contexts: tuple[tuple[str, Ref], ...] = ()
+    python_names: PythonNames = field(default_factory=PythonNames)  # set by resolve
 
     @property
     def imports(self) -> tuple[str, ...]:

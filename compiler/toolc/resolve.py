@@ -12,6 +12,7 @@ from typing import Any
 
 from .checks.project import Composition, Entry, Project, SchemaRoot, ToolKey
 from .diagnostics import Span
+from .generate.names import allocate_names
 from .ir import ModuleIR, ProjectIR, Ref, ToolIR, ToolsetIR, TypeIR
 from .loader import YMap
 from .model.parse import ParsedModule
@@ -171,8 +172,11 @@ class _Resolver:
                 for td, _, _ in root.refs if td.module is not parsed}
         contexts = tuple((c.name, Ref(*c.deps.split(":", 1)))
                          for c in (parsed.certify.contexts if parsed.certify else ()))
-        return ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools, toolsets,
-                        export, exported, tuple(sorted(str(m) for m in used)), contexts)
+        module = ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools,
+                          toolsets, export, exported, tuple(sorted(str(m) for m in used)),
+                          contexts)
+        # The generated identifiers, once: generate, certify and serve all read these.
+        return dataclasses.replace(module, python_names=allocate_names(module))
 
     def _exported(self, entry: Entry) -> ToolIR:
         """The tool under its published name; needing approval if a set on the way asks."""

@@ -149,7 +149,7 @@ def _import_sdk() -> None:
     import anyio  # noqa: F401
     from mcp import Client  # noqa: F401
 
-    from ..importer.listing import list_raw  # noqa: F401
+    from ..runtime.mcp_listing import list_raw_tools  # noqa: F401
     from ..runtime.pinned import PinnedToolset  # noqa: F401
     from ..runtime.server import to_mcp_server  # noqa: F401
     from .compare import list_over_mcp  # noqa: F401

@@ -84,7 +84,7 @@ def declared_contexts(module: ModuleIR) -> list[tuple[str, str]]:
 def _import_mcp() -> None:
     from mcp import Client  # noqa: F401
 
-    from ..importer.listing import list_raw  # noqa: F401
+    from ..runtime.mcp_listing import list_raw_tools  # noqa: F401
     from ..runtime.server import to_mcp_server  # noqa: F401
 
 
@@ -395,10 +395,10 @@ async def list_over_mcp(toolset: Any, deps: Any = None) -> list[dict[str, Any]]:
     ``deps`` goes into every RunContext (a declared certification context's)."""
     from mcp import Client
 
-    from ..importer.listing import list_raw
+    from ..runtime.mcp_listing import list_raw_tools
     from ..runtime.server import to_mcp_server
 
     # The build's own client: its diagnostics need the real failure, not a masked ref.
     server = to_mcp_server(toolset, name="toolc-certify", deps=deps, expose_errors=True)
     async with Client(server) as client:
-        return await list_raw(client)
+        return await list_raw_tools(client)

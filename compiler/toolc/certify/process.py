@@ -380,10 +380,9 @@ def stand_ins(module: ModuleIR) -> StandIns:
     sets = [ts for ts in module.toolsets.values() if ts.kind == "mcp"]
     if not sets:
         return []
-    from ..generate.names import module_names
     from ..runtime.pinned import listed_tools
 
-    attributes = module_names(module).toolsets
+    attributes = module.python_names.toolsets
     return [(attributes[ts.name], listed_tools(ts)) for ts in sets]
 
 

@@ -13,23 +13,98 @@ A stand-in lists the pinned definitions (every field, the server's own extra one
 included) and never connects to list. Calls go to the live server when one is given
 (``toolc serve --pinned``: it connects at the first call) and are error results
 otherwise (certification makes none).
+
+The runtime never imports the compiler: what these functions read of the resolved
+project (``toolc.ir``: a pinned tool, an ``mcp`` toolset, a module, the project) is
+described here by protocols, which the IR's records satisfy.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Mapping
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
-from ..ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
 from .abstract import AbstractToolset, ToolDefinition
 from .context import RunContext
 from .metakeys import ALWAYS_LOAD
 from .results import ToolResult
 
 
-def definition(tool: ToolIR) -> ToolDefinition:
+class PinnedTool(Protocol):
+    """A pinned tool as the resolved project holds it (``toolc.ir.ToolIR``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # a dataclass: ``listed_tools`` replaces
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def has_description(self) -> bool: ...
+    @property
+    def input_schema(self) -> dict[str, Any]: ...
+    @property
+    def output_schema(self) -> dict[str, Any] | None: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def annotations(self) -> dict[str, Any] | None: ...
+    @property
+    def meta(self) -> dict[str, Any] | None: ...
+    @property
+    def extra(self) -> dict[str, Any] | None: ...
+
+
+ToolT = TypeVar("ToolT", bound=PinnedTool)
+ToolT_co = TypeVar("ToolT_co", bound=PinnedTool, covariant=True)
+
+
+class PinnedSet(Protocol[ToolT_co]):
+    """A toolset of the resolved project (``toolc.ir.ToolsetIR``), as far as pins go."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def always_load(self) -> bool: ...
+    @property
+    def pinned(self) -> tuple[ToolT_co, ...] | None: ...
+
+
+SetT = TypeVar("SetT", bound=PinnedSet[Any])
+SetT_co = TypeVar("SetT_co", bound=PinnedSet[Any], covariant=True)
+
+
+class ModuleAttributes(Protocol):
+    """The generated module's attribute names (``toolc.ir.PythonNames``)."""
+
+    @property
+    def toolsets(self) -> Mapping[str, str]: ...
+
+
+class PinnedModule(Protocol[SetT_co]):
+    """A module of the resolved project (``toolc.ir.ModuleIR``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def toolsets(self) -> Mapping[str, SetT_co]: ...
+    @property
+    def python_names(self) -> ModuleAttributes: ...
+
+
+class PinnedProject(Protocol):
+    """The resolved project (``toolc.ir.ProjectIR``)."""
+
+    @property
+    def modules(self) -> Mapping[str, PinnedModule[PinnedSet[PinnedTool]]]: ...
+
+
+def definition(tool: PinnedTool) -> ToolDefinition:
     """A pinned tool as the runtime lists it: every other field kept in ``extra``."""
     return ToolDefinition(
         name=tool.name, description=tool.description if tool.has_description else None,
@@ -40,7 +115,7 @@ def definition(tool: ToolIR) -> ToolDefinition:
 class PinnedToolset(AbstractToolset[Any]):
     """The pinned tools of an ``mcp`` toolset; calls go to ``live`` if given."""
 
-    def __init__(self, tools: tuple[ToolIR, ...], *, id: str | None = None,
+    def __init__(self, tools: tuple[PinnedTool, ...], *, id: str | None = None,
                  live: AbstractToolset[Any] | None = None) -> None:
         self.definitions = [definition(t) for t in tools]
         self.id = id
@@ -74,7 +149,7 @@ class PinnedToolset(AbstractToolset[Any]):
         return f"pinned {self.live.label}" if self.live is not None else "pinned MCP server"
 
 
-def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
+def listed_tools(ts: PinnedSet[ToolT]) -> tuple[ToolT, ...]:
     """The pinned tools of ``ts`` as the runtime's MCPToolset lists them: with
     ``always_load``, each carries `_meta` `anthropic/alwaysLoad: true`. A set that pins
     nothing lists nothing: certification never contacts its server."""
@@ -86,12 +161,12 @@ def listed_tools(ts: ToolsetIR) -> tuple[ToolIR, ...]:
                  for t in ts.pinned)
 
 
-def pinned_sets(module: ModuleIR) -> list[ToolsetIR]:
+def pinned_sets(module: PinnedModule[SetT]) -> list[SetT]:
     """The module's ``mcp`` toolsets that pin their tools."""
     return [ts for ts in module.toolsets.values() if ts.kind == "mcp" and ts.pinned is not None]
 
 
-def certified_stand_ins(module: ModuleIR) -> list[tuple[ToolsetIR, tuple[ToolIR, ...]]]:
+def certified_stand_ins(module: PinnedModule[SetT]) -> list[tuple[SetT, tuple[PinnedTool, ...]]]:
     """What certification lists in place of each ``mcp`` toolset of the module: a pinned
     one's pinned tools, and for one that pins nothing no tools at all. Certification
     never starts a server's command nor contacts its URL (a spec from a pull request
@@ -100,15 +175,13 @@ def certified_stand_ins(module: ModuleIR) -> list[tuple[ToolsetIR, tuple[ToolIR,
     return [(ts, listed_tools(ts)) for ts in module.toolsets.values() if ts.kind == "mcp"]
 
 
-def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: bool = False,
+def stand_in_pinned(package: str | None, project: PinnedProject, *, forward_calls: bool = False,
                     unpinned: bool = False) -> int:
     """Put a PinnedToolset in place of every pinned ``mcp`` toolset of the generated
     modules (``package.<module>``, or top-level modules when ``package`` is None), before
     any of their toolsets is built. ``forward_calls``: calls go to the live server.
     ``unpinned``: also an empty one in place of each set that pins nothing (what
     certification does). Returns how many were stood in."""
-    from ..generate.names import module_names
-
     count = 0
     for module in project.modules.values():
         sets = [ts for ts, _ in certified_stand_ins(module)] if unpinned else pinned_sets(module)
@@ -118,7 +191,7 @@ def stand_in_pinned(package: str | None, project: ProjectIR, *, forward_calls: b
             mod = importlib.import_module(f"{package}.{module.name}" if package else module.name)
         except Exception:  # noqa: BLE001, S112 - whoever serves the module says why it fails
             continue
-        attrs = module_names(module).toolsets
+        attrs = module.python_names.toolsets
         for ts in sets:
             live = getattr(mod, attrs[ts.name]) if forward_calls else None
             setattr(mod, attrs[ts.name], PinnedToolset(listed_tools(ts), live=live))

@@ -209,7 +209,6 @@ def _pick(module: ModuleType, toolset_name: str | None,
           spec_module: Callable[[], ModuleIR | None], config: Config) -> Target:
     """The export, or the toolset the spec declares as ``toolset_name`` (its attribute
     may be another name: ``readOnly`` is ``read_only``); errors list the toolsets."""
-    from ..generate.names import module_names
     from ..runtime import AbstractToolset
 
     name = module.__name__.split(".")[-1]
@@ -219,7 +218,7 @@ def _pick(module: ModuleType, toolset_name: str | None,
     if not isinstance(toolset, AbstractToolset):
         ir = spec_module()
         if ir is not None:
-            declared = module_names(ir).toolsets
+            declared = ir.python_names.toolsets
         if toolset_name in declared:
             attr = declared[toolset_name]
             toolset = getattr(module, attr, None)
