@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .checks.budget import ExportBudget, from_record, measure
+from .budget import ExportBudget, from_record, measure
 from .config import Config
 from .diagnostics import BUDGET_CODES, CERTIFY_CODES, DiagnosticBag, Span, SpecError
 from .ir import ProjectIR

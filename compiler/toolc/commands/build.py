@@ -84,7 +84,7 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
 
 
 def _print_budgets(result: BuildResult, out: TextIO) -> None:
-    """One line per export: its tools and their estimated tokens (toolc.checks.budget)."""
+    """One line per export: its tools and their estimated tokens (toolc.budget)."""
     out.writelines(f"budget: {b.describe()}\n" for b in result.compiled.budgets or ())
 
 

@@ -25,10 +25,10 @@ import json
 import math
 from dataclasses import dataclass
 
-from ..config import Config
-from ..diagnostics import DiagnosticBag
-from ..ir import ModuleIR, ProjectIR, ToolIR
-from ..runtime.metakeys import ALWAYS_LOAD
+from .config import Config
+from .diagnostics import DiagnosticBag
+from .ir import ModuleIR, ProjectIR, ToolIR
+from .runtime.metakeys import ALWAYS_LOAD
 
 CHARS_PER_TOKEN = 4
 

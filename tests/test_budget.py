@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from toolc.checks.budget import ExportBudget, definition_tokens, from_record
+from toolc.budget import ExportBudget, definition_tokens, from_record
 from toolc.cli import main
 from toolc.ir import ToolIR
 
