@@ -96,7 +96,7 @@ def shown_path(config: Config, path: Path) -> str:
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag."""
-    from .checks.clients import ClientView
+    from .checks.project import ClientView
     from .frontend import analyse
 
     bag = config.bag()

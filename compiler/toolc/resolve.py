@@ -16,6 +16,7 @@ from .generate.names import allocate_names
 from .ir import ModuleIR, ProjectIR, Ref, ToolIR, ToolsetIR, TypeIR
 from .loader import YMap
 from .model.parse import ParsedModule
+from .model.refs import to_json
 from .model.tools import ExternalToolSpec, PinnedToolSpec, ToolSpec, search_meta
 from .model.toolsets import (
     ApprovalRequiredToolset,
@@ -31,7 +32,7 @@ from .model.toolsets import (
     ToolsetSpec,
     WrapperToolset,
 )
-from .model.written import raw_description_spans, raw_node_spans, to_json
+from .model.written import raw_description_spans, raw_node_spans
 from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"

@@ -7,7 +7,8 @@ from typing import Any
 from toolc.loader import load_text
 from toolc.model.named import TypeDef, TypeRegistry
 from toolc.model.parse import ParsedModule, parse_module
-from toolc.model.written import SchemaWriter, Written, pointer_token, to_json
+from toolc.model.refs import to_json
+from toolc.model.written import SchemaWriter, Written, pointer_token
 
 
 def _module(text: str) -> tuple[ParsedModule, SchemaWriter, TypeRegistry]:

@@ -14,10 +14,8 @@ from typing import Any
 
 from ..diagnostics import Severity, Span
 from ..loader import YList, YMap
-from ..model.refs import REFERENCES
-from ..model.written import to_json
-from .project import Project
-from .schemas import PINNED_NOTE
+from ..model.refs import REFERENCES, to_json
+from .project import PINNED_NOTE, Project
 
 _PUBLISHED = ("params", "returns", "external", "pinned", "pinned_output")
 

@@ -22,7 +22,7 @@ from ..config import Config
 from ..diagnostics import Diagnostic, SpecError
 from ..ir import ModuleIR, ProjectIR, ToolsetIR
 from ..loader import LoadedFile, load_file, load_text
-from ..model.written import to_json
+from ..model.refs import to_json
 from ..pipeline import SchemaDiff, discover, new_golden, schema_changes, shown_path
 from ..publish import publish_project
 from ..runtime.pinned import pinned_sets

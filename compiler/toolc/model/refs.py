@@ -30,13 +30,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urljoin
 
-from ..diagnostics import Span
+from ..diagnostics import Severity, Span, SpecError
+from ..loader import load_bytes
 from .keywords import ANNOTATIONS, KEYWORDS
 
 if TYPE_CHECKING:
     from .parse import ParsedModule
 
 JSON = Any
+
+SCALARS = (str, int, float, bool, type(None))
+
+
+# Here rather than in written.py (which imports this module): _embed needs it too.
+def to_json(value: Any) -> JSON:
+    """A loaded value as plain JSON data (dicts and lists, spans dropped)."""
+    if isinstance(value, SCALARS):
+        return value
+    if isinstance(value, dict):
+        return {k: v if isinstance(v, SCALARS) else to_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [v if isinstance(v, SCALARS) else to_json(v) for v in value]
+    return value
+
+
 REFERENCES = ("$ref", "$dynamicRef")
 ANCHORS = ("$anchor", "$dynamicAnchor")
 SCHEMA_FILE_SUFFIXES = (".json", ".yaml", ".yml")
@@ -312,10 +329,6 @@ class LocalFiles:
         return path.name
 
     def _embed(self, path: Path) -> Embedded | str:
-        from ..diagnostics import Severity, SpecError
-        from ..loader import load_bytes
-        from .written import to_json
-
         shown = self._shown(path)
         try:
             with open(path, "rb") as f:

@@ -34,26 +34,22 @@ from .keywords import ANNOTATIONS as _ANNOTATION_ORDER
 from .keywords import JSON_TYPES, KEYWORDS
 from .named import TypeDef
 from .parse import ParsedModule
-from .refs import ANCHORS, REFERENCES, LocalFiles, RefLog, RefProblem, Scope, resolve_uri
+from .refs import (
+    ANCHORS,
+    REFERENCES,
+    LocalFiles,
+    RefLog,
+    RefProblem,
+    Scope,
+    resolve_uri,
+    to_json,
+)
+from .refs import SCALARS as _SCALARS
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
 ANNOTATIONS = frozenset(_ANNOTATION_ORDER)
 _MAX_DEPTH = 400  # far beyond any spec the loader accepts; guards against alias loops
-
-
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def to_json(value: Any) -> JSON:
-    """A loaded value as plain JSON data (dicts and lists, spans dropped)."""
-    if isinstance(value, _SCALARS):
-        return value
-    if isinstance(value, dict):
-        return {k: v if isinstance(v, _SCALARS) else to_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [v if isinstance(v, _SCALARS) else to_json(v) for v in value]
-    return value
 
 
 def pointer_token(name: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
+import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -247,7 +248,7 @@ def build_app(server: Any, options: HttpOptions) -> Any:
 
 async def run_http(server: Any, options: HttpOptions,
                    beside: Callable[[], Any] | None = None) -> None:
-    """Serve until ``_until_signal`` (in :mod:`toolc.serving.targets`) stops uvicorn; ``beside``
+    """Serve until ``until_signal`` stops uvicorn; ``beside``
     (``--reload``'s watch) runs alongside until then."""
     import contextlib
 
@@ -255,7 +256,6 @@ async def run_http(server: Any, options: HttpOptions,
     import uvicorn
 
     from .http_limits import timed_protocol
-    from .targets import until_signal
 
     config = uvicorn.Config(
         build_app(server, options), host=options.host, port=options.port,
@@ -277,3 +277,15 @@ async def run_http(server: Any, options: HttpOptions,
         log.info("serving %s at http://%s:%d/mcp", server.name, shown, options.port)
         await web.serve()
         tg.cancel_scope.cancel()
+
+
+async def until_signal(stop: Any, *, task_status: Any) -> None:
+    """Call ``stop()`` on SIGINT or SIGTERM; started before serving, so none is missed."""
+    import anyio
+
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
+        async for signum in signals:
+            log.info("%s received, shutting down", signal.Signals(signum).name)
+            stop()
+            return

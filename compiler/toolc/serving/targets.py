@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from ..config import Config
 from ..ir import ModuleIR, ProjectIR
 from ..pipeline import SPEC_SUFFIX, compile_specs, render_outputs
 from ..report.diagnostic_formats import render
-from .http import HttpOptions
+from .http import HttpOptions, until_signal
 
 log = logging.getLogger("toolc.serve")
 
@@ -275,18 +274,6 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
         pass
     log.info("stopped")
     return 0
-
-
-async def until_signal(stop: Any, *, task_status: Any) -> None:
-    """Call ``stop()`` on SIGINT or SIGTERM; started before serving, so none is missed."""
-    import anyio
-
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        task_status.started()
-        async for signum in signals:
-            log.info("%s received, shutting down", signal.Signals(signum).name)
-            stop()
-            return
 
 
 def _reloader(config: Config, target: str, toolset_name: str | None, pinned: bool,
