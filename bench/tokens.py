@@ -1,4 +1,4 @@
-"""The token budget's estimate (toolc.checks.budget) against real tokenizers, tool by tool.
+"""The token budget's estimate (toolc.budget) against real tokenizers, tool by tool.
 
 Measures ``ceil(chars / 4)`` of what a model reads of each published tool (compact
 JSON of name, description, inputSchema) against OpenAI's o200k_base and cl100k_base

@@ -194,7 +194,6 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
     so that neither a web page (DNS rebinding) nor one client can take the server over.
     """
     from .commands.serve import run_serve
-    from .serving.http import HttpOptions
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
                        http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,

@@ -44,6 +44,7 @@ from ..config import Config
 from ..diagnostics import DiagnosticBag, Severity
 from ..ir import ModuleIR, ProjectIR, ToolIR, ToolsetIR
 from ..publish import golden_path
+from ..runtime.tool import LazyRef
 from .staged_import import staged_package
 
 MAX_REPORTED = 20  # differences reported per tool; the rest are counted
@@ -365,7 +366,6 @@ async def list_contexts(toolset: Any, contexts: Sequence[tuple[str, str]]
                         ) -> list[ContextListing]:
     """The export listed in the default context (no deps, ``None``), then under each
     declared context: ``(name, "package.module:factory")``, the factory called here."""
-    from ..runtime.tool import LazyRef
 
     out: list[ContextListing] = [(None, "listed", await list_over_mcp(toolset))]
     for name, ref in contexts:

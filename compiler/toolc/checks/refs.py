@@ -10,6 +10,7 @@ cannot compile (TC213) would otherwise be a tool that fails at every call.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..diagnostics import Severity, Span
@@ -75,7 +76,6 @@ def check_compiles(project: Project) -> None:
 
 def _problem(engine: Any, schema: Any, done: dict[str, str | None]) -> str | None:
     """Why the schema cannot be compiled; equal schemas are compiled once."""
-    import json
 
     try:
         key = json.dumps(schema, sort_keys=True)

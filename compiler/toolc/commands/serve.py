@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from ..serving.http import HttpOptions
+from ..serving.http import BindRefused, HttpOptions, check_bind, host_policy
 from .common import EXIT_ERRORS, EXIT_USAGE, config_or_report
 
 
@@ -16,7 +16,6 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
     """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``.
     ``deps`` (else ``[tool.toolc] serve-deps``) names the session deps factory."""
     err = err or sys.stderr
-    from ..serving.http import BindRefused, check_bind, host_policy
     from ..serving.targets import serve
 
     http = http or HttpOptions()

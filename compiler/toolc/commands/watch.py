@@ -15,6 +15,7 @@ and the cache are never watched: the build writes there, and would wake itself u
 from __future__ import annotations
 
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -109,7 +110,6 @@ class Watcher:
 
     def __init__(self, config: Config) -> None:
         import queue
-        import threading
 
         self.paths = watch_paths(config)
         self.batches: queue.Queue[set[tuple[Any, str]]] = queue.Queue()

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+import anyio
+
 from ..config import Config
 from .clientconfig import read_config
 from .listing import ImportFailure, Listing, Server, list_live, read_saved
@@ -101,7 +103,6 @@ def run_import(config: Config, request: ImportRequest, *, out: TextIO = sys.stdo
 
 def build_spec(request: ImportRequest) -> tuple[str, dict[str, Any]]:
     """The module name and the spec (as JSON data) the request makes."""
-    import anyio
 
     if request.config_file:
         servers, warnings = read_config(request.config_file)

@@ -18,12 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+import anyio
+
 from ..config import Config
 from ..diagnostics import Diagnostic, SpecError
 from ..ir import ModuleIR, ProjectIR, ToolsetIR
 from ..loader import LoadedFile, load_file, load_text
 from ..model.refs import to_json
-from ..pipeline import SchemaDiff, discover, new_golden, schema_changes, shown_path
+from ..pipeline import SchemaDiff, compile_specs, discover, new_golden, schema_changes, shown_path
 from ..publish import publish_project
 from ..runtime.pinned import pinned_sets
 from .listing import ImportFailure, Server, list_live
@@ -56,7 +58,6 @@ def server_of(ts: ToolsetIR) -> Server:
 def live_drift(config: Config, project: ProjectIR, sources: dict[str, str],
                timeout_s: float = 30.0) -> Drift:
     """List every pinned server live and classify what changed since it was pinned."""
-    import anyio
 
     pinned = [(module, ts) for module in project.modules.values() for ts in pinned_sets(module)]
     drift = Drift(servers=len(pinned))
@@ -83,7 +84,6 @@ def live_drift(config: Config, project: ProjectIR, sources: dict[str, str],
 
 async def _list_all(servers: list[Server], timeout_s: float) -> dict[str, Any]:
     """Qualified toolset name -> its live tools, or the ImportFailure that stopped it."""
-    import anyio
 
     found: dict[str, Any] = {}
 
@@ -163,7 +163,6 @@ def run_live_diff(config: Config, *, fmt: str, fail_on: str, out: TextIO, err: T
                   color: bool = False, timeout_s: float = 30.0) -> int:
     """``toolc diff --live``: the exit code (1 on drift at or above ``fail_on``, or when a
     server cannot be listed)."""
-    from ..pipeline import compile_specs
     from ..report.diagnostic_formats import render
 
     compiled = compile_specs(config)
@@ -181,7 +180,6 @@ def build_drift(config: Config, compiled: Any, fmt: str, *, out: TextIO, err: Te
                 color: bool = False) -> bool:
     """``toolc build --live``, after the build: report drift; whether it fails. A build
     answered by the no-op cache compiled nothing, so the specs are compiled here."""
-    from ..pipeline import compile_specs
 
     if compiled.project is None:
         compiled = compile_specs(config)

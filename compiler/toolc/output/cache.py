@@ -32,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import __version__
 from ..config import Config
 from ..diagnostics import RULES, Diagnostic, Severity, Span
 from ..ir import ProjectIR, ToolsetIR
@@ -96,7 +97,6 @@ DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "jsonschema
 
 def input_key(config: Config, specs: Sequence[Path]) -> str | None:
     """The hash of every input of a build of ``specs``; None if a spec cannot be read."""
-    from .. import __version__
 
     record = {
         "format": CACHE_FORMAT,

@@ -14,6 +14,7 @@ import contextlib
 import importlib
 import logging
 import sys
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +24,11 @@ from typing import Any, TextIO
 from ..certify.staged_import import on_sys_path, staged_package
 from ..config import Config
 from ..ir import ModuleIR, ProjectIR
-from ..pipeline import SPEC_SUFFIX, compile_specs, render_outputs
+from ..pipeline import SPEC_SUFFIX, compile_specs, discover, render_outputs
 from ..report.diagnostic_formats import render
-from .http import HttpOptions, until_signal
+from ..runtime import AbstractToolset
+from ..runtime.tool import LazyRef, LazyRefError
+from .http import HttpOptions, run_http, until_signal
 
 log = logging.getLogger("toolc.serve")
 
@@ -63,7 +66,6 @@ def project_start(target: str) -> Path | None:
 
 
 def _declares_toolc(pyproject: Path) -> bool:
-    import tomllib
 
     try:
         table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
@@ -144,7 +146,6 @@ def _generated_modules(config: Config) -> list[str]:
 
 def _available(config: Config) -> str:
     """What could be served instead, for an error message."""
-    from ..pipeline import discover
 
     specs = [config.relative(p) for p in discover(config)]
     modules = _generated_modules(config)
@@ -166,7 +167,6 @@ def _module_ir(config: Config, module: ModuleType) -> ModuleIR | None:
 
 def _deps_factory(reference: str) -> Any:
     """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
-    from ..runtime.tool import LazyRef, LazyRefError
 
     try:
         factory = LazyRef.parse(reference).resolve()
@@ -208,7 +208,6 @@ def _pick(module: ModuleType, toolset_name: str | None,
           spec_module: Callable[[], ModuleIR | None], config: Config) -> Target:
     """The export, or the toolset the spec declares as ``toolset_name`` (its attribute
     may be another name: ``readOnly`` is ``read_only``); errors list the toolsets."""
-    from ..runtime import AbstractToolset
 
     name = module.__name__.split(".")[-1]
     attr = toolset_name or "toolset"
@@ -264,7 +263,6 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
             if transport == "stdio":
                 anyio.run(_run_stdio, server, beside)
             else:
-                from .http import run_http
 
                 anyio.run(run_http, server, http or HttpOptions(), beside)
     except ServeError as exc:
