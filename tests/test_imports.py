@@ -138,3 +138,37 @@ def test_the_runtime_imports_nothing_of_the_compiler() -> None:
             for name in target.split():
                 assert not name.startswith("toolc.") or name.startswith("toolc.runtime"), (
                     f"{module} imports {name}")
+
+
+def _function_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    found: dict[int, ast.Import | ast.ImportFrom] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Import | ast.ImportFrom):
+                    found[id(inner)] = inner
+    return list(found.values())
+
+
+def _says_why(lines: list[str], lineno: int) -> bool:
+    """A ``# lazy: ...`` comment heads the block of imports the line is in."""
+    for line in reversed(lines[: lineno - 1]):
+        text = line.strip()
+        if text.startswith("# lazy:"):
+            return True
+        if not (text.startswith(("import ", "from ", ")", "#")) or text.endswith(",")):
+            return False
+    return False
+
+
+def test_every_import_inside_a_function_says_why() -> None:
+    """Imports run at first call only where that keeps start-up cheap (the mcp SDK,
+    jinja2, pydantic, ...), and each says so; one that costs nothing belongs at the top."""
+    silent = []
+    for module, path in MODULES.items():
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for node in _function_imports(ast.parse(text)):
+            if not _says_why(lines, node.lineno):
+                silent.append(f"{module}:{node.lineno}")
+    assert not silent, f"function-level imports without a '# lazy:' comment: {silent}"

@@ -33,6 +33,7 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check specs (default: the configured folder) and report every problem."""
+    # lazy: loads pydantic, yaml
     from .commands.validate import validate as run
 
     sys.exit(run(paths, fmt=fmt, strict=strict, color=_color()))
@@ -58,13 +59,16 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
           fail_on: str | None, watch: bool) -> None:
     """Validate, generate modules and golden schemas, certify, and show what changed
     (against the golden files the build replaces), apart from the diagnostics."""
+    # lazy: loads pydantic, yaml
     from .commands.build import run_build
 
     if check and write:
         raise click.UsageError("--check and --write exclude each other")
     if watch:
+        # lazy: functools, only when this runs
         from functools import partial
 
+        # lazy: loads pydantic, yaml
         from .commands.watch import watch_build
 
         sys.exit(watch_build(partial(run_build, check=check, write=not check, certify=certify,
@@ -78,6 +82,7 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
+    # lazy: loads pydantic, yaml
     from .commands.validate import print_schema
 
     sys.exit(print_schema())
@@ -91,6 +96,7 @@ def init(force: bool, module: str | None) -> None:
     """Write a starter spec, its handlers and configuration in the current folder:
     [tool.toolc], a mypy configuration that checks the handlers against generated/, and
     .toolc-cache/ in .gitignore."""
+    # lazy: 2 more toolc module(s), only when this runs
     from .commands.init import init_project
 
     sys.exit(init_project(force=force, module=module))
@@ -123,6 +129,7 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
     Exit 0: no change at or above --fail-on; 1: such a change (or specs with errors);
     2: the comparison could not be made (usage, unknown ref, unreadable golden file).
     """
+    # lazy: 7 more toolc module(s), only when this runs
     from .commands.diff import run_diff
 
     sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color(),
@@ -193,6 +200,7 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
     --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,
     so that neither a web page (DNS rebinding) nor one client can take the server over.
     """
+    # lazy: 7 more toolc module(s), only when this runs
     from .commands.serve import run_serve
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
@@ -220,6 +228,7 @@ def import_(stdio: str | None, http: str | None, saved: str | None, config_file:
             module: str | None, out_path: str | None, env: tuple[str, ...], cwd: str | None,
             headers: tuple[str, ...], force: bool, timeout_s: float) -> None:
     """Pin the tools of MCP servers into a spec, so builds publish and diff them."""
+    # lazy: 7 more toolc module(s), only when this runs
     from .commands.import_specs import run_import
 
     sys.exit(run_import(stdio=stdio, http=http, saved=saved, config_file=config_file,
@@ -245,6 +254,7 @@ def run() -> None:
             print(stop.code, file=sys.stderr)
     if sys.gettrace() is not None or sys.getprofile() is not None:
         return
+    # lazy: atexit, only when this runs
     import atexit
 
     atexit._run_exitfuncs()  # logging's flush and anything else registered

@@ -96,6 +96,7 @@ def shown_path(config: Config, path: Path) -> str:
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag."""
+    # lazy: loads pydantic
     from .checks.project import ClientView
     from .frontend import analyse
 
@@ -106,7 +107,8 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     for i, path in enumerate(files, 1):
         shown = shown_path(config, path)
         if progress:
-            from .report.diagnostic_formats import escape_controls  # a file name may hold ESC
+            # lazy: 2 more toolc modules, only with progress shown (a file name may hold ESC)
+            from .report.diagnostic_formats import escape_controls
 
             progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
@@ -162,6 +164,7 @@ def render_outputs(project: ProjectIR, staged: StagedTree | None = None,
     staged for writing as they are made, each batch by another process while this one
     goes on (the golden files first: they are many).
     """
+    # lazy: 10 more toolc module(s), only when this runs
     from .generate import generate_project
 
     golden = publish_project(project)
@@ -184,6 +187,7 @@ class SchemaDiff:
     def render(self, fmt: str, *, color: bool = False, golden_root: str,
                closing: str | None = None, compared: str | None = None,
                link_base: str = "", spec_prefix: str = "") -> str:
+        # lazy: 10 more toolc module(s), only when this runs
         from .report.changes import render
 
         return render(self.changes, fmt, color=color, golden_root=golden_root,
@@ -194,6 +198,7 @@ class SchemaDiff:
 
 def new_golden(files: dict[str, str]) -> Any:
     """The golden files of a build (not written yet) as a ToolSet."""
+    # lazy: 7 more toolc module(s), only when this runs
     from .diff import ToolSet
 
     prefix = SCHEMAS_DIR + "/"
@@ -204,7 +209,10 @@ def new_golden(files: dict[str, str]) -> Any:
 def schema_changes(config: Config, old: Any, new: Any,
                    project: ProjectIR | None = None) -> SchemaDiff:
     """``project``: the build the new side comes from, so each change gets its spec place."""
+    # lazy: 7 more toolc module(s), only when this runs
     from .diff import Policy, diff_tools
+
+    # lazy: 8 more toolc module(s), only when this runs
     from .diff.places import with_places
 
     changes = diff_tools(old, new, Policy.from_config(config.diff))
@@ -212,6 +220,7 @@ def schema_changes(config: Config, old: Any, new: Any,
 
 
 def golden_on_disk(config: Config) -> Any:
+    # lazy: 7 more toolc module(s), only when this runs
     from .diff import DiffInputError, ToolSet, load_folder
 
     root = config.output / SCHEMAS_DIR
@@ -274,6 +283,7 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
     # Certification's process starts first: it imports the mcp SDK while the specs are
     # loaded, and serves each module while the next is generated (toolc.certify.process).
     # It is stopped when certification is done, or when the build ends before that.
+    # lazy: 3 more toolc module(s), only when this runs
     from .certify.process import early_certifier
 
     with early_certifier(config.python_path, wanted=certify) as certifier:
@@ -349,6 +359,7 @@ def _journal_left(config: Config, result: BuildResult) -> None:
 
 def _certify(config: Config, project: ProjectIR, result: BuildResult,
              certifier: Certifier | None) -> None:
+    # lazy: 3 more toolc module(s), only when this runs
     from .certify.compare import certify_build
 
     with collector_for_user_code():
@@ -400,6 +411,7 @@ def collector_for_user_code() -> Iterator[None]:
 
 
 def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
+    # lazy: 7 more toolc module(s), only when this runs
     from .diff import DiffInputError
 
     try:

@@ -141,6 +141,7 @@ async def langchain_tools(
 def schema_changes(tool: BaseTool) -> list[str]:
     """Where LangChain's conversion for a model changes the published schema (JSON
     pointers; empty: it sends the schema as published)."""
+    # lazy: 7 more toolc module(s), only when this runs
     from toolc.certify.compare import json_differences
 
     sent = convert_to_openai_tool(tool)["function"].get("parameters")

@@ -118,6 +118,7 @@ def run_child(channel: Channel, stage: Stage, python_path: tuple[Path, ...],
         # rescanning everything imported so far.
         gc.freeze()
         gc.enable()
+        # lazy: loads anyio
         import anyio
 
         anyio.run(Session(channel, stage).serve)
@@ -146,9 +147,11 @@ def _keep_off_the_terminal() -> None:
 
 
 def _import_sdk() -> None:
+    # lazy: imported ahead on purpose, while the build does other work
     import anyio  # noqa: F401
     from mcp import Client  # noqa: F401
 
+    # lazy: imported ahead on purpose, while the build does other work
     from ..runtime.mcp_listing import list_raw_tools  # noqa: F401
     from ..runtime.pinned import PinnedToolset  # noqa: F401
     from ..runtime.server import to_mcp_server  # noqa: F401
@@ -220,6 +223,7 @@ class Session:
         return seen
 
     async def certify(self, name: str) -> None:
+        # lazy: 4 more toolc module(s), only when this runs
         from .compare import failure_text, list_contexts
 
         result: tuple[str, Any]
@@ -242,6 +246,7 @@ class Session:
     def _stand_in(self, name: str) -> None:
         """Pinned definitions (or none) in place of the module's ``mcp`` toolsets, before any
         of its toolsets is built (as ``toolc.runtime.pinned.stand_in_pinned`` does)."""
+        # lazy: 1 more toolc module(s), only when this runs
         from ..runtime.pinned import PinnedToolset
 
         if name in self.stood_in or not self.stand_ins.get(name):

@@ -53,12 +53,14 @@ MAX_REPORTED = 20  # differences reported per tool; the rest are counted
 def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
                   bag: DiagnosticBag) -> None:
     """List every module's export through a real MCP client and compare; report into bag."""
+    # lazy: 1 more toolc module(s), only when this runs
     from ..runtime.pinned import stand_in_pinned
 
     with staged_package(files, config.python_path) as package:
         stand_in_pinned(package, project, unpinned=True)
         with compiled_meanwhile(package, list(project.modules)):
-            import anyio  # the mcp SDK costs most of a second to import: meanwhile
+            # lazy: the mcp SDK costs most of a second to import: meanwhile
+            import anyio
 
             _import_mcp()
             anyio.run(_certify_modules, package, project, files, bag)
@@ -83,8 +85,10 @@ def declared_contexts(module: ModuleIR) -> list[tuple[str, str]]:
 
 
 def _import_mcp() -> None:
+    # lazy: imported ahead on purpose, while the build does other work
     from mcp import Client  # noqa: F401
 
+    # lazy: imported ahead on purpose, while the build does other work
     from ..runtime.mcp_listing import list_raw_tools  # noqa: F401
     from ..runtime.server import to_mcp_server  # noqa: F401
 
@@ -393,9 +397,13 @@ def judge_listings(module: ModuleIR, listings: list[ContextListing],
 async def list_over_mcp(toolset: Any, deps: Any = None) -> list[dict[str, Any]]:
     """Serve ``toolset`` from a real mcp Server and list it with a real mcp Client;
     ``deps`` goes into every RunContext (a declared certification context's)."""
+    # lazy: loads mcp (about a second)
     from mcp import Client
 
+    # lazy: 1 more toolc module(s), only when this runs
     from ..runtime.mcp_listing import list_raw_tools
+
+    # lazy: loads mcp (about a second)
     from ..runtime.server import to_mcp_server
 
     # The build's own client: its diagnostics need the real failure, not a masked ref.

@@ -159,6 +159,7 @@ class Certifier:
             return None
         # Both processes need pydantic (the spec models here, the SDK there): import it
         # once, before the fork, rather than once in each.
+        # lazy: imported ahead on purpose, before the fork
         import pydantic.main  # noqa: F401
 
         try:
@@ -234,6 +235,7 @@ class Certifier:
 
     def _judge(self, module: ModuleIR, files: Mapping[str, str],
                bag: DiagnosticBag) -> list[Diagnostic]:
+        # lazy: 4 more toolc module(s), only when this runs
         from .compare import judge_listings, report_unserved
 
         own = bag.sibling()  # its severities and suppressions apply
@@ -267,6 +269,7 @@ class Certifier:
             self.held.clear()
 
     def _announce(self, module: ModuleIR) -> None:
+        # lazy: 4 more toolc module(s), only when this runs
         from .compare import declared_contexts
 
         message = ("module", module.name, module.imports, stand_ins(module),
@@ -380,6 +383,7 @@ def stand_ins(module: ModuleIR) -> StandIns:
     sets = [ts for ts in module.toolsets.values() if ts.kind == "mcp"]
     if not sets:
         return []
+    # lazy: 1 more toolc module(s), only when this runs
     from ..runtime.pinned import listed_tools
 
     attributes = module.python_names.toolsets

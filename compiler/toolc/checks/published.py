@@ -52,6 +52,7 @@ class _Validators:
     def rejection(self, document: Any, site: DefaultSite) -> str | None:
         """Why the schema of ``site`` rejects its default (``None`` when it accepts it, or
         when the schema cannot be compiled, which another check reports)."""
+        # lazy: loads jsonschema_rs
         from ..model import engine
 
         schema, value = site.schema, site.value
@@ -77,6 +78,7 @@ class _Validators:
 
     def _in_document(self, document: Any, pointer: str) -> Any:
         """The validator of the subschema at ``pointer``, references resolved in ``document``."""
+        # lazy: loads jsonschema_rs
         from ..model import engine
 
         held = self.documents.get(id(document))
@@ -94,6 +96,7 @@ _MISSING = object()
 
 
 def _rejection(validator: Any, value: Any) -> str | None:
+    # lazy: loads jsonschema_rs
     from ..model import engine
 
     if validator is None:

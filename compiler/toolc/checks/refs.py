@@ -48,6 +48,7 @@ def _notes(code: str) -> tuple[str, ...]:
 
 def check_compiles(project: Project) -> None:
     """TC213: jsonschema-rs compiles every published schema, nothing retrieved."""
+    # lazy: loads jsonschema_rs
     from ..model import engine
 
     done: dict[str, str | None] = {}

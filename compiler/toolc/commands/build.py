@@ -50,6 +50,7 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
                       "(the files are written)\n" if not checking else "")
         code = EXIT_ERRORS
     if live:  # drift of pinned MCP servers (toolc.importer.drift)
+        # lazy: loads anyio, pydantic
         from ..importer.drift import build_drift
 
         if build_drift(config, result.compiled, fmt, out=out, err=err, color=color):
@@ -58,6 +59,7 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
 
 
 def _changes_fail(result: BuildResult, fail_on: str | None) -> bool:
+    # lazy: 7 more toolc module(s), only when this runs
     from ..diff import fails
 
     return fail_on is not None and result.diff is not None and fails(result.diff.changes,
@@ -74,6 +76,7 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     if fmt == "github":
         out.write(result.diff.render("github", golden_root=golden_root) + "\n")
         return
+    # lazy: 8 more toolc module(s), only when this runs
     from ..report.changes import review_summary
 
     side = "in" if checking else "this build replaces in"

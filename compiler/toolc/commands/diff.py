@@ -27,6 +27,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     makes markdown's links to them absolute, else they are relative to the repository."""
     out = out or sys.stdout
     err = err or sys.stderr
+    # lazy: loads pydantic, yaml
     from ..pipeline import compile_specs
 
     config = config_or_report("text", err)
@@ -38,6 +39,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
             err.write("error: --live compares the specs with the live servers; "
                       "give no OLD, NEW or --against\n")
             return EXIT_USAGE
+        # lazy: loads anyio, pydantic, yaml
         from ..importer.drift import run_live_diff
 
         return run_live_diff(config, fmt=fmt, fail_on=fail_on, out=out, err=err, color=color)
@@ -46,7 +48,10 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
         return EXIT_USAGE
     if against and old and not new:
         old, new = None, old  # `toolc diff --against REF NEW`
+    # lazy: loads pydantic
     from ..diff import DiffInputError, fails, repo_prefix
+
+    # lazy: loads pydantic, yaml
     from ..pipeline import new_golden, render_outputs, schema_changes
 
     project = None
@@ -76,6 +81,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
 
 
 def _load_folder(path: str) -> Any:
+    # lazy: loads pydantic
     from ..diff import load_folder
 
     return load_folder(path)
@@ -86,7 +92,10 @@ def _old_side(config: Config, old: str | None, against: str | None, golden_root:
     """The OLD golden files and how to name them; when none is named, the committed ones
     (the README's and a reviewer's meaning), or, outside git, those on disk, saying
     which on stderr."""
+    # lazy: loads pydantic
     from ..diff import head_commit, load_git
+
+    # lazy: loads pydantic, yaml
     from ..pipeline import golden_on_disk
 
     if against:

@@ -15,6 +15,7 @@ def run_import(*, stdio: str | None, http: str | None, saved: str | None,
                force: bool = False, timeout_s: float = 30.0, out: TextIO | None = None,
                err: TextIO | None = None) -> int:
     """Pin the tools of MCP servers into a spec (see toolc.importer.command)."""
+    # lazy: loads anyio, pydantic, yaml
     from ..importer.command import ImportRequest
     from ..importer.command import run_import as run
 

@@ -81,6 +81,7 @@ def init_project(force: bool = False, root: Path | None = None, module: str | No
     ``module`` names the spec's module; by default ``[project].name`` of an existing
     pyproject.toml, else the folder's name (made an identifier)."""
     out, err = out or sys.stdout, err or sys.stderr
+    # lazy: loads pydantic, yaml
     from ..model import spec_json_schema
 
     root = root or Path.cwd()

@@ -16,6 +16,7 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
     """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``.
     ``deps`` (else ``[tool.toolc] serve-deps``) names the session deps factory."""
     err = err or sys.stderr
+    # lazy: loads pydantic, yaml
     from ..serving.targets import serve
 
     http = http or HttpOptions()
@@ -28,6 +29,7 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
             return EXIT_USAGE
         if warning:
             err.write(f"warning: {warning}\n")
+    # lazy: loads pydantic, yaml
     from ..serving.targets import project_start
 
     # A spec's project is found from the spec, so it can be served from any folder.

@@ -33,6 +33,7 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
         err.write(f"error: no *.toolc.yaml specs found in {where}\n")
         return EXIT_USAGE
     if targets:
+        # lazy: 1 more toolc module(s), only when this runs
         from .subset import compile_subset
 
         compiled, named = compile_subset(config, targets)
@@ -50,6 +51,7 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
 
 def print_schema(out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    # lazy: loads pydantic
     from ..model import spec_json_schema
 
     out.write(json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n")

@@ -69,6 +69,7 @@ class InputFilter:
 
 def describe(changes: Iterable[tuple[Any, str]], root: Path, limit: int = 3) -> str:
     """``specs/a.toolc.yaml modified, pyproject.toml modified`` (at most ``limit`` named)."""
+    # lazy: loads watchfiles
     import watchfiles
 
     shown: dict[str, str] = {}
@@ -109,6 +110,7 @@ class Watcher:
     made during a build (or before the first wait) is never missed."""
 
     def __init__(self, config: Config) -> None:
+        # lazy: queue, only when this runs
         import queue
 
         self.paths = watch_paths(config)
@@ -119,6 +121,7 @@ class Watcher:
         thread.start()
 
     def _gather(self, keep: InputFilter) -> None:
+        # lazy: loads watchfiles
         import watchfiles
 
         for changes in watchfiles.watch(*self.paths, watch_filter=keep, debounce=50, step=20,
@@ -127,6 +130,7 @@ class Watcher:
 
     def next_changes(self) -> set[tuple[Any, str]]:
         """The next changes, and any that followed them while the last build ran."""
+        # lazy: queue, only when this runs
         import queue
 
         while True:  # a bounded get, so that Ctrl-C reaches the main thread

@@ -63,6 +63,7 @@ ModuleSink = Callable[[str, str, "ModuleIR | None"], None]
 def environment() -> jinja2.Environment:
     """The templates: strict about undefined names, never escaping (values arrive as
     Python literals already), trailing newlines kept."""
+    # lazy: loads jinja2
     import jinja2
 
     return jinja2.Environment(

@@ -169,6 +169,7 @@ def _guess(server: Server) -> str:
         words = [server.stdio["command"], *server.stdio.get("args", [])]
         last = str([w for w in words if not w.startswith("-")][-1])
         return last.rstrip("/").rsplit("/", 1)[-1].removesuffix(".py").removesuffix(".js")
+    # lazy: urllib, only when this runs
     from urllib.parse import urlparse
 
     return urlparse(str(server.http["url"] if server.http else "")).hostname or "mcp"
@@ -197,7 +198,10 @@ def _default_path(config: Config, module: str) -> Path:
 
 def _check_written(config: Config, target: Path, out: TextIO) -> int:
     """Compile the project with the new spec and show what it says about that spec."""
+    # lazy: 12 more toolc module(s), only when this runs
     from ..pipeline import compile_specs
+
+    # lazy: 2 more toolc module(s), only when this runs
     from ..report.diagnostic_formats import render
 
     resolved = target.resolve()

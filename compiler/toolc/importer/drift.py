@@ -109,6 +109,7 @@ def repinned_text(text: str, module: ModuleIR, live: dict[str, list[dict[str, An
 
 def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR | None:
     """The project with some specs replaced by ``texts`` (by shown path)."""
+    # lazy: 35 more toolc module(s), only when this runs
     from ..frontend import analyse
 
     bag = config.bag()
@@ -134,7 +135,10 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
 def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root: str,
                 fail_on: str = "error", color: bool = False) -> bool:
     """Report ``drift`` (changes in ``fmt``, problems on ``err``); whether it fails."""
+    # lazy: 7 more toolc module(s), only when this runs
     from ..diff import fails
+
+    # lazy: 2 more toolc module(s), only when this runs
     from ..report.diagnostic_formats import render
 
     err.writelines(f"error: {failure}\n" for failure in drift.failures)
@@ -163,6 +167,7 @@ def run_live_diff(config: Config, *, fmt: str, fail_on: str, out: TextIO, err: T
                   color: bool = False, timeout_s: float = 30.0) -> int:
     """``toolc diff --live``: the exit code (1 on drift at or above ``fail_on``, or when a
     server cannot be listed)."""
+    # lazy: 2 more toolc module(s), only when this runs
     from ..report.diagnostic_formats import render
 
     compiled = compile_specs(config)

@@ -43,6 +43,7 @@ def _syncfs(folder: Path) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
+        # lazy: ctypes, only when this runs
         import ctypes
 
         syncfs = ctypes.CDLL(None, use_errno=True).syncfs

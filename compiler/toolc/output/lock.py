@@ -65,6 +65,7 @@ def cache_folder(root: Path, *, create: bool) -> Path | None:
 def build_lock(root: Path, waiting: Callable[[str], None] | None = None) -> Iterator[None]:
     """Hold the project's build lock; ``waiting`` is told when another build has it."""
     try:
+        # lazy: fcntl, only when this runs
         import fcntl
     except ImportError:  # pragma: no cover - Windows
         yield

@@ -216,6 +216,7 @@ async def _refuse(scope: Any, receive: Any, send: Any, status: int, text: str) -
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
+    # lazy: loads starlette
     from starlette.responses import PlainTextResponse
 
     await PlainTextResponse(text, status_code=status)(scope, receive, send)
@@ -223,11 +224,15 @@ async def _refuse(scope: Any, receive: Any, send: Any, status: int, text: str) -
 
 def build_app(server: Any, options: HttpOptions) -> Any:
     """The Starlette app: /mcp through the capped session manager, behind the guard."""
+    # lazy: loads mcp (about a second)
     from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
     from mcp.server.transport_security import TransportSecuritySettings
+
+    # lazy: loads starlette
     from starlette.applications import Starlette
     from starlette.routing import Route
 
+    # lazy: loads mcp, uvicorn (about a second)
     from .http_limits import EvictingSessionManager
 
     policy = host_policy(options)
@@ -250,11 +255,16 @@ async def run_http(server: Any, options: HttpOptions,
                    beside: Callable[[], Any] | None = None) -> None:
     """Serve until ``until_signal`` stops uvicorn; ``beside``
     (``--reload``'s watch) runs alongside until then."""
+    # lazy: contextlib, only when this runs
     import contextlib
 
+    # lazy: loads anyio
     import anyio
+
+    # lazy: loads uvicorn
     import uvicorn
 
+    # lazy: loads mcp, uvicorn (about a second)
     from .http_limits import timed_protocol
 
     config = uvicorn.Config(
@@ -281,6 +291,7 @@ async def run_http(server: Any, options: HttpOptions,
 
 async def until_signal(stop: Any, *, task_status: Any) -> None:
     """Call ``stop()`` on SIGINT or SIGTERM; started before serving, so none is missed."""
+    # lazy: loads anyio
     import anyio
 
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

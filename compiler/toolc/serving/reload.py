@@ -66,6 +66,7 @@ class Reloader:
 
     def _open(self, opened: contextlib.ExitStack) -> Any:
         """The target again, as ``toolc serve`` opened it (blocking: run in a thread)."""
+        # lazy: 6 more toolc module(s), only when this runs
         from .targets import module_target, open_target
 
         if not self.is_spec:  # import the module afresh, not the one in sys.modules
@@ -75,6 +76,7 @@ class Reloader:
 
     async def run(self) -> None:
         """Reload on each change until cancelled; what it entered is left on the way out."""
+        # lazy: loads watchfiles
         import watchfiles
 
         paths = self.paths()
@@ -97,9 +99,13 @@ class Reloader:
                 await _close(current)
 
     async def _reload(self) -> tuple[contextlib.ExitStack, contextlib.AsyncExitStack] | None:
+        # lazy: loads anyio
         import anyio
 
+        # lazy: loads mcp (about a second)
         from ..runtime.server import replace_toolset
+
+        # lazy: 6 more toolc module(s), only when this runs
         from .targets import ServeError
 
         opened, entered = contextlib.ExitStack(), contextlib.AsyncExitStack()

@@ -186,6 +186,7 @@ def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
 
 
 def _stand_in(package: str | None, project: ProjectIR) -> None:
+    # lazy: 1 more toolc module(s), only when this runs
     from ..runtime.pinned import stand_in_pinned
 
     stand_in_pinned(package, project, forward_calls=True)
@@ -246,12 +247,14 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
     ``reload``: serve the target anew after each change to it (:mod:`toolc.serving.reload`).
     """
     err = err or sys.stderr
+    # lazy: loads anyio
     import anyio
 
     logging.basicConfig(stream=err, level=logging.INFO,
                         format="toolc serve: %(levelname)s %(message)s")
     try:
         with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
+            # lazy: loads mcp (about a second)
             from ..runtime.server import to_mcp_server
 
             server = to_mcp_server(chosen.toolset, name=chosen.name,
@@ -276,6 +279,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
 
 def _reloader(config: Config, target: str, toolset_name: str | None, pinned: bool,
               err: TextIO, server: Any, chosen: Target) -> Callable[[], Any]:
+    # lazy: 1 more toolc module(s), only when this runs
     from .reload import Reloader
 
     return Reloader(config, target, toolset_name=toolset_name, pinned=pinned, err=err,
@@ -283,7 +287,10 @@ def _reloader(config: Config, target: str, toolset_name: str | None, pinned: boo
 
 
 async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> None:
+    # lazy: loads anyio
     import anyio
+
+    # lazy: loads mcp (about a second)
     from mcp.server.stdio import stdio_server
 
     async with anyio.create_task_group() as tg:
