@@ -32,7 +32,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
 from ..config import Config
 from ..diagnostics import RULES, Diagnostic, Severity, Span
 from ..ir import ProjectIR, ToolsetIR
@@ -97,6 +96,8 @@ DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "jsonschema
 
 def input_key(config: Config, specs: Sequence[Path]) -> str | None:
     """The hash of every input of a build of ``specs``; None if a spec cannot be read."""
+    # lazy: the package's version as it is now (read at each build, not at import)
+    from .. import __version__
 
     record = {
         "format": CACHE_FORMAT,
