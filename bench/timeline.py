@@ -70,8 +70,10 @@ def _is_async(func: Callable[..., Any]) -> bool:
 
 
 def instrument() -> None:
-    import toolc.certifier_child as child
-    from toolc import build, certifier, incremental, staging
+    from toolc import pipeline as build
+    from toolc.certify import child
+    from toolc.certify import process as certifier
+    from toolc.output import incremental, staging
 
     for name in ("input_key", "compile_specs", "render_outputs", "_diff_or_report"):
         wrap(build, name, "build")
@@ -126,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--workdir", type=Path, help="keep the synthetic project here")
     args = p.parse_args(argv)
     instrument()
-    from toolc.actions import run_build
+    from toolc.commands.build import run_build
 
     with workdir(args.workdir) as root:
         project = write_project(root / "timeline", args.tools)

@@ -30,9 +30,9 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 from toolc import runtime as rt
-from toolc.build import compile_specs, render_outputs
+from toolc.certify.staged_import import staged_package
 from toolc.config import Config
-from toolc.loading import staged_package
+from toolc.pipeline import compile_specs, render_outputs
 from toolc.publish import SCHEMAS_DIR
 
 TESTS = Path(__file__).resolve().parent

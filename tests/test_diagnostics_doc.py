@@ -66,12 +66,12 @@ _ELSEWHERE = {
              "the repository (see tests/test_loader.py).",
     "TC505": "Reported by `toolc build` before it writes, moves or deletes a file, and by "
              "`toolc build --check`, as one line naming the file: a manifest or journal "
-             "entry outside the output, a link on the way (see tests/test_confine.py and "
+             "entry outside the output, a link on the way (see tests/output/test_confine.py and "
              "docs/security.md).",
     "TC506": "Reported by `toolc build` as one line naming the file that could not be "
-             "written (see tests/test_staging.py and tests/test_buildlock.py).",
+             "written (see tests/output/test_staging.py and tests/output/test_lock.py).",
     "TC5": "Reported by `toolc build` when it certifies the generated modules through a "
-           "real MCP client (see tests/test_certify.py).",
+           "real MCP client (see tests/certify/test_compare.py).",
     "TC9": "Reported when reading `[tool.toolc]` in `pyproject.toml` (see "
            "tests/test_config.py).",
 }

@@ -10,9 +10,9 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
-from toolc.build import compile_specs, render_outputs
+from toolc.certify.staged_import import staged_package
 from toolc.config import load_config
-from toolc.loading import staged_package
+from toolc.pipeline import compile_specs, render_outputs
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,7 +18,7 @@ from toolc.diagnostics import RULES, DiagnosticBag, Severity, SpecError
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR
 from toolc.loader import LoadedFile, load_file, load_text
-from toolc.report.diagnostics import render_text
+from toolc.report.diagnostic_formats import render_text
 
 INVALID = Path(__file__).parent / "fixtures" / "invalid"
 CASES = sorted(p.name for p in INVALID.iterdir() if p.is_dir())

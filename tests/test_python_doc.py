@@ -14,8 +14,8 @@ import types
 from pathlib import Path
 
 import pytest
-from toolc.build import compile_specs, render_outputs
 from toolc.config import load_config
+from toolc.pipeline import compile_specs, render_outputs
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")

@@ -21,7 +21,7 @@ from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
 from toolc.ir import CombinedToolsetIR, MCPToolsetIR, ProjectIR, ToolIR, ToolsetIR
 from toolc.loader import load_file, load_text
-from toolc.report.diagnostics import render_text
+from toolc.report.diagnostic_formats import render_text
 
 RESOLVE = Path(__file__).parent / "fixtures" / "resolve"
 CASES = sorted(p.name for p in RESOLVE.iterdir() if p.is_dir())

@@ -1,4 +1,4 @@
-"""The ``toolc`` command: options only; behaviour lives in :mod:`toolc.actions`."""
+"""The ``toolc`` command: options only; behaviour lives in :mod:`toolc.commands` (one module per command)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from . import __version__
-from .serve_http import HttpOptions
+from .serving.http import HttpOptions
 
 _FORMATS = click.Choice(["text", "json", "github"])
 _FAIL_ON = click.Choice(["error", "warning", "info", "never"])
@@ -33,7 +33,8 @@ def main() -> None:
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check specs (default: the configured folder) and report every problem."""
-    from .actions import validate as run
+    # lazy: loads pydantic, yaml
+    from .commands.validate import validate as run
 
     sys.exit(run(paths, fmt=fmt, strict=strict, color=_color()))
 
@@ -58,14 +59,17 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
           fail_on: str | None, watch: bool) -> None:
     """Validate, generate modules and golden schemas, certify, and show what changed
     (against the golden files the build replaces), apart from the diagnostics."""
-    from .actions import run_build
+    # lazy: loads pydantic, yaml
+    from .commands.build import run_build
 
     if check and write:
         raise click.UsageError("--check and --write exclude each other")
     if watch:
+        # lazy: functools, only when this runs
         from functools import partial
 
-        from .watch import watch_build
+        # lazy: loads pydantic, yaml
+        from .commands.watch import watch_build
 
         sys.exit(watch_build(partial(run_build, check=check, write=not check, certify=certify,
                                      fmt=fmt, strict=strict, color=_color(), live=live,
@@ -78,7 +82,8 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
-    from .actions import print_schema
+    # lazy: loads pydantic, yaml
+    from .commands.validate import print_schema
 
     sys.exit(print_schema())
 
@@ -91,7 +96,8 @@ def init(force: bool, module: str | None) -> None:
     """Write a starter spec, its handlers and configuration in the current folder:
     [tool.toolc], a mypy configuration that checks the handlers against generated/, and
     .toolc-cache/ in .gitignore."""
-    from .starter import init_project
+    # lazy: 2 more toolc module(s), only when this runs
+    from .commands.init import init_project
 
     sys.exit(init_project(force=force, module=module))
 
@@ -123,7 +129,8 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
     Exit 0: no change at or above --fail-on; 1: such a change (or specs with errors);
     2: the comparison could not be made (usage, unknown ref, unreadable golden file).
     """
-    from .actions import run_diff
+    # lazy: 7 more toolc module(s), only when this runs
+    from .commands.diff import run_diff
 
     sys.exit(run_diff(old, new, against=against, fmt=fmt, fail_on=fail_on, color=_color(),
                       live=live, link_base=link_base))
@@ -193,8 +200,8 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
     --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,
     so that neither a web page (DNS rebinding) nor one client can take the server over.
     """
-    from .actions import run_serve
-    from .serve_http import HttpOptions
+    # lazy: 7 more toolc module(s), only when this runs
+    from .commands.serve import run_serve
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
                        http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,
@@ -221,7 +228,8 @@ def import_(stdio: str | None, http: str | None, saved: str | None, config_file:
             module: str | None, out_path: str | None, env: tuple[str, ...], cwd: str | None,
             headers: tuple[str, ...], force: bool, timeout_s: float) -> None:
     """Pin the tools of MCP servers into a spec, so builds publish and diff them."""
-    from .actions import run_import
+    # lazy: 7 more toolc module(s), only when this runs
+    from .commands.import_specs import run_import
 
     sys.exit(run_import(stdio=stdio, http=http, saved=saved, config_file=config_file,
                         module=module, out_path=out_path, env=env, headers=headers, cwd=cwd,
@@ -262,12 +270,14 @@ def quick_exit(code: int) -> NoReturn:
     present since Python 3.0; without it, ``logging.shutdown``), the standard streams are
     flushed (a closed pipe turns a success into exit code 1, as Python's own exit does),
     then ``os._exit``."""
+    # lazy: atexit, only when this runs
     import atexit
 
     run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
     if run_exit_functions is not None:
         run_exit_functions()
     else:  # another interpreter: at least what logging buffered
+        # lazy: logging, only on this path
         import logging
 
         logging.shutdown()

@@ -239,6 +239,19 @@ def user_code(ts: ToolsetIR) -> Ref | None:
 
 
 @dataclass(frozen=True, slots=True)
+class PythonNames:
+    """The identifiers of one generated module, allocated once by ``resolve`` (the rules
+    are in ``toolc.generate.names``): generate, certification and ``toolc serve`` read
+    them here, so they cannot disagree about what a module's attributes are called."""
+
+    modules: dict[str, str] = field(default_factory=dict)   # other spec module -> import name
+    types: dict[str, str] = field(default_factory=dict)     # named type -> class or alias
+    toolsets: dict[str, str] = field(default_factory=dict)  # toolset -> module attribute
+    tools: dict[str, str] = field(default_factory=dict)     # tool -> Params/Handler/Result stem
+    taken: frozenset[str] = frozenset()                     # all of them, and the reserved
+
+
+@dataclass(frozen=True, slots=True)
 class ModuleIR:
     name: str
     path: str                      # the spec file, as diagnostics show it
@@ -251,6 +264,7 @@ class ModuleIR:
     type_imports: tuple[str, ...] = ()       # other modules whose named types this one uses
     # Certification lists the export under each of these too: (name, deps factory).
     certify_contexts: tuple[tuple[str, Ref], ...] = ()
+    python_names: PythonNames = field(default_factory=PythonNames)  # set by resolve
 
     @property
     def imports(self) -> tuple[str, ...]:
@@ -260,6 +274,13 @@ class ModuleIR:
         found.update(self.type_imports)
         return tuple(sorted(found))
 
+    def mcp_sets(self, *, pinning_only: bool = False) -> list[MCPToolsetIR]:
+        """The module's ``mcp`` toolsets in their order, the one place they are chosen:
+        every one (what certification stands in for), or with ``pinning_only`` those
+        that pin their tools (what ``serve --pinned`` and drift checks look at)."""
+        return [ts for ts in self.toolsets.values()
+                if isinstance(ts, MCPToolsetIR) and (ts.pinned is not None or not pinning_only)]
+
 
 @dataclass(frozen=True, slots=True)
 class ProjectIR:
@@ -267,3 +288,16 @@ class ProjectIR:
     # The schema files `$ref`s named, inlined into the published schemas: their path
     # (relative to the project) -> sha256 of what was read, so a cached build sees edits.
     schema_files: dict[str, str] = field(default_factory=dict)
+
+
+    def stand_in_targets(self, *, unpinned: bool = False) -> dict[str, list[tuple[str, MCPToolsetIR]]]:
+        """Per module, the ``mcp`` toolsets a ``PinnedToolset`` stands in for, by module
+        attribute (``toolc.runtime.pinned.stand_in_pinned``): those that pin their tools,
+        and with ``unpinned`` the others too (what certification does)."""
+        found = {}
+        for module in self.modules.values():
+            sets = module.mcp_sets(pinning_only=not unpinned)
+            if sets:
+                attributes = module.python_names.toolsets
+                found[module.name] = [(attributes[ts.name], ts) for ts in sets]
+        return found

@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 
 from .checks.project import Composition, Entry, Project, SchemaRoot, ToolKey
 from .diagnostics import Span
+from .generate.names import allocate_names
 from .ir import (
     ApprovalRequiredToolsetIR,
     CombinedToolsetIR,
@@ -34,6 +35,7 @@ from .ir import (
 )
 from .loader import YMap
 from .model.parse import ParsedModule
+from .model.refs import to_json
 from .model.tools import ExternalToolSpec, PinnedToolSpec, ToolSpec, search_meta
 from .model.toolsets import (
     ApprovalRequiredToolset,
@@ -49,7 +51,7 @@ from .model.toolsets import (
     ToolsetSpec,
     WrapperToolset,
 )
-from .model.writeout import raw_description_spans, raw_node_spans, to_json
+from .model.written import raw_description_spans, raw_node_spans
 from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"
@@ -193,8 +195,11 @@ class _Resolver:
                 for td, _, _ in root.refs if td.module is not parsed}
         contexts = tuple((c.name, Ref(*c.deps.split(":", 1)))
                          for c in (parsed.certify.contexts if parsed.certify else ()))
-        return ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools, toolsets,
-                        export, exported, tuple(sorted(str(m) for m in used)), contexts)
+        module = ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools,
+                          toolsets, export, exported, tuple(sorted(str(m) for m in used)),
+                          contexts)
+        # The generated identifiers, once: generate, certify and serve all read these.
+        return dataclasses.replace(module, python_names=allocate_names(module))
 
     def _exported(self, entry: Entry) -> ToolIR:
         """The tool under its published name; needing approval if a set on the way asks."""

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from toolc.diff import schema_rules as sr
-from toolc.diff.model import At
+from toolc.diff.result import At
 
 INPUT, OUTPUT = At("t", ("inputSchema",)), At("t", ("outputSchema",))
 

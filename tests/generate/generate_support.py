@@ -73,6 +73,7 @@ def synthetic_project(tools: int) -> ProjectIR:
     nested object): the front end's IR of one such tool, repeated under other names."""
     import dataclasses
 
+    from toolc.generate.names import allocate_names
     from toolc.loader import load_text
 
     bag = DiagnosticBag()
@@ -85,4 +86,5 @@ def synthetic_project(tools: int) -> ProjectIR:
             for i in range(tools)}
     export = dataclasses.replace(module.toolsets[module.export], tools=tuple(many))
     big = dataclasses.replace(module, tools=many, toolsets={module.export: export})
-    return ProjectIR({"big": big})
+    # New tools need identifiers: allocated as resolve does for a module it resolves.
+    return ProjectIR({"big": dataclasses.replace(big, python_names=allocate_names(big))})

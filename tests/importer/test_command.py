@@ -24,7 +24,8 @@ from import_support import (
     stdio_command,
 )
 from net_support import refusing_port
-from toolc.actions import run_build, run_import
+from toolc.commands.build import run_build
+from toolc.commands.import_specs import run_import
 from toolc.importer.yamlout import first_difference
 
 IMPORT = {"stdio": None, "http": None, "saved": None, "config_file": None, "module": None,

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from import_support import make_project, run, stdio_command
-from toolc.actions import run_build, run_diff, run_import
+from toolc.commands.build import run_build
+from toolc.commands.diff import run_diff
+from toolc.commands.import_specs import run_import
 
 IMPORT = {"stdio": None, "http": None, "saved": None, "config_file": None, "out_path": None}
 

@@ -8,14 +8,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from toolc.build import build
 from toolc.config import Config
 from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR
 from toolc.loader import load_text
+from toolc.pipeline import build
 from toolc.publish import publish_project
-from toolc.report.diagnostics import render
+from toolc.report.diagnostic_formats import render
 
 SPEC = """\
 toolc: 1

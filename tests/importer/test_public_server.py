@@ -13,7 +13,8 @@ from pathlib import Path
 import anyio
 import pytest
 from import_support import canonical, golden_tools, list_stdio, make_project, run
-from toolc.actions import run_build, run_import
+from toolc.commands.build import run_build
+from toolc.commands.import_specs import run_import
 from toolc.importer.listing import Server, list_live
 from toolc.importer.yamlout import first_difference
 

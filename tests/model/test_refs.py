@@ -16,7 +16,7 @@ from toolc.loader import load_file, load_text
 from toolc.model.named import TypeRegistry
 from toolc.model.parse import parse_module
 from toolc.model.refs import LocalFiles, declared_ids, fragment, lookup
-from toolc.model.writeout import SchemaWriter, Written
+from toolc.model.written import SchemaWriter, Written
 
 
 def refuse(uri: str) -> Any:

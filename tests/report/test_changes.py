@@ -150,7 +150,7 @@ def test_control_characters_from_golden_files_never_reach_the_terminal() -> None
 
 def test_review_summary_speaks_of_changes_not_errors() -> None:
     from toolc.diagnostics import Severity
-    from toolc.diff.model import Change
+    from toolc.diff.result import Change
     from toolc.report.changes import review_summary
 
     def change(rule: str, severity: Severity, accepted: bool = False) -> Change:

@@ -410,8 +410,7 @@ class _CountingSet(rt.FunctionToolset):
 
 
 def test_which_listings_are_fixed() -> None:
-    from toolc.runtime.server import listing_is_fixed
-
+    """The toolset contract answers (``listing_is_fixed()``); the server only asks."""
     app = rt.FunctionToolset([make_tool("echo")])
     shown = rt.FilteredToolset(rt.FunctionToolset([make_tool("x")]), lambda ctx: True)
     external = rt.ExternalToolset([rt.ExternalTool("openFile", "Open.", {"type": "object"})])
@@ -421,8 +420,8 @@ def test_which_listings_are_fixed() -> None:
     changing = [shown, rt.PreparedToolset(app, lambda ctx, tools: tools),
                 rt.CombinedToolset([app, shown]), rt.PrefixedToolset(shown, "p_"),
                 _Relabel(app), rt.lazy_wrapper(app, _Relabel), _CountingSet([make_tool("y")])]
-    assert [listing_is_fixed(t) for t in fixed] == [True] * len(fixed)
-    assert [listing_is_fixed(t) for t in changing] == [False] * len(changing)
+    assert [t.listing_is_fixed() for t in fixed] == [True] * len(fixed)
+    assert [t.listing_is_fixed() for t in changing] == [False] * len(changing)
 
 
 async def test_a_fixed_listing_is_not_listed_again_after_each_call() -> None:

@@ -22,8 +22,13 @@ from types import ModuleType
 from typing import Any
 
 from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition
+from toolc.runtime.approval import ApprovalRequiredToolset
+from toolc.runtime.combined import CombinedToolset
 from toolc.runtime.deferred import DeferredCallError, DeferredToolRequest
 from toolc.runtime.failures import FailurePolicy, reporting_failures
+from toolc.runtime.function import FunctionToolset
+from toolc.runtime.prefixed import PrefixedToolset
+from toolc.runtime.renamed import RenamedToolset
 
 calling = reporting_failures
 
@@ -62,11 +67,6 @@ def approval_names(toolset: AbstractToolset[Any]) -> frozenset[str]:
     here that still pauses (a hand-written wrapper that raises `ApprovalRequiredError`)
     is refused by the adapters at call time, never run unapproved.
     """
-    from toolc.runtime.approval import ApprovalRequiredToolset
-    from toolc.runtime.combined import CombinedToolset
-    from toolc.runtime.function import FunctionToolset
-    from toolc.runtime.prefixed import PrefixedToolset
-    from toolc.runtime.renamed import RenamedToolset
 
     if isinstance(toolset, FunctionToolset):
         return frozenset(n for n, t in toolset.tools.items() if t.requires_approval)

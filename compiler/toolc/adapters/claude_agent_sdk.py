@@ -67,6 +67,7 @@ def sdk_mcp_server(
     expose_errors: bool = False,
 ) -> McpSdkServerConfig:
     """An `McpSdkServerConfig` for `ClaudeAgentOptions.mcp_servers`, served by toolc."""
+    # lazy: loads mcp (about a second)
     from toolc.runtime.server import to_mcp_server
 
     if approval not in ("elicit", "permissions"):

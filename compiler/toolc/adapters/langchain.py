@@ -141,7 +141,8 @@ async def langchain_tools(
 def schema_changes(tool: BaseTool) -> list[str]:
     """Where LangChain's conversion for a model changes the published schema (JSON
     pointers; empty: it sends the schema as published)."""
-    from toolc.certify import json_differences
+    # lazy: 7 more toolc module(s), only when this runs
+    from toolc.certify.compare import json_differences
 
     sent = convert_to_openai_tool(tool)["function"].get("parameters")
     return [p or "/" for p, _, _ in json_differences(tool.args_schema, sent)]

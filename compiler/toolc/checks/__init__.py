@@ -31,8 +31,7 @@ from . import (
     toolsets,
     types,
 )
-from .clients import ClientView
-from .project import Project
+from .project import ClientView, Project
 
 Check = Callable[[Project], None]
 

@@ -21,8 +21,7 @@ checked, against that module's server name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import partial
 
 from ..diagnostics import Span
@@ -31,20 +30,7 @@ from .filenames import MODULE_NAME_MAX, _exported, _tool_span
 from .names import name_level
 from .project import Entry, Project
 
-CLIENTS = ("claude", "openai")
 CLAUDE_LIMIT = 64
-
-
-@dataclass(frozen=True, slots=True)
-class ClientView:
-    """The clients to check for, and each module's server name as the clients know it."""
-
-    clients: tuple[str, ...] = CLIENTS
-    server_name: str | None = None                        # one name for every module
-    server_names: Mapping[str, str] = field(default_factory=dict)  # per module
-
-    def server(self, module: str) -> str:
-        return self.server_names.get(module, self.server_name or module)
 
 
 def claude_name(server: str, tool: str) -> str:

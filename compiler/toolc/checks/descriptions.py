@@ -16,8 +16,7 @@ from ..loader import YMap
 from ..model.keywords import JSON_TYPES, KEYWORDS
 from ..model.parse import ParsedModule
 from .names import external_tools, pinned_tools
-from .project import Project
-from .schemas import Walk
+from .project import Project, Walk
 
 MAX_USES_LISTED = 5  # uses of an undescribed type named in its diagnostic; the rest counted
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..diagnostics import Severity, Span
 from ..loader import YMap
-from .schemas import Walk
+from .project import Walk
 
 DRAFT_2020_12 = frozenset({"https://json-schema.org/draft/2020-12/schema",
                            "https://json-schema.org/draft/2020-12/schema#"})

@@ -8,19 +8,17 @@ so nothing is computed twice.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
 from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
-from ..model.writeout import SchemaWriter, Written
-
-if TYPE_CHECKING:
-    from .clients import ClientView
+from ..model.written import SchemaWriter, Written
 
 
 @dataclass(eq=False, slots=True)
@@ -94,6 +92,21 @@ class Composition:
     complete: bool
 
 
+CLIENTS = ("claude", "openai")  # the client profiles checks/clients.py knows
+
+
+@dataclass(frozen=True, slots=True)
+class ClientView:
+    """The clients to check for, and each module's server name as the clients know it."""
+
+    clients: tuple[str, ...] = CLIENTS
+    server_name: str | None = None                        # one name for every module
+    server_names: Mapping[str, str] = field(default_factory=dict)  # per module
+
+    def server(self, module: str) -> str:
+        return self.server_names.get(module, self.server_name or module)
+
+
 ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
 
@@ -117,7 +130,6 @@ class Project:
         self.alias_cycle_types: set[TypeDef] = set()
         self.compositions: dict[ToolsetKey, Composition] = {}
         if clients is None:
-            from .clients import ClientView
             clients = ClientView()
         self.clients = clients
         self.deep_toolsets: set[ToolsetKey] = set()  # past the nesting bound: not composed
@@ -231,3 +243,28 @@ class Project:
                     stack.append(user)
         self._bad_types = bad
         return bad
+
+
+@dataclass(slots=True)
+class Walk:
+    """The schema document being walked, and how to report into it."""
+
+    project: Project
+    root: SchemaRoot
+
+    @property
+    def toolc(self) -> bool:
+        return not self.root.raw
+
+    def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
+        """A problem of the schema; only a warning in a pinned tool's, which is published
+        exactly as its server gives it whatever toolc thinks of it."""
+        self.root.errors += 1
+        if self.root.pinned:
+            self.project.report(code, message, span, severity=Severity.WARNING,
+                                notes=(*notes, PINNED_NOTE))
+        else:
+            self.project.report(code, message, span, notes=notes)
+
+
+PINNED_NOTE = "a pinned tool is published exactly as its MCP server gives it"

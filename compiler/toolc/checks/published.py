@@ -14,8 +14,9 @@ from ..diagnostics import Span
 from ..loader import YMap
 from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import ANNOTATIONS, non_json_problem
+from ..model.refs import to_json
 from ..model.tools import search_meta
-from ..model.writeout import DefaultSite, to_json
+from ..model.written import DefaultSite
 from ..runtime.metakeys import SEARCH_KEYS
 from .project import Project
 
@@ -51,6 +52,7 @@ class _Validators:
     def rejection(self, document: Any, site: DefaultSite) -> str | None:
         """Why the schema of ``site`` rejects its default (``None`` when it accepts it, or
         when the schema cannot be compiled, which another check reports)."""
+        # lazy: loads jsonschema_rs
         from ..model import engine
 
         schema, value = site.schema, site.value
@@ -76,6 +78,7 @@ class _Validators:
 
     def _in_document(self, document: Any, pointer: str) -> Any:
         """The validator of the subschema at ``pointer``, references resolved in ``document``."""
+        # lazy: loads jsonschema_rs
         from ..model import engine
 
         held = self.documents.get(id(document))
@@ -93,6 +96,7 @@ _MISSING = object()
 
 
 def _rejection(validator: Any, value: Any) -> str | None:
+    # lazy: loads jsonschema_rs
     from ..model import engine
 
     if validator is None:

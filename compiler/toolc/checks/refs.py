@@ -10,14 +10,13 @@ cannot compile (TC213) would otherwise be a tool that fails at every call.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..diagnostics import Severity, Span
 from ..loader import YList, YMap
-from ..model.refs import REFERENCES
-from ..model.writeout import to_json
-from .project import Project
-from .schemas import PINNED_NOTE
+from ..model.refs import REFERENCES, to_json
+from .project import PINNED_NOTE, Project
 
 _PUBLISHED = ("params", "returns", "external", "pinned", "pinned_output")
 
@@ -49,6 +48,7 @@ def _notes(code: str) -> tuple[str, ...]:
 
 def check_compiles(project: Project) -> None:
     """TC213: jsonschema-rs compiles every published schema, nothing retrieved."""
+    # lazy: loads jsonschema_rs
     from ..model import engine
 
     done: dict[str, str | None] = {}
@@ -77,7 +77,6 @@ def check_compiles(project: Project) -> None:
 
 def _problem(engine: Any, schema: Any, done: dict[str, str | None]) -> str | None:
     """Why the schema cannot be compiled; equal schemas are compiled once."""
-    import json
 
     try:
         key = json.dumps(schema, sort_keys=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Span
 from ..loader import YList, YMap
 from ..model.errors import did_you_mean
-from .schemas import Walk
+from .project import Walk
 
 
 def check_required_agreement(walk: Walk, node: YMap, key_span: Span,

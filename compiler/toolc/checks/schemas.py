@@ -11,10 +11,9 @@ cycles and the checks of written-out schemas build on that.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Severity, Span
+from ..diagnostics import Span
 from ..loader import YList, YMap
 from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import (
@@ -26,35 +25,14 @@ from ..model.keywords import (
     regex_problem,
 )
 from ..model.toolsets import ExternalToolset, MCPToolset
-from .project import Project, SchemaRoot
+from .descriptions import check_property_description
+from .metaschema import check_metaschema
+from .project import Project, SchemaRoot, Walk
+from .required import check_required_agreement, check_required_known
+from .typing import check_python_type
 
 _TOOLC_NAMES = tuple(KEYWORDS) + TOOLC_KEYWORDS + ("required",)
 _RAW_NAMES = tuple(KEYWORDS)
-
-
-@dataclass(slots=True)
-class Walk:
-    """The schema document being walked, and how to report into it."""
-
-    project: Project
-    root: SchemaRoot
-
-    @property
-    def toolc(self) -> bool:
-        return not self.root.raw
-
-    def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
-        """A problem of the schema; only a warning in a pinned tool's, which is published
-        exactly as its server gives it whatever toolc thinks of it."""
-        self.root.errors += 1
-        if self.root.pinned:
-            self.project.report(code, message, span, severity=Severity.WARNING,
-                                notes=(*notes, PINNED_NOTE))
-        else:
-            self.project.report(code, message, span, notes=notes)
-
-
-PINNED_NOTE = "a pinned tool is published exactly as its MCP server gives it"
 
 
 # Rules applied to every mapping node once its keywords are walked: (walk, node, key span of
@@ -64,10 +42,6 @@ NodeRule = Callable[[Walk, YMap, Span, "tuple[str, ...] | None"], None]
 
 def check_schemas(project: Project) -> None:
     """Walk every schema document of every module (see the module docstring)."""
-    from .descriptions import check_property_description
-    from .metaschema import check_metaschema
-    from .required import check_required_agreement, check_required_known
-    from .typing import check_python_type
 
     rules: tuple[NodeRule, ...] = (check_required_agreement, check_required_known,
                                    check_property_description, check_python_type,

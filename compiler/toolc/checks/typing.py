@@ -15,7 +15,7 @@ from ..diagnostics import Severity, Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES
 from ..schema_typing import widening
-from .schemas import Walk
+from .project import Walk
 
 # Schemas that become handler types: parameters and the named types they use.
 _NOTE = ("calls are validated against the published schema before the handler runs; "

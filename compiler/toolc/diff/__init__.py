@@ -15,8 +15,8 @@ from typing import Any
 
 from ..publish import golden_text  # the one definition of the golden-file form
 from .classify import classify
-from .model import Change, DiffInputError, SchemaKind, SpecPlace
 from .policy import FAIL_ON, Acceptance, Policy, fails, worst
+from .result import Change, DiffInputError, SchemaKind, SpecPlace
 from .rules import RULES, DiffRule
 from .sources import (
     ToolSet,

@@ -14,7 +14,7 @@ from urllib.parse import unquote
 
 from . import rules
 from . import schema_rules as sr
-from .model import At, Change, DiffInputError, Json, compact, parts_of, same
+from .result import At, Change, DiffInputError, Json, compact, parts_of, same
 
 _TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "outputSchema",
                         "annotations", "_meta"})

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Span
-from .model import Change, Json, SpecPlace, canonical
+from .result import Change, Json, SpecPlace, canonical
 
 if TYPE_CHECKING:
     from ..ir import ModuleIR, ProjectIR, ToolIR

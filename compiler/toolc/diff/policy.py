@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..diagnostics import Severity
-from .model import Change, DiffInputError
+from .result import Change, DiffInputError
 from .rules import RULES
 
 FAIL_ON = ("error", "warning", "info", "never")

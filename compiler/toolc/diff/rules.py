@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Severity
 from ..runtime.metakeys import REQUIRES_APPROVAL
-from .model import At, Change, Json, SchemaKind, compact, same
+from .result import At, Change, Json, SchemaKind, compact, same
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from fractions import Fraction
 
-from .model import At, Change, Json, canonical, compact, same
+from .result import At, Change, Json, canonical, compact, same
 from .rules import breaking, emit, other, what_happened
 
 Schema = dict[str, Json]

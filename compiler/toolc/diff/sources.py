@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .model import DiffInputError, escape_token
+from .result import DiffInputError, escape_token
 
 
 class ToolSet(dict[str, dict[str, Any]]):

@@ -61,6 +61,7 @@ ModuleSink = Callable[[str, str, "ModuleIR | None"], None]
 def environment() -> jinja2.Environment:
     """The templates: strict about undefined names, never escaping (values arrive as
     Python literals already), trailing newlines kept."""
+    # lazy: loads jinja2
     import jinja2
 
     return jinja2.Environment(
@@ -94,7 +95,7 @@ def generate_project(project: ProjectIR, sink: ModuleSink | None = None) -> dict
     if sink is not None:
         sink(INIT_FILE, init, None)
     files = {}
-    for name, module in sorted(project.modules.items()):  # (collector: toolc.build)
+    for name, module in sorted(project.modules.items()):  # (collector: toolc.pipeline)
         files[f"{name}.py"] = text = generate_module(module, project)
         if sink is not None:
             sink(f"{name}.py", text, module)

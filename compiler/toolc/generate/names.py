@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ..ir import ModuleIR
+from ..ir import ModuleIR, PythonNames
 
 _NOT_IDENT = re.compile(r"[^0-9A-Za-z_]")
 _WORDS = re.compile(r"[0-9A-Za-z]+")
@@ -148,7 +148,15 @@ def type_name(raw: str) -> str:
 
 
 def module_names(module: ModuleIR) -> ModuleNames:
-    """Allocate the module's identifiers; deterministic for a given module."""
+    """The module's identifiers, as ``resolve`` allocated them (``allocate_names``)."""
+    names = module.python_names
+    return ModuleNames(names.modules, names.types, names.toolsets, names.tools,
+                       Scope(set(names.taken)))
+
+
+def allocate_names(module: ModuleIR) -> PythonNames:
+    """Allocate the module's identifiers; deterministic for a given module. Only
+    ``resolve`` calls this; everyone else reads ``ModuleIR.python_names``."""
     scope = Scope(set(MODULE_RESERVED))
     modules = {}
     for other in sorted(_referenced_modules(module)):
@@ -166,7 +174,7 @@ def module_names(module: ModuleIR) -> ModuleNames:
         name: scope.claim(camel(name, lead="Tool"), suffixes=("Params", "Handler", "Result"))
         for name, tool in module.tools.items() if not tool.external
     }
-    return ModuleNames(modules, types, toolsets, tools, scope)
+    return PythonNames(modules, types, toolsets, tools, frozenset(scope.taken))
 
 
 def _referenced_modules(module: ModuleIR) -> set[str]:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+import anyio
+
 from ..config import Config
 from ..diagnostics import Severity
 from .clientconfig import read_config
@@ -102,7 +104,6 @@ def run_import(config: Config, request: ImportRequest, *, out: TextIO = sys.stdo
 
 def build_spec(request: ImportRequest) -> tuple[str, dict[str, Any]]:
     """The module name and the spec (as JSON data) the request makes."""
-    import anyio
 
     if request.config_file:
         servers, warnings = read_config(request.config_file)
@@ -169,6 +170,7 @@ def _guess(server: Server) -> str:
         words = [server.stdio["command"], *server.stdio.get("args", [])]
         last = str([w for w in words if not w.startswith("-")][-1])
         return last.rstrip("/").rsplit("/", 1)[-1].removesuffix(".py").removesuffix(".js")
+    # lazy: urllib, only when this runs
     from urllib.parse import urlparse
 
     return urlparse(str(server.http["url"] if server.http else "")).hostname or "mcp"
@@ -197,8 +199,11 @@ def _default_path(config: Config, module: str) -> Path:
 
 def _check_written(config: Config, target: Path, out: TextIO) -> int:
     """Compile the project with the new spec and show what it says about that spec."""
-    from ..build import compile_specs
-    from ..report.diagnostics import render
+    # lazy: 12 more toolc module(s), only when this runs
+    from ..pipeline import compile_specs
+
+    # lazy: 2 more toolc module(s), only when this runs
+    from ..report.diagnostic_formats import render
 
     resolved = target.resolve()
     inside = any(resolved.is_relative_to(s.resolve()) for s in config.specs)

@@ -18,20 +18,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..build import discover, new_golden, schema_changes, shown_path
+import anyio
+
 from ..config import Config
 from ..diagnostics import Diagnostic, Severity, SpecError
 from ..ir import MCPToolsetIR, ModuleIR, ProjectIR
 from ..loader import LoadedFile, load_file, load_text
-from ..model.writeout import to_json
+from ..model.refs import to_json
+from ..pipeline import compile_specs, discover, new_golden, schema_changes, shown_path
 from ..publish import publish_project
 from .listing import ImportFailure, Server, list_live
-from .pinned import mcp_sets
 from .pinning import pinned_tools
 from .yamlout import YamlWriteError, dump
 
 if TYPE_CHECKING:
-    from ..diff.model import SchemaDiff
+    from ..diff.result import SchemaDiff
 
 
 @dataclass(slots=True)
@@ -59,9 +60,8 @@ def server_of(ts: MCPToolsetIR) -> Server:
 def live_drift(config: Config, project: ProjectIR, sources: dict[str, str],
                timeout_s: float = 30.0) -> Drift:
     """List every pinned server live and classify what changed since it was pinned."""
-    import anyio
 
-    pinned = [(module, ts) for module in project.modules.values() for ts in mcp_sets(module, pinning_only=True)]
+    pinned = [(module, ts) for module in project.modules.values() for ts in module.mcp_sets(pinning_only=True)]
     drift = Drift(servers=len(pinned))
     if not pinned:
         return drift
@@ -86,7 +86,6 @@ def live_drift(config: Config, project: ProjectIR, sources: dict[str, str],
 
 async def _list_all(servers: list[Server], timeout_s: float) -> dict[str, Any]:
     """Qualified toolset name -> its live tools, or the ImportFailure that stopped it."""
-    import anyio
 
     found: dict[str, Any] = {}
 
@@ -112,6 +111,7 @@ def repinned_text(text: str, module: ModuleIR, live: dict[str, list[dict[str, An
 
 def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR | None:
     """The project with some specs replaced by ``texts`` (by shown path)."""
+    # lazy: 35 more toolc module(s), only when this runs
     from ..frontend import analyse
 
     bag = config.bag()
@@ -137,8 +137,11 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
 def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root: str,
                 fail_on: str = "error", color: bool = False) -> bool:
     """Report ``drift`` (changes in ``fmt``, problems on ``err``); whether it fails."""
+    # lazy: 7 more toolc module(s), only when this runs
     from ..diff import fails
-    from ..report.diagnostics import render
+
+    # lazy: 2 more toolc module(s), only when this runs
+    from ..report.diagnostic_formats import render
 
     err.writelines(f"error: {failure}\n" for failure in drift.failures)
     if drift.diagnostics:
@@ -166,8 +169,8 @@ def run_live_diff(config: Config, *, fmt: str, fail_on: str, out: TextIO, err: T
                   color: bool = False, timeout_s: float = 30.0) -> int:
     """``toolc diff --live``: the exit code (1 on drift at or above ``fail_on``, or when a
     server cannot be listed)."""
-    from ..build import compile_specs
-    from ..report.diagnostics import render
+    # lazy: 2 more toolc module(s), only when this runs
+    from ..report.diagnostic_formats import render
 
     compiled = compile_specs(config)
     if compiled.project is None:
@@ -184,7 +187,6 @@ def build_drift(config: Config, compiled: Any, fmt: str, *, out: TextIO, err: Te
                 color: bool = False) -> bool:
     """``toolc build --live``, after the build: report drift; whether it fails. A build
     answered by the no-op cache compiled nothing, so the specs are compiled here."""
-    from ..build import compile_specs
 
     if compiled.project is None:
         compiled = compile_specs(config)

@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import anyio
+from pydantic import ValidationError
+
 from ..runtime.mcp_connection import HttpServer, StdioServer, describe_error, make_client
 from ..runtime.mcp_listing import ListingError, json_shape, list_raw_tools, tools_of
 
@@ -64,7 +67,6 @@ class Listing:
 
 async def list_live(server: Server, timeout_s: float = 30.0) -> Listing:
     """Connect to ``server`` and list every page of its tools, raw."""
-    import anyio
 
     try:
         with anyio.fail_after(timeout_s):
@@ -107,7 +109,6 @@ def _cause(exc: BaseException) -> str:
     """The innermost error, in words (connection refused, no such command, ...)."""
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
-    from pydantic import ValidationError
 
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]

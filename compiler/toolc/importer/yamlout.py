@@ -29,6 +29,7 @@ import yaml  # type: ignore[import-untyped, unused-ignore]
 
 from ..diagnostics import SpecError
 from ..loader import load_text
+from ..scalars import NumberTooLarge, resolve_plain
 
 WIDTH = 100  # flow collections longer than this are written as blocks
 _MAX_KEY = 1000  # PyYAML reads implicit keys up to 1024 characters; longer ones use `? `
@@ -99,7 +100,6 @@ def _token(key: str) -> str:
 
 def _resolves_to_text(text: str) -> bool:
     """Whether both toolc's YAML 1.2 loader and a YAML 1.1 reader take ``text`` as a string."""
-    from ..scalars import NumberTooLarge, resolve_plain
 
     try:
         meaning = resolve_plain(text)

@@ -288,6 +288,7 @@ def _bad_kind(cur: _Cursor, err: Any, path: str) -> Diagnostic:
 
 
 def _no_kind(cur: _Cursor, path: str) -> Diagnostic:
+    # lazy: 20 more toolc module(s), only when this runs
     from .toolsets import KINDS
 
     span = _key_span(cur, len(cur.steps), path)

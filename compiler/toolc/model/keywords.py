@@ -108,6 +108,7 @@ def _id(kw: str, v: Any) -> str | None:
 def regex_problem(pattern: str) -> str | None:
     """Why ``pattern`` is not a regular expression in JSON Schema's dialect (ECMA-262, as
     the validator of record, jsonschema-rs, reads it)."""
+    # lazy: loads jsonschema_rs
     from .engine import regex_problem as engine_regex_problem
 
     return engine_regex_problem(pattern)

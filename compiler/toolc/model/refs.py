@@ -16,7 +16,7 @@ so a reference is rewritten for where its schema lands:
   subschema of the published document carries it as its ``$id``.
 
 This module holds the rules, the pointer arithmetic and the local files; the writer
-(:mod:`toolc.model.writeout`) says where each schema document lands (:class:`Scope`) and
+(:mod:`toolc.model.written`) says where each schema document lands (:class:`Scope`) and
 hands every reference to the :class:`RefLog` of the published document.
 """
 
@@ -30,13 +30,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urljoin
 
-from ..diagnostics import Span
+from ..diagnostics import Severity, Span, SpecError
+from ..loader import load_bytes
 from .keywords import ANNOTATIONS, KEYWORDS
 
 if TYPE_CHECKING:
     from .parse import ParsedModule
 
 JSON = Any
+
+SCALARS = (str, int, float, bool, type(None))
+
+
+# Here rather than in written.py (which imports this module): _embed needs it too.
+def to_json(value: Any) -> JSON:
+    """A loaded value as plain JSON data (dicts and lists, spans dropped)."""
+    if isinstance(value, SCALARS):
+        return value
+    if isinstance(value, dict):
+        return {k: v if isinstance(v, SCALARS) else to_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [v if isinstance(v, SCALARS) else to_json(v) for v in value]
+    return value
+
+
 REFERENCES = ("$ref", "$dynamicRef")
 ANCHORS = ("$anchor", "$dynamicAnchor")
 SCHEMA_FILE_SUFFIXES = (".json", ".yaml", ".yml")
@@ -312,10 +329,6 @@ class LocalFiles:
         return path.name
 
     def _embed(self, path: Path) -> Embedded | str:
-        from ..diagnostics import Severity, SpecError
-        from ..loader import load_bytes
-        from .writeout import to_json
-
         shown = self._shown(path)
         try:
             with open(path, "rb") as f:

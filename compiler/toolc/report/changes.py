@@ -31,9 +31,10 @@ from typing import TextIO
 from urllib.parse import quote
 
 from ..diagnostics import Severity
-from ..diff.model import Change, Json, SpecPlace
+from ..diff.policy import fails
+from ..diff.result import Change, Json, SpecPlace
 from ..diff.sources import line_of, pointer_lines
-from .diagnostics import (
+from .diagnostic_formats import (
     SEVERITY_COLORS,
     escape_controls,
     escape_github_data,
@@ -145,7 +146,6 @@ def review_summary(changes: Sequence[Change], ci_fail_on: str = "error") -> str:
     """What a build's changes mean for review, in words that are not a diagnostic's:
     ``3 breaking, 1 description lost: CI will fail on them unless accepted in
     [tool.toolc.diff]``. ``ci_fail_on`` is the gate's threshold (``toolc diff``'s)."""
-    from ..diff.policy import fails
 
     if not changes:
         return "No changes in the published tools."

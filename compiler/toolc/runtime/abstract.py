@@ -33,6 +33,12 @@ A toolset is an ordered collection of tools for a turn. Every kind implements:
     superset: a filtered set may hide them); None when only a listing can tell (MCP).
     Combined sets use it to route a call without listing their members.
 
+`listing_is_fixed() -> bool`
+    True when the set lists the same tools in every turn, so a server need not list it
+    again after each call to find a change; False by default (filtered, prepared and MCP
+    sets, or anything unknown, may change it). A kind answers for its exact class only:
+    a subclass may override `list_tools`.
+
 Per-turn state lives in the context (`RunContext.turn_memo`), never in the toolset, so
 one toolset object serves many conversations at once.
 """
@@ -144,6 +150,9 @@ class AbstractToolset(ABC, Generic[DepsT]):
 
     def static_names(self) -> frozenset[str] | None:
         return None
+
+    def listing_is_fixed(self) -> bool:
+        return False
 
     # `async with toolset:` is written once, here; a kind with resources overrides the two
     # hooks below, never the dunders.

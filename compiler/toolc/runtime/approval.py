@@ -28,6 +28,9 @@ class ApprovalRequiredToolset(DelegatingToolset[Any]):
         return [dataclasses.replace(tool, meta=with_approval(tool.meta))
                 for tool in await self.inner.list_tools(ctx)]
 
+    def listing_is_fixed(self) -> bool:
+        return type(self) is ApprovalRequiredToolset and self.inner.listing_is_fixed()
+
     async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
         names = self.inner.static_names()
         if names is not None and name not in names:

@@ -127,6 +127,9 @@ class CombinedToolset(AbstractToolset[Any]):
         parts = [text for m in self.toolsets if (text := await m.get_instructions(ctx))]
         return "\n\n".join(parts) if parts else None
 
+    def listing_is_fixed(self) -> bool:
+        return type(self) is CombinedToolset and all(m.listing_is_fixed() for m in self.toolsets)
+
     def static_names(self) -> frozenset[str] | None:
         if self._static is None:  # static: computed once
             names: set[str] = set()

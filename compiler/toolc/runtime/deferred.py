@@ -85,12 +85,14 @@ def call_id_of(ctx: RunContext[Any]) -> str:
     """The id a paused call is reported under: the context's, or a fresh one."""
     if ctx.tool_call_id is not None:
         return ctx.tool_call_id
+    # lazy: uuid, only when this runs
     import uuid
 
     return uuid.uuid4().hex
 
 
 def denied_result(tool_name: str, denial: Denied) -> ToolResult:
+    # lazy: loads pydantic
     from toolc.runtime.results import DeniedResult
 
     return DeniedResult(tool_name, denial.message)

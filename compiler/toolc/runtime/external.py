@@ -79,6 +79,9 @@ class ExternalToolset(AbstractToolset[Any]):
             return to_tool_result(ctx.external_results[call_id], name)
         raise ExternalCallRequired([DeferredToolRequest(call_id_of(ctx), name, args)])
 
+    def listing_is_fixed(self) -> bool:
+        return type(self) is ExternalToolset  # exact: a subclass may override list_tools
+
     def static_names(self) -> frozenset[str]:
         return self._names
 

@@ -22,7 +22,8 @@ from toolc.runtime.results import ToolResult
 
 
 def _log(level: str, message: str, *args: object, exc: BaseException) -> None:
-    import logging  # only when something failed: importing the runtime stays cheap
+    # lazy: only when something failed: importing the runtime stays cheap
+    import logging
 
     getattr(logging.getLogger("toolc.runtime"), level)(message, *args, exc_info=exc)
 

@@ -32,6 +32,9 @@ class FunctionToolset(AbstractToolset[Any]):
             return unknown_tool(name)
         return await tool.call(ctx, args)
 
+    def listing_is_fixed(self) -> bool:
+        return type(self) is FunctionToolset  # exact: a subclass may override list_tools
+
     def static_names(self) -> frozenset[str]:
         return self._names
 

@@ -115,6 +115,7 @@ class Connection:
 
 def make_client(stdio: StdioServer | None, http: HttpServer | None) -> Any:
     """An `mcp.Client` for the server (not yet entered)."""
+    # lazy: loads mcp (about a second)
     from mcp import Client, StdioServerParameters
 
     if stdio is not None:
@@ -135,6 +136,7 @@ REQUEST_TIMEOUT = -32001  # mcp_types.REQUEST_TIMEOUT
 
 def error_code(exc: BaseException) -> int | None:
     """The JSON-RPC error code of an MCPError (mcp is imported by then: a call was made)."""
+    # lazy: loads mcp (about a second)
     from mcp.shared.exceptions import MCPError
 
     return exc.code if isinstance(exc, MCPError) else None
@@ -149,6 +151,7 @@ def is_closed(exc: BaseException) -> bool:
 def _http_transport(server: HttpServer) -> AbstractAsyncContextManager[Any]:
     @asynccontextmanager
     async def transport() -> AsyncIterator[Any]:
+        # lazy: loads mcp (about a second)
         from mcp.client.streamable_http import streamable_http_client
         from mcp.shared._httpx_utils import create_mcp_http_client
 

@@ -20,7 +20,10 @@ class ListingError(Exception):
 async def list_raw_tools(client: Any, where: str = "the server") -> list[dict[str, Any]]:
     """Every page of `tools/list` through an entered `mcp.Client`, as the JSON the server
     sent; `where` names the server in a ListingError."""
+    # lazy: loads mcp (about a second)
     import mcp_types as types
+
+    # lazy: loads pydantic
     from pydantic import TypeAdapter
 
     raw_result: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])

@@ -39,6 +39,9 @@ class PrefixedToolset(DelegatingToolset[Any]):
     def _outer(self, inner_name: str) -> str:
         return self.prefix + inner_name
 
+    def listing_is_fixed(self) -> bool:
+        return type(self) is PrefixedToolset and self.inner.listing_is_fixed()  # exact kind
+
     def static_names(self) -> frozenset[str] | None:
         if self._names is None:  # static: computed once
             names = self.inner.static_names()

@@ -20,7 +20,7 @@ records a call (a ``Later``) only while its module is being imported; once
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import Any, Protocol
 
 MODEL = "model"
 PROTOCOL = "protocol"
@@ -58,9 +58,8 @@ class Recipe:
         namespace = {key: value.make() if type(value) is Later else value
                      for key, value in self.namespace.items()}
         if self.kind == PROTOCOL:
-            from typing import Protocol
-
             return types.new_class(self.name, (Protocol,), exec_body=lambda ns: ns.update(namespace))
+        # lazy: loads pydantic
         from pydantic import BaseModel
 
         # Made as if at the top of its module: its annotations are resolved against the
@@ -92,6 +91,7 @@ class _RecordedProtocol(metaclass=_Recording):
 
 
 def _field(*args: Any, **kwargs: Any) -> Any:
+    # lazy: loads pydantic
     from pydantic import Field
 
     return Field(*args, **kwargs)

@@ -56,6 +56,9 @@ class RenamedToolset(DelegatingToolset[Any]):
     def _outer(self, inner_name: str) -> str:
         return self.names.get(inner_name, inner_name)
 
+    def listing_is_fixed(self) -> bool:
+        return type(self) is RenamedToolset and self.inner.listing_is_fixed()  # exact kind
+
     def static_names(self) -> frozenset[str] | None:
         if self._static is None:  # static: computed once
             names = self.inner.static_names()

@@ -381,7 +381,7 @@ class _Bridge:
         if self.listed is None:
             return  # nobody listed yet: nothing to be out of date
         if self.fixed is None:  # decided once, after entering (lazy wrappers resolved)
-            self.fixed = listing_is_fixed(self.toolset)
+            self.fixed = self.toolset.listing_is_fixed()
         if self.fixed:
             return  # listing again would cost O(tools) per call to find no change
         try:
@@ -395,39 +395,6 @@ class _Bridge:
             await self.bus.publish(ToolsListChanged())
         else:
             await ctx.session.send_tool_list_changed()
-
-
-def listing_is_fixed(toolset: AbstractToolset[Any]) -> bool:
-    """True when the set lists the same tools in every turn: built only of function and
-    external sets under prefixes, renames, approval and combination, and wrappers that
-    do not change the listing. Filtered, prepared and MCP sets (or anything unknown)
-    may change it."""
-    from toolc.runtime.approval import ApprovalRequiredToolset
-    from toolc.runtime.combined import CombinedToolset
-    from toolc.runtime.external import ExternalToolset
-    from toolc.runtime.function import FunctionToolset
-    from toolc.runtime.prefixed import PrefixedToolset
-    from toolc.runtime.renamed import RenamedToolset
-    from toolc.runtime.wrapper import LazyWrapperToolset, WrapperToolset
-
-    kind = type(toolset)  # exact kinds: a subclass may override list_tools
-    if kind in (FunctionToolset, ExternalToolset):
-        return True
-    if kind in (PrefixedToolset, RenamedToolset, ApprovalRequiredToolset):
-        return listing_is_fixed(toolset.inner)  # type: ignore[attr-defined]
-    if kind is CombinedToolset:
-        return all(listing_is_fixed(m) for m in toolset.toolsets)  # type: ignore[attr-defined]
-    if kind is LazyWrapperToolset:
-        try:
-            return listing_is_fixed(toolset.wrapper())  # type: ignore[attr-defined]
-        except ToolsetError:
-            return False
-    if isinstance(toolset, WrapperToolset) and "list_tools" not in {
-        name for cls in kind.__mro__[: kind.__mro__.index(WrapperToolset)]
-        for name in vars(cls)
-    }:
-        return listing_is_fixed(toolset.inner)
-    return False
 
 
 def _session_of(ctx: ServerRequestContext[Any]) -> Any:

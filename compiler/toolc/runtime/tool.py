@@ -87,6 +87,7 @@ def _thread_runner() -> Any:
     """anyio.to_thread.run_sync, imported at the first sync call (keeps import cheap)."""
     global _run_sync
     if _run_sync is None:
+        # lazy: loads anyio
         from anyio.to_thread import run_sync
 
         _run_sync = run_sync
@@ -118,6 +119,7 @@ def _is_awaitable(value: Any) -> bool:
 
 def log_failure(exc: BaseException, message: str, *args: Any) -> None:
     """Log a user-code failure with its traceback (logging imported only when needed)."""
+    # lazy: logging, only when this runs
     import logging
 
     logging.getLogger("toolc.runtime").warning(message, *args, exc_info=exc)

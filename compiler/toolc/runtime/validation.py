@@ -36,6 +36,7 @@ class ValidatorBroken(Exception):
 def _compiler() -> Any:
     global _compile
     if _compile is None:
+        # lazy: loads jsonschema_rs
         from jsonschema_rs import Draft202012Validator
 
         _compile = Draft202012Validator

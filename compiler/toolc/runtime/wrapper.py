@@ -57,6 +57,7 @@ if TYPE_CHECKING:
         async def list_tools(self, ctx: RunContext[Any]) -> list[ToolDefinition]: ...
         async def get_instructions(self, ctx: RunContext[Any]) -> str | None: ...
         def static_names(self) -> frozenset[str] | None: ...
+        def listing_is_fixed(self) -> bool: ...
         async def __aenter__(self) -> Self: ...
         async def __aexit__(
             self,
@@ -80,6 +81,13 @@ class WrapperToolset(_WrapperBase):
         self, ctx: RunContext[Any], name: str, args: dict[str, Any], next: CallNext
     ) -> ToolResult:
         return await next(ctx, name, args)
+
+    def listing_is_fixed(self) -> bool:
+        """Fixed when the inner set is and no class of the wrapper overrides list_tools."""
+        mro = type(self).__mro__
+        if any("list_tools" in vars(cls) for cls in mro[: mro.index(WrapperToolset)]):
+            return False
+        return self.inner.listing_is_fixed()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -148,6 +156,14 @@ class LazyWrapperToolset(DelegatingToolset[Any]):
 
     async def list_tools(self, ctx: RunContext[Any]) -> list[ToolDefinition]:
         return await self.wrapper().list_tools(ctx)
+
+    def listing_is_fixed(self) -> bool:
+        if type(self) is not LazyWrapperToolset:
+            return False  # exact: a subclass may override list_tools
+        try:
+            return self.wrapper().listing_is_fixed()
+        except ToolsetError:
+            return False
 
     async def call_tool(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
         try:

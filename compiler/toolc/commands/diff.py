@@ -1,0 +1,117 @@
+"""``toolc diff``: classified changes between two sets of golden files, or live drift."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from ..config import Config
+from ..pipeline import collector_paused
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    ci_fail_on,
+    config_or_report,
+    print_diagnostics,
+)
+
+if TYPE_CHECKING:
+    from ..diff import ToolSet
+
+
+@collector_paused()  # the build GC policy, for the whole command (toolc.pipeline)
+def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
+             fail_on: str | None, out: TextIO | None = None, err: TextIO | None = None,
+             color: bool = False, live: bool = False, link_base: str = "") -> int:
+    """Classified changes between two sets of golden files (default NEW: a fresh build;
+    default OLD: the committed ones, HEAD's, in a git repository, else those on disk);
+    ``live``: between the pinned MCP servers' tools and what they publish now.
+    ``fail_on`` None: ``[tool.toolc.diff] fail_on``, else ``error``. A fresh build's
+    changes carry their spec lines; ``link_base`` (``https://github.com/o/r/blob/SHA/``)
+    makes markdown's links to them absolute, else they are relative to the repository."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    # lazy: loads pydantic, yaml
+    from ..pipeline import compile_specs
+
+    config = config_or_report("text", err)
+    if config is None:
+        return EXIT_ERRORS
+    fail_on = fail_on or ci_fail_on(config)
+    if live:
+        if old or new or against:
+            err.write("error: --live compares the specs with the live servers; "
+                      "give no OLD, NEW or --against\n")
+            return EXIT_USAGE
+        # lazy: loads anyio, pydantic, yaml
+        from ..importer.drift import run_live_diff
+
+        return run_live_diff(config, fmt=fmt, fail_on=fail_on, out=out, err=err, color=color)
+    if against and new:
+        err.write("error: give OLD NEW folders, or --against REF with at most NEW\n")
+        return EXIT_USAGE
+    if against and old and not new:
+        old, new = None, old  # `toolc diff --against REF NEW`
+    # lazy: loads pydantic
+    from ..diff import DiffInputError, fails, repo_prefix
+
+    # lazy: loads pydantic, yaml
+    from ..pipeline import new_golden, render_outputs, schema_changes
+
+    project = None
+    golden_root = f"{config.relative(config.output)}/schemas"
+    try:
+        before, old_label = _old_side(config, old, against, golden_root, err)
+        new_label = new or "a fresh build of the specs"
+        if new:
+            after = _load_folder(new)
+        else:
+            compiled = compile_specs(config)
+            if compiled.project is None:
+                print_diagnostics(compiled.bag, compiled.sources, "text", err, color)
+                return EXIT_ERRORS
+            project = compiled.project
+            after = new_golden(render_outputs(project))
+        result = schema_changes(config, before, after, project)
+    except DiffInputError as exc:  # not a finding: the comparison could not be made
+        err.write(f"error: {exc}\n")
+        return EXIT_USAGE
+    text = result.render(fmt, color=color, golden_root=golden_root,
+                         compared=f"{old_label} with {new_label}", link_base=link_base,
+                         spec_prefix=repo_prefix(config.root) if project else "")
+    if text:
+        out.write(text + "\n")
+    return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
+
+
+def _load_folder(path: str) -> ToolSet:
+    # lazy: loads pydantic
+    from ..diff import load_folder
+
+    return load_folder(path)
+
+
+def _old_side(config: Config, old: str | None, against: str | None, golden_root: str,
+              err: TextIO) -> tuple[ToolSet, str]:
+    """The OLD golden files and how to name them; when none is named, the committed ones
+    (the README's and a reviewer's meaning), or, outside git, those on disk, saying
+    which on stderr."""
+    # lazy: loads pydantic
+    from ..diff import head_commit, load_git
+
+    # lazy: loads pydantic, yaml
+    from ..pipeline import golden_on_disk
+
+    if against:
+        return load_git(against, golden_root, config.root), f"{against}:{golden_root}"
+    if old:
+        return _load_folder(old), old
+    if head_commit(config.root) is not None:
+        label = f"the committed golden files (HEAD:{golden_root})"
+        err.write(f"toolc: compared {label} with a fresh build of the specs\n")
+        return load_git("HEAD", golden_root, config.root), label
+    label = f"the golden files on disk ({golden_root}/)"
+    err.write(f"toolc: not in a git repository with a commit: compared {label} "
+              "with a fresh build of the specs\n")
+    return golden_on_disk(config), label

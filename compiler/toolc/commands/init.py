@@ -1,0 +1,155 @@
+"""``toolc init``: a starter spec, its handlers, the spec format's JSON Schema and the
+configuration: ``[tool.toolc]``, a ``.gitignore`` entry for the build cache, and a mypy
+configuration that checks the handlers against the generated modules (the build finds a
+misspelt handler; only mypy finds a handler with the wrong signature)."""
+
+from __future__ import annotations
+
+import json
+import keyword
+import sys
+import tomllib
+from pathlib import Path
+from typing import TextIO
+
+STARTER_SPEC = """\
+# yaml-language-server: $schema=../.toolc/spec.schema.json
+toolc: 1
+module: {module}
+description: Tools of {module}.
+
+tools:
+  greet:
+    title: Greet
+    description: Say hello to someone by name.
+    handler: {module}_tools:greet
+    annotations: {{readOnlyHint: true}}
+    params:
+      name:
+        type: string
+        description: Who to greet.
+        minLength: 1
+      excited:
+        type: boolean
+        description: End the greeting with an exclamation mark.
+        default: false
+
+toolsets:
+  main: {{kind: function, tools: [greet]}}
+
+export: main
+"""
+
+STARTER_HANDLERS = '''\
+"""Handlers of specs/{module}.toolc.yaml."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolc.runtime import RunContext
+
+
+def greet(ctx: RunContext[Any], name: str, excited: bool = False) -> str:
+    return f"Hello, {{name}}{{'!' if excited else '.'}}"
+'''
+
+CONFIG = """
+[tool.toolc]
+specs = "specs"
+output = "generated"
+python-path = ["."]
+"""
+
+# mypy reads the generated modules and the handlers together: each generated module says
+# which type every handler must have (its `_check_user_code`), so a handler with the
+# wrong signature fails here, before any call. Run `mypy` after `toolc build`.
+MYPY = """
+[tool.mypy]
+strict = true
+files = ["generated", "{handlers}"]
+mypy_path = ["."]
+"""
+
+GITIGNORE = ".toolc-cache/\n"
+
+
+def init_project(force: bool = False, root: Path | None = None, module: str | None = None,
+                 out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Write the starter files into ``root`` (default: cwd); refuse to overwrite.
+
+    ``module`` names the spec's module; by default ``[project].name`` of an existing
+    pyproject.toml, else the folder's name (made an identifier)."""
+    out, err = out or sys.stdout, err or sys.stderr
+    # lazy: loads pydantic, yaml
+    from ..model import spec_json_schema
+
+    root = root or Path.cwd()
+    pyproject = root / "pyproject.toml"
+    current = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    if module is not None and not _is_module_name(module):
+        err.write(f"error: --module {module!r} is not an ASCII Python identifier\n")
+        return 2
+    module = module or _project_name(current) or _module_name(root)
+    handlers = f"{module}_tools.py"
+    files = {
+        root / "specs" / f"{module}.toolc.yaml": STARTER_SPEC.format(module=module),
+        root / handlers: STARTER_HANDLERS.format(module=module),
+        root / ".toolc" / "spec.schema.json":
+            json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n",
+    }
+    existing = [p for p in files if p.exists() and p.suffix != ".json"]
+    if existing and not force:
+        err.write(f"error: {existing[0]} exists; use --force to overwrite\n")
+        return 1
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        out.write(f"wrote {path.relative_to(root)}\n")
+    added = [table for table, text in (("[tool.toolc]", CONFIG),
+                                       ("[tool.mypy]", MYPY.format(handlers=handlers)))
+             if table not in current]
+    if added:
+        current += "".join(CONFIG if t == "[tool.toolc]" else MYPY.format(handlers=handlers)
+                           for t in added)
+        pyproject.write_text(current, encoding="utf-8")
+        out.write(f"added {' and '.join(added)} to pyproject.toml\n")
+    if _ignore_cache(root / ".gitignore"):
+        out.write("added .toolc-cache/ to .gitignore\n")
+    out.write("next: run `toolc build`, then `mypy` (handlers against the generated "
+              f"types), then `toolc serve specs/{module}.toolc.yaml`\n")
+    return 0
+
+
+def _ignore_cache(gitignore: Path) -> bool:
+    """Add the build cache to ``.gitignore`` unless it is there; whether it was added."""
+    text = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
+    if any(line.strip() in (".toolc-cache", ".toolc-cache/", "/.toolc-cache/")
+           for line in text.splitlines()):
+        return False
+    gitignore.write_text(text + ("" if not text or text.endswith("\n") else "\n") + GITIGNORE,
+                         encoding="utf-8")
+    return True
+
+
+def _project_name(pyproject: str) -> str | None:
+    """``[project].name`` made a module name (``support-desk`` -> ``support_desk``)."""
+    try:
+        name = tomllib.loads(pyproject).get("project", {}).get("name")
+    except tomllib.TOMLDecodeError:
+        return None
+    if not isinstance(name, str):
+        return None
+    candidate = name.replace("-", "_").replace(".", "_").lower()
+    return candidate if _is_module_name(candidate) else None
+
+
+def _is_module_name(name: str) -> bool:
+    return name.isascii() and name.isidentifier() and not keyword.iskeyword(name)
+
+
+def _module_name(root: Path) -> str:
+    name = "".join(c if c.isalnum() else "_" for c in root.resolve().name.lower()).strip("_")
+    if not name or not _is_module_name(name):
+        return "app"
+    return name

@@ -1,0 +1,412 @@
+"""Incremental builds: per module, reuse what an unchanged module produced last time.
+
+The no-op cache (``toolc.output.cache``) answers only when nothing changed at all. When
+something did, a writing build still runs the whole front end (the checks that span
+modules need every spec, and their diagnostics are made afresh), then, per module,
+reuses what the last clean build made of a module whose *key* is unchanged:
+
+- its generated code (``<module>.py``), read back from the output folder and reused only
+  when it still has the hash recorded for it (else generated again);
+- its certification verdict: the module is not served again, and what its certification
+  reported (warnings, infos, the inline suppressions it used) is replayed in its place.
+
+The key of a module hashes everything its code and its verdict depend on: toolc's
+version and code, the dependencies' versions and ``[tool.toolc]`` (as the no-op cache
+does), the schema files the project's ``$ref``s inline, the user code certification
+imports, and for the module and every module it imports, directly or not, its spec's
+path and text. Golden files are published again from the IR every time:
+that costs less than reading and verifying them (26 ms for 1,000 tools).
+
+The record (``.toolc-cache/modules.json``) is untrusted input, like everything in a
+checkout: every entry is checked for shape, only files the build would write are read
+(through no link), a reused text must have the recorded hash, only info and warning
+diagnostics of certification codes are replayed. A bad record costs time, never the
+output's correctness. A checking build never reads it, and the diff against the golden
+files on disk is computed on every build.
+
+``MEMORY`` keeps what a long-lived process (``toolc build --watch``) already made, so
+that it does not read it back from disk: the loaded spec files, by their bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..config import Config
+from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
+from ..ir import ModuleIR, ProjectIR
+from .confine import OutputError, check_way, is_plain_file
+from .lock import cache_folder
+
+if TYPE_CHECKING:
+    from ..generate import ModuleSink
+    from ..loader import LoadedFile
+
+RECORD_FORMAT = 1
+RECORD_FILE = "modules.json"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+Mark = tuple[str, int, str]  # a suppression used: (spec path, line, code)
+
+
+@dataclass(slots=True)
+class Verdict:
+    """What certifying one module reported, and which inline suppressions it used."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Reuse:
+    """What a build takes over from the last one, per module, and what it makes anew."""
+
+    keys: dict[str, str] = field(default_factory=dict)        # module -> its key
+    texts: dict[str, str] = field(default_factory=dict)       # module -> reused code
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # module -> replayed
+    fresh: dict[str, Verdict] = field(default_factory=dict)   # filled by certification
+    certifiable: bool = True  # every user module certification imports was hashed
+
+    def served(self, project: ProjectIR) -> list[str]:
+        """The modules certification must serve (those without a reused verdict)."""
+        return [name for name in project.modules if name not in self.verdicts]
+
+
+# -- a warm process's memory ------------------------------------------------------------
+
+
+class Memory:
+    """What a long-lived process keeps between builds (``toolc build --watch`` turns it on):
+    each spec file's loaded form, by path, reused while its bytes are the same (nothing
+    downstream changes a LoadedFile: the model and the checks make their own objects);
+    each module's golden texts, by module, reused while its key is the same (they are
+    made from its IR alone, which its key covers). Only this process wrote either."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.loaded: dict[Path, tuple[str, bytes, LoadedFile]] = {}
+        self.golden: dict[str, tuple[str, dict[str, str]]] = {}
+
+    def parser(self, path: Path) -> Callable[[bytes, str], LoadedFile] | None:
+        """What ``load_file`` parses the bytes of ``path`` with (None: as usual)."""
+        if not self.enabled:
+            return None
+
+        def parse(raw: bytes, shown: str) -> LoadedFile:
+            from ..loader import load_bytes
+
+            kept = self.loaded.get(path)
+            if kept is not None and kept[0] == shown and kept[1] == raw:
+                return kept[2]
+            loaded = load_bytes(raw, shown)
+            self.loaded[path] = (shown, raw, loaded)
+            return loaded
+
+        return parse
+
+
+MEMORY = Memory()
+
+
+# -- keys -------------------------------------------------------------------------------
+
+
+def module_keys(config: Config, project: ProjectIR, sources: Mapping[str, str],
+                environment: str, user_code: Mapping[str, str] | None) -> dict[str, str]:
+    """Each module's key (see the module's docstring)."""
+    base = hashlib.sha256(json.dumps(
+        [environment, sorted(project.schema_files.items()), user_code],
+        sort_keys=True).encode()).hexdigest()
+    own = {name: _module_digest(module, sources) for name, module in project.modules.items()}
+    keys: dict[str, str] = {}
+    for name in project.modules:
+        h = hashlib.sha256(base.encode())
+        for needed in sorted(needed_modules(project, name)):
+            h.update(needed.encode() + b"\0" + own[needed].encode())
+        keys[name] = h.hexdigest()
+    return keys
+
+
+def _module_digest(module: ModuleIR, sources: Mapping[str, str]) -> str:
+    # A module's IR is made from its spec and the specs it imports (resolve reads no
+    # other file but the schema files, which are in the base): hashing the IR itself
+    # would say no more, and its repr costs 3-4 ms a module of 20 tools.
+    h = hashlib.sha256(module.path.encode() + b"\0")
+    h.update(sources.get(module.path, "").encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def needed_modules(project: ProjectIR, name: str) -> set[str]:
+    """``name`` and every module it imports, directly or not."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current not in seen and current in project.modules:
+            seen.add(current)
+            todo.extend(project.modules[current].imports)
+    return seen
+
+
+# -- what is reused ---------------------------------------------------------------------
+
+
+def plan_reuse(config: Config, project: ProjectIR, keys: dict[str, str], *,
+               certify: bool) -> Reuse:
+    """What the record lets this build reuse; everything else is made anew."""
+    reuse = Reuse(keys)
+    entries = _entries(config)
+    for name, key in keys.items():
+        entry = entries.get(name)
+        if entry is None or entry["key"] != key:
+            continue
+        text = _reusable_text(config.output, f"{name}.py", entry["code"], entry["file"])
+        if text is None:
+            continue  # made anew, and certified anew
+        reuse.texts[name] = text
+        if certify and entry["verdict"] is not None:
+            reuse.verdicts[name] = entry["verdict"]
+    return reuse
+
+
+def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str], *,
+            certify: bool) -> Reuse:
+    """The keys of this build's modules and what the record lets it reuse. When the
+    user code certification imports cannot all be hashed, no verdict is reused (nor
+    recorded: ``Reuse.certifiable``)."""
+    from .cache import certified_code, environment_record
+
+    environment = json.dumps(environment_record(config), sort_keys=True, default=str)
+    user_code = certified_code(config, project)
+    keys = module_keys(config, project, sources, environment, user_code)
+    reuse = plan_reuse(config, project, keys, certify=certify and user_code is not None)
+    reuse.certifiable = user_code is not None
+    return reuse
+
+
+def publish_reusing(project: ProjectIR, reuse: Reuse) -> dict[str, str]:
+    """``publish_project``, with the golden texts of a module whose key is unchanged
+    taken from this process's memory (when it keeps one)."""
+    from ..publish import golden_path, golden_text
+
+    files: dict[str, str] = {}
+    for name, module in project.modules.items():
+        kept = MEMORY.golden.get(name) if MEMORY.enabled else None
+        if kept is not None and kept[0] == reuse.keys[name]:
+            files.update(kept[1])
+            continue
+        made = {golden_path(name, tool.name): golden_text(tool.published())
+                for tool in module.exported_tools}
+        if MEMORY.enabled:
+            MEMORY.golden[name] = (reuse.keys[name], made)
+        files.update(made)
+    return files
+
+
+def generate_reusing(project: ProjectIR, reuse: Reuse,
+                     sink: ModuleSink | None = None) -> dict[str, str]:
+    """``generate_project``, with each reused module's code taken as it is."""
+    from ..generate import INIT_FILE, generate_module, init_text
+
+    init = init_text()
+    if sink is not None:
+        sink(INIT_FILE, init, None)
+    files = {}
+    for name, module in sorted(project.modules.items()):
+        text = reuse.texts.get(name)
+        files[f"{name}.py"] = text = generate_module(module, project) if text is None else text
+        if sink is not None:
+            sink(f"{name}.py", text, module)
+    files[INIT_FILE] = init
+    return files
+
+
+def _reusable_text(out: Path, rel: str, expected: str, written: list[int]) -> str | None:
+    """The file's text if it is a plain file, reached through no link, that is still the
+    file the build wrote (``written``: its inode, modification time and size then) and
+    has that hash. A file and record that came with a checkout are other files: so a
+    planted pair is never reused."""
+    try:
+        check_way(out, rel)
+    except OutputError:
+        return None
+    path = out / rel
+    if not is_plain_file(path) or file_identity(path) != written:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if hashlib.sha256(data).hexdigest() != expected:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def file_identity(path: Path) -> list[int] | None:
+    try:
+        st = path.lstat()
+    except OSError:
+        return None
+    return [st.st_ino, st.st_mtime_ns, st.st_size]
+
+
+def code_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# -- certification's side ----------------------------------------------------------------
+
+
+def used_marks(bag: DiagnosticBag) -> set[Mark]:
+    """Every (path, line, code) an inline suppression has suppressed so far."""
+    return {(path, line, code) for path, lines in bag.suppressions.items()
+            for line, item in lines.items() for code in item.used}
+
+
+def replay(bag: DiagnosticBag, verdict: Verdict) -> None:
+    """Say again what certifying a module said, and count its suppressions as used."""
+    for path, line, code in verdict.marks:
+        found = bag.suppressions.get(path, {}).get(line)
+        if found is not None and code in found.codes:
+            found.used.add(code)
+    bag.items.extend(verdict.diagnostics)
+
+
+def judged(bag: DiagnosticBag, verdicts: dict[str, Verdict], name: str,
+           before: set[Mark], items: list[Diagnostic]) -> None:
+    """Keep what certifying ``name`` reported (``before``: the marks used until then)."""
+    verdicts[name] = Verdict(list(items), sorted(used_marks(bag) - before))
+
+
+# -- the record ---------------------------------------------------------------------------
+
+
+def remember(config: Config, project: ProjectIR, files: Mapping[str, str], reuse: Reuse,
+             *, certified: bool) -> None:
+    """Record each module's key, code hash and (when certified, or carried over from a
+    record of the same key) its verdict, for the next build."""
+    from .cache import _diagnostic_record
+
+    modules: dict[str, Any] = {}
+    for name in project.modules:
+        verdict = reuse.fresh.get(name) or reuse.verdicts.get(name)
+        if not reuse.certifiable:
+            verdict = None
+        elif verdict is None and not certified:
+            verdict = _carried(config, name, reuse.keys[name])
+        identity = file_identity(config.output / f"{name}.py")
+        if identity is None:
+            continue  # not there after all: nothing to reuse next time
+        modules[name] = {
+            "key": reuse.keys[name],
+            "code": code_hash(files[f"{name}.py"]),
+            "file": identity,
+            "verdict": None if verdict is None else {
+                "diagnostics": [_diagnostic_record(d) for d in verdict.diagnostics],
+                "marks": [list(m) for m in verdict.marks]},
+        }
+    _write_record(config, {"format": RECORD_FORMAT, "modules": modules})
+
+
+def _carried(config: Config, name: str, key: str) -> Verdict | None:
+    """A verdict a ``--no-certify`` build keeps: the last one, if for the same key."""
+    entry = _entries(config).get(name)
+    return entry["verdict"] if entry is not None and entry["key"] == key else None
+
+
+def forget(config: Config) -> None:
+    folder = _folder(config)
+    if folder is not None:
+        with contextlib.suppress(OSError):
+            (folder / RECORD_FILE).unlink()
+
+
+def _folder(config: Config, *, create: bool = False) -> Path | None:
+    try:
+        return cache_folder(config.root, create=create)
+    except OutputError:
+        return None  # a link or a file there: no record, rather than one elsewhere
+
+
+def _write_record(config: Config, record: dict[str, Any]) -> None:
+    folder = _folder(config, create=True)
+    if folder is None:
+        return
+    path, tmp = folder / RECORD_FILE, folder / "modules.tmp"
+    try:
+        tmp.unlink(missing_ok=True)  # a link put there is removed, never written through
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(record, sort_keys=True))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a record that cannot be written only costs the next build its reuse
+
+
+def _entries(config: Config) -> dict[str, dict[str, Any]]:
+    """The record's well-formed entries; anything else in it is ignored."""
+    folder = _folder(config)
+    if folder is None:
+        return {}
+    path = folder / RECORD_FILE
+    if not is_plain_file(path):
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT \
+            or not isinstance(data.get("modules"), dict):
+        return {}
+    entries: dict[str, dict[str, Any]] = {}
+    for name, item in data["modules"].items():
+        entry = _entry(item)
+        if isinstance(name, str) and entry is not None:
+            entries[name] = entry
+    return entries
+
+
+def _entry(item: Any) -> dict[str, Any] | None:
+    if not isinstance(item, dict):
+        return None
+    key, code, verdict = item.get("key"), item.get("code"), item.get("verdict")
+    written = item.get("file")
+    if not (isinstance(key, str) and _HEX64.fullmatch(key)
+            and isinstance(code, str) and _HEX64.fullmatch(code)
+            and isinstance(written, list) and len(written) == 3
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in written)):
+        return None
+    return {"key": key, "code": code, "file": written,
+            "verdict": None if verdict is None else _verdict(verdict)}
+
+
+def _verdict(item: Any) -> Verdict | None:
+    """A recorded verdict, or None (the module is certified again) if any part is off."""
+    from .cache import _diagnostic_from
+
+    if not isinstance(item, dict):
+        return None
+    raw, marks = item.get("diagnostics"), item.get("marks")
+    if not isinstance(raw, list) or not isinstance(marks, list) or len(raw) > 100_000:
+        return None
+    diagnostics = [_diagnostic_from(d) for d in raw]
+    if any(d is None or d.code not in CERTIFY_CODES for d in diagnostics):
+        return None
+    found: list[Mark] = []
+    for mark in marks:
+        if not (isinstance(mark, list) and len(mark) == 3 and isinstance(mark[0], str)
+                and isinstance(mark[1], int) and not isinstance(mark[1], bool)
+                and mark[2] in CERTIFY_CODES):
+            return None
+        found.append((mark[0], mark[1], mark[2]))
+    return Verdict([d for d in diagnostics if d is not None], found)

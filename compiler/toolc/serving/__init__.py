@@ -1,0 +1,1 @@
+"""``toolc serve``: finding what to serve, stdio and streamable HTTP, and ``--reload``."""

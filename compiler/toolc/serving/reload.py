@@ -1,0 +1,134 @@
+"""``toolc serve --reload``: serve what the spec says after each save, without a restart.
+
+Beside the server runs a watch (watchfiles) on what the target was made of: for a spec
+target, the project's spec folders (a spec may ``$ref`` another, or a schema file beside
+it); for a module target, the generated module's file. On a change the target is opened
+again exactly as at the start (the spec compiled in memory and staged as a fresh
+package; a module imported afresh), its toolset entered, and swapped in behind the
+running server, which tells its clients: ``notifications/tools/list_changed`` on each
+connection, and an event on ``subscriptions/listen`` streams
+(:func:`toolc.runtime.server.replace_toolset`). A spec with errors mid-edit is reported
+(its diagnostics on stderr) and the server goes on serving the last good toolset.
+
+Handler modules are imported once: a change to a handler needs a restart (a module
+re-imported under a live server would leave its old objects in the other sets).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..config import Config
+from ..pipeline import SPEC_SUFFIX
+
+log = logging.getLogger("toolc.serve")
+
+_SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class Reloader:
+    """Reopens ``target`` on each change to its inputs and swaps it into ``server``."""
+
+    def __init__(self, config: Config, target: str, *, toolset_name: str | None,
+                 pinned: bool, err: TextIO, server: Any, module_file: str | None) -> None:
+        self.config = config
+        self.target = target
+        self.toolset_name = toolset_name
+        self.pinned = pinned
+        self.err = err
+        self.server = server
+        self.is_spec = target.endswith(SPEC_SUFFIX) or Path(target).is_file()
+        self.module_file = Path(module_file).resolve() if module_file else None
+
+    def paths(self) -> list[Path]:
+        """What to watch: the spec folders (and the spec's own), or the module's folder."""
+        if not self.is_spec:
+            return [self.module_file.parent] if self.module_file else []
+        found = {p.resolve() for p in self.config.specs if p.exists()}
+        found.add(Path(self.target).resolve().parent)
+        outermost: list[Path] = []
+        for path in sorted(found, key=lambda p: len(p.parts)):
+            if not any(path.is_relative_to(kept) for kept in outermost):
+                outermost.append(path)
+        return outermost
+
+    def is_input(self, _change: Any, name: str) -> bool:
+        path = Path(name).resolve()
+        if not self.is_spec:
+            return path == self.module_file
+        if path.is_relative_to(self.config.output.resolve()) or "__pycache__" in path.parts:
+            return False
+        return path.name.endswith(SPEC_SUFFIX) or path.suffix in _SOURCE_SUFFIXES
+
+    def _open(self, opened: contextlib.ExitStack) -> Any:
+        """The target again, as ``toolc serve`` opened it (blocking: run in a thread)."""
+        # lazy: 6 more toolc module(s), only when this runs
+        from .targets import module_target, open_target
+
+        if not self.is_spec:  # import the module afresh, not the one in sys.modules
+            sys.modules.pop(module_target(self.config, self.target), None)
+        return opened.enter_context(open_target(self.config, self.target, self.toolset_name,
+                                                self.err, pinned=self.pinned))
+
+    async def run(self) -> None:
+        """Reload on each change until cancelled; what it entered is left on the way out."""
+        # lazy: loads watchfiles
+        import watchfiles
+
+        paths = self.paths()
+        if not paths:
+            log.warning("--reload: nothing to watch for %s", self.target)
+            return
+        log.info("reloading on changes in %s", ", ".join(self.config.relative(p)
+                                                          for p in paths))
+        current: tuple[contextlib.ExitStack, contextlib.AsyncExitStack] | None = None
+        try:
+            async for _changes in watchfiles.awatch(*paths, watch_filter=self.is_input,
+                                                    debounce=50, step=20):
+                swapped = await self._reload()
+                if swapped is not None:
+                    if current is not None:
+                        await _close(current)
+                    current = swapped
+        finally:
+            if current is not None:
+                await _close(current)
+
+    async def _reload(self) -> tuple[contextlib.ExitStack, contextlib.AsyncExitStack] | None:
+        # lazy: loads anyio
+        import anyio
+
+        # lazy: loads mcp (about a second)
+        from ..runtime.server import replace_toolset
+
+        # lazy: 6 more toolc module(s), only when this runs
+        from .targets import ServeError
+
+        opened, entered = contextlib.ExitStack(), contextlib.AsyncExitStack()
+        try:
+            chosen = await anyio.to_thread.run_sync(self._open, opened)
+            await entered.enter_async_context(chosen.toolset)
+        except ServeError as exc:
+            log.error("not reloaded, still serving the last good toolset: %s", exc)
+            await _close((opened, entered))
+            return None
+        except Exception as exc:  # noqa: BLE001  # a bad reload must not end the server
+            log.error("not reloaded, still serving the last good toolset: %s: %s",
+                      type(exc).__name__, exc)
+            await _close((opened, entered))
+            return None
+        await replace_toolset(self.server, chosen.toolset)
+        log.info("reloaded %s", self.target)
+        return opened, entered
+
+
+async def _close(stacks: tuple[contextlib.ExitStack, contextlib.AsyncExitStack]) -> None:
+    opened, entered = stacks
+    try:
+        await entered.aclose()
+    finally:
+        opened.close()

@@ -1,0 +1,303 @@
+"""``toolc serve``: serve a compiled toolset to real MCP clients over stdio or HTTP.
+
+The target is a spec file (``specs/workbench.toolc.yaml``: the project, the nearest
+pyproject.toml with ``[tool.toolc]`` above it, is compiled in memory, so what is served
+is exactly what the spec says now) or a module: a generated module's bare name
+(``workbench``, from the output folder) or a dotted name (``generated.workbench``). Handlers are imported at this point, from the configured
+``python-path``. Logs go to stderr only: on stdio, stdout is the protocol. SIGINT and
+SIGTERM stop the server cleanly. What HTTP clients may do is in :mod:`toolc.serving.http`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import sys
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+from ..certify.staged_import import on_sys_path, staged_package
+from ..config import Config
+from ..ir import ModuleIR, ProjectIR
+from ..pipeline import SPEC_SUFFIX, compile_specs, discover, render_outputs
+from ..report.diagnostic_formats import render
+from ..runtime import AbstractToolset
+from ..runtime.tool import LazyRef, LazyRefError
+from .http import HttpOptions, run_http, until_signal
+
+log = logging.getLogger("toolc.serve")
+
+
+class ServeError(Exception):
+    """A target that cannot be served; the message says why. Exit 2 (a target, toolset
+    or --deps that is not there is a usage error), or 1 when the specs have errors (a
+    finding, as for validate and build)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    module: ModuleType
+    toolset: Any
+    name: str
+    instructions: str | None
+
+
+def project_start(target: str) -> Path | None:
+    """Where the project of a spec target is: the folder of the nearest pyproject.toml
+    with a ``[tool.toolc]`` table at or above the spec; None for a module target, or a
+    spec outside any such project (the current folder's project is used)."""
+    path = Path(target)
+    if not (target.endswith(SPEC_SUFFIX) or path.is_file()) or not path.is_file():
+        return None
+    spec_folder = path.absolute().parent
+    for folder in (spec_folder, *spec_folder.parents):
+        if _declares_toolc(folder / "pyproject.toml"):
+            return folder
+    return None
+
+
+def _declares_toolc(pyproject: Path) -> bool:
+
+    try:
+        table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return pyproject.is_file()  # load_config reports what is wrong with it
+    tool = table.get("tool")
+    return isinstance(tool, dict) and "toolc" in tool
+
+
+@contextlib.contextmanager
+def open_target(config: Config, target: str, toolset_name: str | None, err: TextIO,
+                *, pinned: bool = False) -> Iterator[Target]:
+    """Import what ``target`` names and pick its toolset (default: the export): a spec
+    file, a generated module's bare name (the output folder's module, before any user
+    package of that name) or a dotted module name (``toolc serve --help``).
+
+    ``pinned``: every ``mcp`` set with pinned tools lists its pinned definitions (what
+    the golden files hold) and forwards calls to its live server, connecting at the first
+    call; without it, such a set lists the live server as an application would.
+    """
+    path = Path(target).absolute()
+    spec = target.endswith(SPEC_SUFFIX) or path.is_file()
+    if spec and not path.is_file():
+        raise ServeError(f"no such spec: {target}" + _available(config))
+    if not spec:
+        name = module_target(config, target)
+        if not pinned:
+            with on_sys_path(config.root, *config.python_path):
+                module = _import(name, config)
+                yield _pick(module, toolset_name, lambda: _module_ir(config, module), config)
+            return
+        project = _compile(config, None, err)
+        package, _, short = name.rpartition(".")
+        if short not in project.modules:
+            raise ServeError(f"{target} is not the generated module of a spec of this project"
+                             + _available(config))
+        with on_sys_path(config.root, *config.python_path):
+            _stand_in(package or None, project)
+            yield _pick(_import(name, config), toolset_name,
+                        lambda: project.modules[short], config)
+        return
+    project = _compile(config, path if _outside(config, path) else None, err)
+    shown = config.relative(path)
+    found = next((m for m in project.modules.values() if m.path == shown), None)
+    if found is None:
+        raise ServeError(f"{shown} is not among the project's specs" + _available(config))
+    with staged_package(render_outputs(project), config.python_path) as package:
+        if pinned:
+            _stand_in(package, project)
+        yield _pick(_import(f"{package}.{found.name}", config), toolset_name, lambda: found,
+                        config)
+
+
+def output_package(config: Config) -> str | None:
+    """The dotted name the output folder is imported as from the project root
+    (``generated``); None when it is not a package path below the root."""
+    try:
+        parts = config.output.resolve().relative_to(config.root.resolve()).parts
+    except ValueError:
+        return None
+    return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
+
+
+def module_target(config: Config, target: str) -> str:
+    """The module to import: a bare name of a generated module (``support_desk``) is
+    that module in the output folder, before any user package of the name."""
+    package = output_package(config)
+    if "." not in target and package and (config.output / f"{target}.py").is_file():
+        return f"{package}.{target}"
+    return target
+
+
+def _generated_modules(config: Config) -> list[str]:
+    package = output_package(config) or config.relative(config.output)
+    return sorted(f"{package}.{p.stem}" for p in config.output.glob("*.py")
+                  if p.stem != "__init__" and p.stem.isidentifier())
+
+
+def _available(config: Config) -> str:
+    """What could be served instead, for an error message."""
+
+    specs = [config.relative(p) for p in discover(config)]
+    modules = _generated_modules(config)
+    lines = ([f"\n  specs: {', '.join(specs)}"] if specs else []) + (
+        [f"\n  generated modules: {', '.join(modules)}"] if modules else [])
+    return "".join(lines) or "\n  (no specs and no generated modules in this project)"
+
+
+def _module_ir(config: Config, module: ModuleType) -> ModuleIR | None:
+    """The spec module a generated module was made from, to map --toolset's declared
+    names to attributes; None when it is not one, or the specs do not compile."""
+    short = module.__name__.rpartition(".")[2]
+    package = output_package(config)
+    if package is None or module.__name__ != f"{package}.{short}":
+        return None
+    compiled = compile_specs(config)
+    return compiled.project.modules.get(short) if compiled.project else None
+
+
+def _deps_factory(reference: str) -> Any:
+    """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
+
+    try:
+        factory = LazyRef.parse(reference).resolve()
+    except (ValueError, LazyRefError) as exc:
+        raise ServeError(f"--deps: {exc}") from None
+    if not callable(factory):
+        raise ServeError(f"--deps: {reference} is not callable")
+    return factory
+
+
+def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
+    compiled = compile_specs(config, (*config.specs, extra) if extra else ())
+    if compiled.project is None:
+        err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
+        raise ServeError("the specs have errors; nothing is served", code=1)
+    return compiled.project
+
+
+def _stand_in(package: str | None, project: ProjectIR) -> None:
+    # lazy: 1 more toolc module(s), only when this runs
+    from ..runtime.pinned import stand_in_pinned
+
+    stand_in_pinned(package, project.stand_in_targets(), forward_calls=True)
+
+
+def _import(name: str, config: Config) -> ModuleType:
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise ServeError(f"cannot import {name}: {exc}" + _available(config)) from None
+
+
+def _outside(config: Config, path: Path) -> bool:
+    resolved = path.resolve()
+    return not any(resolved == s.resolve() or resolved.is_relative_to(s.resolve())
+                   for s in config.specs)
+
+
+def _pick(module: ModuleType, toolset_name: str | None,
+          spec_module: Callable[[], ModuleIR | None], config: Config) -> Target:
+    """The export, or the toolset the spec declares as ``toolset_name`` (its attribute
+    may be another name: ``readOnly`` is ``read_only``); errors list the toolsets."""
+
+    name = module.__name__.split(".")[-1]
+    attr = toolset_name or "toolset"
+    toolset = getattr(module, attr, None)
+    declared: dict[str, str] = {}
+    if not isinstance(toolset, AbstractToolset):
+        ir = spec_module()
+        if ir is not None:
+            declared = ir.python_names.toolsets
+        if toolset_name in declared:
+            attr = declared[toolset_name]
+            toolset = getattr(module, attr, None)
+    if not isinstance(toolset, AbstractToolset):
+        known = sorted(declared) or sorted(
+            n for n in getattr(module, "__all__", ())
+            if isinstance(getattr(module, n, None), AbstractToolset))
+        what = f"toolset {toolset_name!r}" if toolset_name else "exported toolset"
+        raise ServeError(f"module {name} has no {what}"
+                         + (f" (toolsets: {', '.join(known)})" if known else
+                            " (it is not a module toolc generated)") + _available(config))
+    return Target(module, toolset, name, (module.__doc__ or "").strip() or None)
+
+
+def serve(config: Config, target: str, *, toolset_name: str | None = None,
+          transport: str = "stdio", http: HttpOptions | None = None, pinned: bool = False,
+          expose_errors: bool = False, deps: str | None = None,
+          err: TextIO | None = None, reload: bool = False) -> int:
+    """Serve until the client goes away or a signal arrives; the exit code.
+
+    ``deps``: ``package.module:factory``, imported from the python path; the factory is
+    called per client session for the deps its predicates and handlers receive.
+
+    ``expose_errors``: an unexpected exception of a tool reaches the client with its
+    type and message; without it, as "internal error in tool X (ref N)" (details logged).
+
+    ``reload``: serve the target anew after each change to it (:mod:`toolc.serving.reload`).
+    """
+    err = err or sys.stderr
+    # lazy: loads anyio
+    import anyio
+
+    logging.basicConfig(stream=err, level=logging.INFO,
+                        format="toolc serve: %(levelname)s %(message)s")
+    try:
+        with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
+            # lazy: loads mcp (about a second)
+            from ..runtime.server import to_mcp_server
+
+            server = to_mcp_server(chosen.toolset, name=chosen.name,
+                                   instructions=chosen.instructions,
+                                   expose_errors=expose_errors,
+                                   deps_factory=_deps_factory(deps) if deps else None)
+            beside = _reloader(config, target, toolset_name, pinned, err, server,
+                               chosen) if reload else None
+            if transport == "stdio":
+                anyio.run(_run_stdio, server, beside)
+            else:
+
+                anyio.run(run_http, server, http or HttpOptions(), beside)
+    except ServeError as exc:
+        err.write(f"error: {exc}\n")
+        return exc.code
+    except KeyboardInterrupt:
+        pass
+    log.info("stopped")
+    return 0
+
+
+def _reloader(config: Config, target: str, toolset_name: str | None, pinned: bool,
+              err: TextIO, server: Any, chosen: Target) -> Callable[[], Any]:
+    # lazy: 1 more toolc module(s), only when this runs
+    from .reload import Reloader
+
+    return Reloader(config, target, toolset_name=toolset_name, pinned=pinned, err=err,
+                    server=server, module_file=getattr(chosen.module, "__file__", None)).run
+
+
+async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> None:
+    # lazy: loads anyio
+    import anyio
+
+    # lazy: loads mcp (about a second)
+    from mcp.server.stdio import stdio_server
+
+    async with anyio.create_task_group() as tg:
+        await tg.start(until_signal, tg.cancel_scope.cancel)
+        if beside is not None:  # --reload's watch
+            tg.start_soon(beside)
+        log.info("serving %s over stdio", server.name)
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        tg.cancel_scope.cancel()  # the client closed stdin: done

@@ -1,0 +1,115 @@
+"""Diagnostic formatters: text with source and caret, json, github commands."""
+
+from __future__ import annotations
+
+import json
+
+from toolc.diagnostics import Diagnostic, Severity, Span
+from toolc.report.diagnostic_formats import render
+
+SOURCE = {"specs/a.toolc.yaml": "tools:\n  readLog:\n    descripton: Read.\n"}
+DIAG = Diagnostic("TC101", Severity.ERROR,
+                  "unknown key 'descripton' (did you mean 'description'?)",
+                  Span("specs/a.toolc.yaml", 3, 5, 10), ("known keys: description, title",))
+
+
+def test_text_shows_location_source_line_and_caret() -> None:
+    assert render([DIAG], "text", SOURCE) == (
+        "specs/a.toolc.yaml:3:5: error[TC101]: unknown key 'descripton' "
+        "(did you mean 'description'?)\n"
+        "3 |     descripton: Read.\n"
+        "  |     ^^^^^^^^^^\n"
+        "  = note: known keys: description, title"
+    )
+
+
+def test_text_without_source_or_span() -> None:
+    d = Diagnostic("TC901", Severity.WARNING, "odd", None)
+    assert render([d], "text", {}) == "warning[TC901]: odd"
+
+
+def test_text_colour_only_when_asked() -> None:
+    assert "\x1b[" not in render([DIAG], "text", SOURCE)
+    assert "\x1b[1;31merror[TC101]" in render([DIAG], "text", SOURCE, color=True)
+
+
+def test_json_has_every_field() -> None:
+    [row] = json.loads(render([DIAG], "json", SOURCE))["diagnostics"]
+    assert row == {
+        "code": "TC101", "name": "unknown-key", "severity": "error",
+        "message": "unknown key 'descripton' (did you mean 'description'?)",
+        "path": "specs/a.toolc.yaml", "line": 3, "col": 5,
+        "notes": ["known keys: description, title"],
+    }
+
+
+def test_github_workflow_command_escapes_data_and_properties() -> None:
+    d = Diagnostic("TC204", Severity.WARNING, "50% off,\nreally", Span("a,b:c.yaml", 2, 7))
+    assert render([d], "github", {}) == (
+        "::warning file=a%2Cb%3Ac.yaml,line=2,col=7,title=TC204 bad-default::50%25 off,%0Areally"
+    )
+
+
+def test_a_long_line_is_shown_as_a_bounded_excerpt_around_the_column() -> None:
+    line = "x" * 5_000_000 + "BAD" + "y" * 4_000_000
+    d = Diagnostic("TC101", Severity.ERROR, "bad", Span("a.yaml", 1, 5_000_001, 3))
+    text = render([d], "text", {"a.yaml": line})
+    quoted, caret = text.splitlines()[1:3]
+    assert len(quoted) < 300 and "BAD" in quoted
+    assert quoted.startswith("1 | \u2026") and quoted.endswith("\u2026")
+    assert caret.index("^^^") == quoted.index("BAD") and caret.count("^") == 3
+
+
+def test_control_characters_are_escaped_in_messages_notes_and_source_lines() -> None:
+    source = {"a.yaml": 'tools:\n  "t\x1b[31m\x07": {}\n'}
+    d = Diagnostic("TC301", Severity.ERROR, "tool name 't\x1b[31m\x07' is bad",
+                   Span("a.yaml", 2, 3, 9), ("see \x9b2J here",))
+    for fmt in ("text", "github"):
+        out = render([d], fmt, source)
+        assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+        assert "\\x1b[31m\\x07" in out
+    text = render([d], "text", source)
+    quoted, caret = text.splitlines()[1:3]
+    assert quoted == '2 |   "t\\x1b[31m\\x07": {}'
+    assert caret == "  |   " + "^" * len('"t\\x1b[31m\\x07"')
+
+
+def test_a_huge_name_in_a_message_is_cut() -> None:
+    d = Diagnostic("TC101", Severity.ERROR, "unknown key '" + "k" * 1_000_000 + "'", None)
+    for fmt in ("text", "json", "github"):
+        assert len(render([d], fmt, {})) < 2_000
+
+
+class _CountingSources(dict[str, str]):
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.asked = 0
+
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        self.asked += 1
+        return super().get(key, default)
+
+
+def test_each_source_is_split_into_lines_once_however_many_diagnostics() -> None:
+    text = "a: 1\n" * 20_000
+    sources = _CountingSources({"a.yaml": text})
+    many = [Diagnostic("TC006", Severity.ERROR, "duplicate key 'a'", Span("a.yaml", i, 1))
+            for i in range(1, 20_001)]
+    out = render(many, "text", sources)
+    assert out.count("duplicate key") == 20_000
+    assert sources.asked == 1  # was once per diagnostic: a split of the whole file each time
+
+
+def test_json_escapes_what_a_terminal_would_obey_and_reads_back_the_same() -> None:
+    message = "name 'x\x1b[2J\x9b\u202e\x7f\u00e9'"
+    d = Diagnostic("TC301", Severity.ERROR, message, Span("a.yaml", 1, 1))
+    text = render([d], "json", {})
+    assert not any(ch in text for ch in "\x1b\x9b\u202e\x7f") and "\u00e9" in text
+    assert json.loads(text)["diagnostics"][0]["message"] == message
+
+
+def test_lines_are_numbered_as_yaml_numbers_them() -> None:
+    # A form feed is no line break for YAML (str.splitlines breaks there).
+    source = {"a.yaml": "a: 1\n# x\x0cy\nbad: 2\n"}
+    d = Diagnostic("TC101", Severity.ERROR, "unknown key 'bad'", Span("a.yaml", 3, 1, 3))
+    assert render([d], "text", source).splitlines()[1] == "3 | bad: 2"
