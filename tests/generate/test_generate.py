@@ -12,13 +12,7 @@ from pathlib import Path
 
 import pytest
 from generate_support import CASES, FIXTURES, ROOT, TYPING
-from toolc.generate import (
-    INIT_FILE,
-    SPLIT_MIN_TOOLS,
-    generate_module,
-    generate_project,
-    split_generation,
-)
+from toolc.generate import INIT_FILE, generate_module
 from toolc.ir import ProjectIR
 
 REGEN = os.environ.get("TOOLC_REGEN") == "1"
@@ -94,54 +88,3 @@ def test_typing_handlers_exist_for_every_reference() -> None:
             if "fixture_handlers." in line:
                 module = line.split("fixture_handlers.")[1].split(":")[0]
                 assert (TYPING / "fixture_handlers" / f"{module}.py").exists(), line
-
-
-# -- half of the modules made by a forked process ------------------------------------------
-
-def _multi_module_cases(projects: dict[str, ProjectIR]) -> list[str]:
-    return [case for case, project in projects.items() if len(project.modules) >= 2]
-
-
-def test_a_split_generation_gives_every_module_byte_for_byte(
-        projects: dict[str, ProjectIR], generated: dict[str, dict[str, str]]) -> None:
-    """Which process makes a module changes none of its bytes."""
-    cases = _multi_module_cases(projects)
-    assert cases  # the fixtures hold projects of several modules
-    for case in cases:
-        split = split_generation(projects[case], min_tools=1)
-        assert {f"{name}.py": text for name, text in split.items()} == {
-            rel: text for rel, text in generated[case].items() if rel != INIT_FILE}
-
-
-def test_a_small_project_is_made_in_one_process(projects: dict[str, ProjectIR]) -> None:
-    project = projects[_multi_module_cases(projects)[0]]
-    assert split_generation(project) == {}  # far below SPLIT_MIN_TOOLS
-    assert sum(len(m.tools) for m in project.modules.values()) < SPLIT_MIN_TOOLS
-
-
-def test_a_failed_child_costs_only_time(projects: dict[str, ProjectIR],
-                                        generated: dict[str, dict[str, str]],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A child that dies without a word: its modules are made by the build itself."""
-    import toolc.generate as gen
-
-    case = _multi_module_cases(projects)[0]
-    monkeypatch.setattr(gen, "_child_generates", lambda *_: os._exit(3))
-    monkeypatch.setattr(gen.split_generation, "__defaults__", (1,))
-    half = split_generation(projects[case])
-    assert half and len(half) < len(projects[case].modules)
-    assert generate_project(projects[case]) == generated[case]
-
-
-def test_what_the_child_sends_is_taken_only_if_it_is_what_was_asked() -> None:
-    import marshal
-
-    from toolc.generate import _received
-
-    asked = ["a", "b"]
-    assert _received(marshal.dumps({"a": "x", "b": "y"}), asked) == {"a": "x", "b": "y"}
-    assert _received(b"", asked) == {}                                   # nothing sent
-    assert _received(b"\x00garbage", asked) == {}
-    assert _received(marshal.dumps({"a": "x"}), asked) == {}            # one missing
-    assert _received(marshal.dumps({"a": "x", "b": 1}), asked) == {}    # not a text
-    assert _received(marshal.dumps(["a", "b"]), asked) == {}

@@ -41,10 +41,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import marshal
-import os
-import sys
-import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -101,113 +97,12 @@ def generate_project(project: ProjectIR, sink: ModuleSink | None = None) -> dict
         sink(INIT_FILE, init, None)
     files = {}
     with _no_cyclic_gc():
-        # Without a sink nothing waits for the modules one by one: half of them can be
-        # made by a second process meanwhile. Any module it did not give back is made here.
-        done = split_generation(project) if sink is None else {}
         for name, module in sorted(project.modules.items()):
-            text = done.get(name)
-            if text is None:
-                text = generate_module(module, project)
-            files[f"{name}.py"] = text
+            files[f"{name}.py"] = text = generate_module(module, project)
             if sink is not None:
                 sink(f"{name}.py", text, module)
     files[INIT_FILE] = init
     return files
-
-
-# Below this many tools a second process costs more (a fork, a pipe) than it saves.
-SPLIT_MIN_TOOLS = 200
-
-
-def split_generation(project: ProjectIR, min_tools: int = SPLIT_MIN_TOOLS) -> dict[str, str]:
-    """The text of every module, half of them made by a forked process while this one
-    makes the other half; ``{}`` when the project is small or a fork is not safe here
-    (no ``fork``, or other threads running), and only this half when the child fails.
-
-    Each module's text depends only on the IR, so which process makes it changes no byte.
-    """
-    if not hasattr(os, "fork") or threading.active_count() != 1:
-        return {}
-    sizes = {name: len(m.tools) + len(m.types) + 1 for name, m in project.modules.items()}
-    if sum(sizes.values()) < min_tools or len(sizes) < 2:
-        return {}
-    mine, theirs = _halves(sizes)
-    _load_templates()  # compiled once, before the fork, not in both processes
-    from_child, to_parent = os.pipe()
-    for stream in (sys.stdout, sys.stderr):  # or the child holds (and may print) a copy
-        with contextlib.suppress(Exception):
-            stream.flush()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(from_child)
-        os.close(to_parent)
-        return {}
-    if pid == 0:
-        os.close(from_child)
-        _child_generates(project, theirs, to_parent)
-    os.close(to_parent)
-    try:
-        texts = {name: generate_module(project.modules[name], project) for name in mine}
-        with os.fdopen(from_child, "rb", closefd=False) as pipe:
-            data = pipe.read()
-    finally:
-        os.close(from_child)  # a child still writing gets EPIPE and ends
-        ok = _reaped_cleanly(pid)
-    if ok:
-        texts.update(_received(data, theirs))
-    return texts
-
-
-def _halves(sizes: dict[str, int]) -> tuple[list[str], list[str]]:
-    """The modules split in two shares of about equal size (largest first, each to the
-    lighter share)."""
-    shares: tuple[list[str], list[str]] = ([], [])
-    weight = [0, 0]
-    for name in sorted(sizes, key=lambda n: (-sizes[n], n)):
-        lighter = 0 if weight[0] <= weight[1] else 1
-        shares[lighter].append(name)
-        weight[lighter] += sizes[name]
-    return shares
-
-
-def _load_templates() -> None:
-    env = environment()
-    env.get_template("macros.jinja")
-    env.get_template("module.py.jinja")
-
-
-def _child_generates(project: ProjectIR, names: list[str], fd: int) -> None:
-    """The forked process: make ``names``, send them as one marshalled dict, leave
-    without running any of the parent's code (an interrupt included)."""
-    status = 1
-    try:
-        texts = {name: generate_module(project.modules[name], project) for name in names}
-        with os.fdopen(fd, "wb") as pipe:
-            pipe.write(marshal.dumps(texts))
-        status = 0
-    finally:
-        os._exit(status)
-
-
-def _reaped_cleanly(pid: int) -> bool:
-    try:
-        _, status = os.waitpid(pid, 0)
-    except ChildProcessError:
-        return False
-    return os.waitstatus_to_exitcode(status) == 0
-
-
-def _received(data: bytes, names: list[str]) -> dict[str, str]:
-    """What the child sent, if it is exactly the texts asked for (else nothing)."""
-    try:
-        texts = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
-        return {}
-    if not isinstance(texts, dict) or sorted(texts) != sorted(names) \
-            or not all(isinstance(t, str) for t in texts.values()):
-        return {}
-    return texts
 
 
 @contextlib.contextmanager
