@@ -247,13 +247,15 @@ class _Builder:
         documents = 0
         path = self.path
         get_event = parser.get_event
+        new_span = tuple.__new__  # Span(...) without the named tuple's Python-level __new__
         while (event := get_event()) is not None:
             kind = type(event)
             if kind is _SCALAR:
                 mark = event.start_mark
                 end = event.end_mark
                 length = end.column - mark.column if end.line == mark.line else 1
-                span = Span(path, mark.line + 1, mark.column + 1, length if length > 0 else 1)
+                span = new_span(Span, (path, mark.line + 1, mark.column + 1,
+                                       length if length > 0 else 1))
                 try:
                     if event.tag is None:
                         # implicit[0] is true only for a plain (unquoted) scalar.
@@ -300,7 +302,22 @@ class _Builder:
             if not stack:
                 result = value
                 continue
-            self._add(stack[-1], value, size, span)
+            # The common cases of _add inline (a value under a key already read, an item):
+            # a call per event is a tenth of the loader's time.
+            parent = stack[-1]
+            if parent.has_key and not parent.skip:
+                parent.size += size
+                mapping: YMap = parent.value  # type: ignore[assignment]  # has_key: a map
+                mapping[parent.key] = value
+                mapping.key_spans[parent.key] = parent.key_span  # type: ignore[assignment]
+                mapping.value_spans[parent.key] = span
+                parent.has_key = False
+            elif type(parent.value) is YList:
+                parent.size += size
+                parent.value.append(value)
+                parent.value.item_spans.append(span)
+            else:
+                self._add(parent, value, size, span)
         return result
 
     def _add(self, parent: _Open, value: Any, size: int, span: Span) -> None:

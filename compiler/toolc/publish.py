@@ -59,8 +59,15 @@ def _golden(value: Any, indent: str, write: Any) -> None:
             first = rest
             _golden(item, inner, write)
         write("\n" + indent + "]")
-    else:  # numbers, booleans, null
+    elif type(value) is int:  # json.dumps's text for an int, without its call (~1.5 us)
+        write(int.__repr__(value))
+    elif value is None or value is True or value is False:
+        write(_CONSTANTS[value])
+    else:  # floats (and whatever json.dumps itself refuses)
         write(json.dumps(value))
+
+
+_CONSTANTS = {None: "null", True: "true", False: "false"}
 
 
 def golden_path(module: str, tool_name: str) -> str:

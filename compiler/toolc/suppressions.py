@@ -21,7 +21,8 @@ import yaml
 
 from .diagnostics import Span, Suppression
 
-_MARKER = "toolc:"
+# Every suppression holds this text; `toolc:` would not do: every spec begins `toolc: 1`.
+_MARKER = "ignore["
 _COMMENT = re.compile(r"(?:(?<=[ \t])|^)#[ \t]*toolc:[ \t]*ignore\[([^\]\n]*)\]", re.MULTILINE)
 _Scanner: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -72,6 +72,8 @@ class _Measure:
             return budget
         below = 0
         for child in (node.values() if isinstance(node, YMap) else node):
+            if not isinstance(child, (YMap, YList)):
+                continue  # a scalar, height 0: most children, not worth a call each
             below = max(below, self.height(child, root, budget - 1))
             if below >= budget - 1:
                 break
@@ -103,7 +105,9 @@ class _Measure:
             return known
         total = 1
         for child in (node.values() if isinstance(node, YMap) else node):
-            total = min(total + self.size(child, root), MAX_PUBLISHED_NODES + 1)
+            # a scalar is one node: counted here, not by a call each
+            total += self.size(child, root) if isinstance(child, (YMap, YList)) else 1
+        total = min(total, MAX_PUBLISHED_NODES + 1)
         if isinstance(node, YMap):
             td = self.named(node, root)
             if td is not None:

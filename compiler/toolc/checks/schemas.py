@@ -133,15 +133,16 @@ def _schema(walk: Walk, rules: tuple[NodeRule, ...], node: Any, key_span: Span, 
         walk.error("TC202", f"a schema must be a mapping (or true/false), got "
                    f"{describe_value(node)}", span)
         return
+    toolc = walk.toolc  # once per node, not a property call per keyword
     for key, value in node.items():
         kspan, vspan = node.key_spans[key], node.value_spans[key]
-        if walk.toolc and key == "type":
+        if toolc and key == "type":
             _type_keyword(walk, value, vspan, top)
-        elif walk.toolc and key == "nullable":
+        elif toolc and key == "nullable":
             if not isinstance(value, bool):
                 walk.error("TC202", f"`nullable` must be true or false, got "
                            f"{describe_value(value)}", vspan)
-        elif walk.toolc and key == "required" and isinstance(value, bool):
+        elif toolc and key == "required" and isinstance(value, bool):
             if not prop:
                 walk.error("TC103", f"`required: {'true' if value else 'false'}` marks a "
                            "property, and this schema is not one", kspan,
@@ -149,7 +150,7 @@ def _schema(walk: Walk, rules: tuple[NodeRule, ...], node: Any, key_span: Span, 
         elif key in KEYWORDS:
             _keyword(walk, rules, key, value, vspan, trail)
         else:
-            names = _TOOLC_NAMES if walk.toolc else _RAW_NAMES
+            names = _TOOLC_NAMES if toolc else _RAW_NAMES
             where = f"'{'.'.join(trail)}' of " if trail else ""
             walk.error("TC101", f"unknown keyword '{key}' in {where}{walk.root.describe()}"
                        f"{did_you_mean(key, names)}", kspan)

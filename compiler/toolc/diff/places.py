@@ -115,6 +115,9 @@ def with_places(changes: Iterable[Change], project: ProjectIR | None) -> list[Ch
         return list(changes)
     places = SpecPlaces(project)
     listed = list(changes)
+    # The bodies of the added tools matter only to a removed one (was it renamed?): a
+    # first build adds every tool and removes none, and need not render them all.
+    removals = any(c.rule == "TOOL_REMOVED" and not c.pointer for c in listed)
     added = {_body(c.tool, c.new): c.tool for c in listed
-             if c.rule == "TOOL_ADDED" and not c.pointer}
+             if c.rule == "TOOL_ADDED" and not c.pointer} if removals else {}
     return [replace(c, spec=places.renamed(c, added) or places.locate(c)) for c in listed]
