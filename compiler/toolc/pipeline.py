@@ -23,6 +23,7 @@ from .config import Config
 from .diagnostics import BUDGET_CODES, CERTIFY_CODES, DiagnosticBag, Span, SpecError
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
+from .output import incremental
 from .output.cache import (
     cache_record,
     cached_plan,
@@ -280,7 +281,6 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
 
 def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
             progress: Progress | None, certifier: Certifier | None) -> BuildResult:
-    from .output import incremental
 
     compiled = compile_specs(config, progress=progress)
     result = BuildResult(compiled, checked=check)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from toolc.diagnostics import Severity
 from toolc.diff import Change, Policy, ToolSet, diff_tools, golden_text, load_folder
-from toolc.report.changes import FORMATS, render, want_color
+from toolc.diff.result import SchemaDiff
+from toolc.report.changes import FORMATS, render, render_diff, want_color
 
 MULTI = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "_multi"
 EXPECTED = {"text": "report.txt", "markdown": "report.md", "json": "report.json",
@@ -224,3 +225,13 @@ def test_markdown_spec_links_cannot_be_broken_by_file_names() -> None:
             "(specs/a%29%20%5Bx%5D%28evil%7Cb.toolc.yaml#L3) (removed)") in out
     outside = render([_placed(SpecPlace("/elsewhere/x.toolc.yaml", 3, 1))], "markdown")
     assert "| `/elsewhere/x.toolc.yaml:3` |" in outside  # no link out of the repository
+
+
+def test_a_schema_diff_renders_its_changes_with_both_sides_files() -> None:
+    old = ToolSet.from_texts({"m/t.json": '{"name": "t", "inputSchema": {"type": "object"}}\n'})
+    new = ToolSet.from_texts({"m/t.json": '{"name": "t", "description": "d", '
+                                          '"inputSchema": {"type": "object"}}\n'})
+    diff = SchemaDiff(diff_tools(old, new), old, new)
+    assert [c.rule for c in diff.changes] == ["DESCRIPTION_ADDED"]
+    rendered = json.loads(render_diff(diff, "json", golden_root="generated/schemas"))
+    assert [c["rule"] for c in rendered["changes"]] == ["DESCRIPTION_ADDED"]

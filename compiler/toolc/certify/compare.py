@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ..config import Config
 from ..diagnostics import DiagnosticBag, Severity
 from ..ir import ModuleIR, PreparedToolsetIR, ProjectIR, ToolIR, WrapperToolsetIR, referred
+from ..output.incremental import judged, replay, used_marks
 from ..publish import golden_path
 from ..runtime.tool import LazyRef
 from .staged_import import staged_package
@@ -71,7 +72,6 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
 def _certify_modules_sync(project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
                           reuse: Reuse | None) -> None:
     """Every verdict reused: nothing to import or serve."""
-    from ..output.incremental import replay
 
     assert reuse is not None
     for module in project.modules.values():
@@ -81,7 +81,6 @@ def _certify_modules_sync(project: ProjectIR, files: Mapping[str, str], bag: Dia
 async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str, str],
                            bag: DiagnosticBag, reuse: Reuse | None = None) -> None:
     """Every module in one event loop (starting a loop per module costs as much as listing)."""
-    from ..output.incremental import judged, replay, used_marks
 
     for module in project.modules.values():
         if reuse is not None and module.name in reuse.verdicts:

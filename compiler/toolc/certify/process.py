@@ -215,6 +215,7 @@ class Certifier:
         """Hand over what is not yet, collect every module's listing, compare and report
         (as ``certify_build`` does), and stop the process. ``reuse``: as for
         ``certify_build`` (its verdicts must name the modules in ``skip``)."""
+        # lazy: the incremental record (cache, publish): the process is forked before
         from ..output.incremental import judged as _keep
         from ..output.incremental import replay, used_marks
 

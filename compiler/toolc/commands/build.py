@@ -73,18 +73,19 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     change is not an error of the specs), closed by what CI will make of them."""
     if result.diff is None or not result.diff.changes:
         return
+    # lazy: the report of changes (8 more toolc modules), only when there are changes
+    from ..report.changes import render_diff, review_summary
+
     golden_root = f"{config.relative(config.output)}/schemas"
     if fmt == "github":
-        out.write(result.diff.render("github", golden_root=golden_root) + "\n")
+        out.write(render_diff(result.diff, "github", golden_root=golden_root) + "\n")
         return
-    # lazy: 8 more toolc module(s), only when this runs
-    from ..report.changes import review_summary
 
     side = "in" if checking else "this build replaces in"
     out.write(f"\nSchema changes against the golden files {side} {golden_root}/:\n\n")
     closing = review_summary(result.diff.changes, ci_fail_on(config))
-    out.write(result.diff.render("text", color=color, golden_root=golden_root,
-                                 closing=closing) + "\n\n")
+    out.write(render_diff(result.diff, "text", color=color, golden_root=golden_root,
+                          closing=closing) + "\n\n")
 
 
 def _print_budgets(result: BuildResult, out: TextIO) -> None:
@@ -99,8 +100,13 @@ def _build_json(result: BuildResult, config: Config, checking: bool, strict: boo
     compiled = result.compiled
     doc: dict[str, object] = json.loads(render(compiled.bag.sorted(), "json", compiled.sources))
     golden_root = f"{config.relative(config.output)}/schemas"
-    doc["changes"] = (json.loads(result.diff.render("json", golden_root=golden_root))["changes"]
-                      if result.diff is not None else [])
+    doc["changes"] = []
+    if result.diff is not None:
+        # lazy: the report of changes (8 more toolc modules), only when there is a diff
+        from ..report.changes import render_diff
+
+        doc["changes"] = json.loads(render_diff(result.diff, "json",
+                                                golden_root=golden_root))["changes"]
     p = result.plan
     budgets = result.compiled.budgets
     doc["budget"] = None if budgets is None else [b.as_json() for b in budgets]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..config import Config
 from ..pipeline import collector_paused
+from ..report.changes import render_diff
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -77,7 +78,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    text = result.render(fmt, color=color, golden_root=golden_root,
+    text = render_diff(result, fmt, color=color, golden_root=golden_root,
                          compared=f"{old_label} with {new_label}", link_base=link_base,
                          spec_prefix=repo_prefix(config.root) if project else "")
     if text:

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from ..config import Config, load_config
 from ..diagnostics import SpecError
+from ..output.incremental import MEMORY
 from ..pipeline import SPEC_SUFFIX
 
 # Folders whose files are never inputs (tools' caches, environments, version control).
@@ -150,8 +151,6 @@ class Watcher:
 def watch_build(build_once: BuildOnce, *, start: Path | None = None, out: TextIO | None = None,
                 err: TextIO | None = None) -> int:
     """Build, then build again after each change to an input, until Ctrl-C (exit 0)."""
-    from ..output.incremental import MEMORY
-
     out, err = out or sys.stdout, err or sys.stderr
     MEMORY.enabled = True  # the specs a save left alone are not parsed again
     config = _config(start)

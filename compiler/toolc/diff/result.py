@@ -34,16 +34,6 @@ class SchemaDiff:
     old: ToolSet
     new: ToolSet
 
-    def render(self, fmt: str, *, color: bool = False, golden_root: str,
-               closing: str | None = None, compared: str | None = None,
-               link_base: str = "", spec_prefix: str = "") -> str:
-        from ..report.changes import render  # report imports this module: at call time
-
-        return render(self.changes, fmt, color=color, golden_root=golden_root,
-                      paths={**self.old.paths, **self.new.paths},
-                      new_texts=self.new.texts, old_texts=self.old.texts, closing=closing,
-                      compared=compared, link_base=link_base, spec_prefix=spec_prefix)
-
 
 class DiffInputError(Exception):
     """The diff cannot run: an unreadable tool file, an unknown git ref, a bad policy."""

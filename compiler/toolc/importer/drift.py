@@ -27,6 +27,7 @@ from ..loader import LoadedFile, load_file, load_text
 from ..model.refs import to_json
 from ..pipeline import compile_specs, discover, new_golden, schema_changes, shown_path
 from ..publish import publish_project
+from ..report.changes import render_diff
 from .listing import ImportFailure, Server, list_live
 from .pinning import pinned_tools
 from .yamlout import YamlWriteError, dump
@@ -149,9 +150,9 @@ def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root
         err.write(render(drift.diagnostics, "text", drift.sources) + "\n")
     changes = drift.diff.changes if drift.diff is not None else []
     if drift.diff is not None and changes:
-        out.write(drift.diff.render(fmt, color=color, golden_root=golden_root) + "\n")
+        out.write(render_diff(drift.diff, fmt, color=color, golden_root=golden_root) + "\n")
     elif fmt == "json" and drift.diff is not None:
-        out.write(drift.diff.render(fmt, golden_root=golden_root) + "\n")
+        out.write(render_diff(drift.diff, fmt, golden_root=golden_root) + "\n")
     if fmt == "text":
         if not drift.servers:
             out.write("live: no spec pins an MCP server's tools; nothing to list\n")

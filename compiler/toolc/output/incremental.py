@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Any
 from ..config import Config
 from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
 from ..ir import ModuleIR, ProjectIR
+from ..publish import golden_path, golden_text
+from .cache import _diagnostic_from, _diagnostic_record, certified_code, environment_record
 from .confine import OutputError, check_way, is_plain_file
 from .lock import cache_folder
 
@@ -100,6 +102,7 @@ class Memory:
             return None
 
         def parse(raw: bytes, shown: str) -> LoadedFile:
+            # lazy: the loader (YAML), only when the watch loads a spec
             from ..loader import load_bytes
 
             kept = self.loaded.get(path)
@@ -180,7 +183,6 @@ def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str], *,
     """The keys of this build's modules and what the record lets it reuse. When the
     user code certification imports cannot all be hashed, no verdict is reused (nor
     recorded: ``Reuse.certifiable``)."""
-    from .cache import certified_code, environment_record
 
     environment = json.dumps(environment_record(config), sort_keys=True, default=str)
     user_code = certified_code(config, project)
@@ -193,7 +195,6 @@ def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str], *,
 def publish_reusing(project: ProjectIR, reuse: Reuse) -> dict[str, str]:
     """``publish_project``, with the golden texts of a module whose key is unchanged
     taken from this process's memory (when it keeps one)."""
-    from ..publish import golden_path, golden_text
 
     files: dict[str, str] = {}
     for name, module in project.modules.items():
@@ -212,6 +213,7 @@ def publish_reusing(project: ProjectIR, reuse: Reuse) -> dict[str, str]:
 def generate_reusing(project: ProjectIR, reuse: Reuse,
                      sink: ModuleSink | None = None) -> dict[str, str]:
     """``generate_project``, with each reused module's code taken as it is."""
+    # lazy: the generator and its templates, only when a module is made
     from ..generate import INIT_FILE, generate_module, init_text
 
     init = init_text()
@@ -294,7 +296,6 @@ def remember(config: Config, project: ProjectIR, files: Mapping[str, str], reuse
              *, certified: bool) -> None:
     """Record each module's key, code hash and (when certified, or carried over from a
     record of the same key) its verdict, for the next build."""
-    from .cache import _diagnostic_record
 
     modules: dict[str, Any] = {}
     for name in project.modules:
@@ -392,7 +393,6 @@ def _entry(item: Any) -> dict[str, Any] | None:
 
 def _verdict(item: Any) -> Verdict | None:
     """A recorded verdict, or None (the module is certified again) if any part is off."""
-    from .cache import _diagnostic_from
 
     if not isinstance(item, dict):
         return None

@@ -32,7 +32,7 @@ from urllib.parse import quote
 
 from ..diagnostics import Severity
 from ..diff.policy import fails
-from ..diff.result import Change, Json, SpecPlace
+from ..diff.result import Change, Json, SchemaDiff, SpecPlace
 from ..diff.sources import line_of, pointer_lines
 from .diagnostic_formats import (
     SEVERITY_COLORS,
@@ -57,6 +57,17 @@ def want_color(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def render_diff(diff: SchemaDiff, fmt: str, *, color: bool = False, golden_root: str,
+                closing: str | None = None, compared: str | None = None,
+                link_base: str = "", spec_prefix: str = "") -> str:
+    """A build's (or ``toolc diff``'s) classified changes in ``fmt``, the tools' files
+    and texts taken from both sides."""
+    return render(diff.changes, fmt, color=color, golden_root=golden_root,
+                  paths={**diff.old.paths, **diff.new.paths},
+                  new_texts=diff.new.texts, old_texts=diff.old.texts, closing=closing,
+                  compared=compared, link_base=link_base, spec_prefix=spec_prefix)
 
 
 def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
