@@ -260,7 +260,7 @@ def test_what_a_build_made_is_not_left_for_the_next_collection_to_scan(
 ) -> None:
     import gc
 
-    from toolc.pipeline import collector_paused
+    from toolc.collector import collector_paused
 
     gc.collect()
     with collector_paused():
@@ -270,32 +270,6 @@ def test_what_a_build_made_is_not_left_for_the_next_collection_to_scan(
     # moved to the oldest generation at once, not scanned by a young pass to get there
     assert gc.is_tracked(result.compiled.project)
     assert any(o is result.compiled.project for o in gc.get_objects(generation=2))
-
-
-def test_the_pause_restores_a_paused_collector_and_keeps_a_callers_frozen_objects() -> None:
-    import gc
-
-    from toolc.pipeline import collector_for_user_code, collector_paused
-
-    gc.disable()
-    try:
-        with collector_paused():
-            pass
-        assert not gc.isenabled() and gc.get_freeze_count() == 0
-        with collector_for_user_code():  # user code: collected, the rest frozen meanwhile
-            assert gc.isenabled() and gc.get_freeze_count() > 0
-        assert not gc.isenabled() and gc.get_freeze_count() == 0
-    finally:
-        gc.enable()
-    held = [object() for _ in range(3)]
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        with collector_paused():
-            held.append(object())
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()
 
 
 def test_the_certifying_process_serves_user_code_under_the_policy_it_was_given(

@@ -41,7 +41,7 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     project's default `format` mode; ``python_path`` where its handlers are looked for
     (statically: nothing is imported); ``clients`` the client profiles names are checked
     for (default: claude and openai, servers named after modules)."""
-    # (The collector is paused by the command that runs this: toolc.pipeline.collector_paused.)
+    # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     reset_suggestions()  # near misses are suggested within a budget per analysis
     project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
     # Every rule of the front end has spoken: a suppression of one that suppressed

@@ -10,15 +10,14 @@ The CLI only parses options and prints a :class:`BuildResult`.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .budget import ExportBudget, from_record, measure
+from .collector import collector_for_user_code
 from .config import Config
 from .diagnostics import BUDGET_CODES, CERTIFY_CODES, DiagnosticBag, Span, SpecError
 from .ir import ProjectIR
@@ -364,54 +363,6 @@ def _certify(config: Config, project: ProjectIR, result: BuildResult,
             certifier.certify(project, result.files, result.compiled.bag, reuse)
         else:  # no process could be forked: in this one
             certify_build(config, project, result.files, result.compiled.bag, reuse)
-
-
-# The garbage collector policy, the one place it is set (bench/RESULTS.md measures it):
-# a command that builds runs under `collector_paused` (toolc.commands applies it to
-# `validate`, `build` and `diff`: the stages below toggle nothing themselves), and user
-# code run for certification under `collector_for_user_code`, in this process or in the
-# certifying one (handed to it: toolc.certify.process). `toolc serve` runs with the collector on.
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection during a command that builds.
-
-    A build makes millions of objects that all live until it ends and frees almost none;
-    each pass of the collector rescans everything made so far, so its cost grows with
-    the project: loading the specs of 10,000 tools took 3.5 s with it, 2.0 s without,
-    and generating took a tenth longer. A certifying process forked meanwhile starts
-    with it paused too: importing the SDK makes no garbage worth a pass.
-
-    Afterwards they would all still be in the youngest generation, so the collector's
-    first pass once enabled scanned them all (1.2 s, then 0.3 s for the next generation,
-    after a build of 10,000 tools, while its changes were being printed). Freezing and
-    unfreezing moves them to the oldest generation at once, without a scan; only when
-    nothing was frozen before, so that a caller's own frozen objects stay frozen.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            gc.freeze()
-            gc.unfreeze()
-        if enabled:
-            gc.enable()
-
-
-@contextlib.contextmanager
-def collector_for_user_code() -> Iterator[None]:
-    """Collect during certification, which runs user code and the mcp SDK (they make
-    cyclic garbage), without rescanning the build's own objects: those are frozen."""
-    enabled = gc.isenabled()
-    gc.freeze()
-    gc.enable()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        if not enabled:
-            gc.disable()
 
 
 def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:

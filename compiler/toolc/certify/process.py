@@ -72,7 +72,7 @@ def early_certifier(python_path: Sequence[Path], *, wanted: bool,
                     ) -> Iterator[Certifier | None]:
     """A certifier forked now if ``wanted`` and possible (None otherwise), stopped at the
     end. ``collecting`` is the garbage collector's policy while it serves user code (the
-    build's: ``toolc.pipeline.collector_for_user_code``)."""
+    build's: ``toolc.collector.collector_for_user_code``)."""
     certifier = Certifier.start(python_path, collecting) if wanted else None
     try:
         yield certifier

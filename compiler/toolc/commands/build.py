@@ -7,13 +7,14 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from ..collector import collector_paused
 from ..config import Config
-from ..pipeline import BuildResult, build, collector_paused, in_ci
+from ..pipeline import BuildResult, build, in_ci
 from ..report.diagnostic_formats import json_text, render
 from .common import EXIT_ERRORS, EXIT_OK, ci_fail_on, config_or_report, exit_code, print_diagnostics
 
 
-@collector_paused()  # the build GC policy, for the whole command (toolc.pipeline)
+@collector_paused()  # the build GC policy, for the whole command (toolc.collector)
 def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
               out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
               progress: bool = False, live: bool = False, fail_on: str | None = None) -> int:

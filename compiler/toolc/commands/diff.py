@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from ..collector import collector_paused
 from ..config import Config
-from ..pipeline import collector_paused
 from ..report.changes import render_diff
 from .common import (
     EXIT_ERRORS,
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..diff import ToolSet
 
 
-@collector_paused()  # the build GC policy, for the whole command (toolc.pipeline)
+@collector_paused()  # the build GC policy, for the whole command (toolc.collector)
 def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
              fail_on: str | None, out: TextIO | None = None, err: TextIO | None = None,
              color: bool = False, live: bool = False, link_base: str = "") -> int:

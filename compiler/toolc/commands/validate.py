@@ -8,11 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ..pipeline import collector_paused, compile_specs, discover
+from ..collector import collector_paused
+from ..pipeline import compile_specs, discover
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, config_or_report, exit_code, print_diagnostics
 
 
-@collector_paused()  # the build GC policy, for the whole command (toolc.pipeline)
+@collector_paused()  # the build GC policy, for the whole command (toolc.collector)
 def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
              out: TextIO | None = None, err: TextIO | None = None, color: bool = False) -> int:
     """Check specs and report every problem; write nothing. Named ``paths`` are checked

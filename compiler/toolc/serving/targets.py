@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from ..certify.staged_import import on_sys_path, staged_package
+from ..collector import freeze_start_up
 from ..config import Config
 from ..ir import ModuleIR, ProjectIR
 from ..pipeline import SPEC_SUFFIX, compile_specs, discover, render_outputs
@@ -263,10 +264,11 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
                                    deps_factory=_deps_factory(deps) if deps else None)
             beside = _reloader(config, target, toolset_name, pinned, err, server,
                                chosen) if reload else None
+            if not reload:  # (a reload drops the old module: frozen, its cycles would stay)
+                freeze_start_up()  # toolc.collector: listings no longer walk start-up's heap
             if transport == "stdio":
                 anyio.run(_run_stdio, server, beside)
             else:
-
                 anyio.run(run_http, server, http or HttpOptions(), beside)
     except ServeError as exc:
         err.write(f"error: {exc}\n")
