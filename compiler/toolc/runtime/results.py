@@ -34,7 +34,13 @@ class TextContent:
     meta: dict[str, Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        return _wire("text", {"text": self.text}, self.annotations, self.meta)
+        # (written out, not through _wire: every served call sends one of these)
+        out: dict[str, Any] = {"type": "text", "text": self.text}
+        if self.annotations is not None:
+            out["annotations"] = self.annotations
+        if self.meta is not None:
+            out["_meta"] = self.meta
+        return out
 
 
 @dataclass(slots=True)

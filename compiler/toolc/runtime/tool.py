@@ -316,25 +316,23 @@ class Tool:
             return invalid(f"Invalid approved arguments for tool {self.name!r}", problems)
         return await self._run(ctx, args)
 
-    def _kwargs(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Validated arguments as the handler's keyword arguments."""
-        model = self._params
-        if model is None:
-            return args
-        try:
-            params = model.model_validate(args)
-        except ValidationError:
-            # pydantic's int takes 5.0 but not a whole float beyond 64 bits (1e300), which
-            # JSON Schema counts as an integer too: once more, with those made ints.
-            params = model.model_validate(whole_floats_to_int(args))
-        kwargs = params.__dict__
-        if params.__pydantic_extra__:
-            kwargs = {**kwargs, **params.__pydantic_extra__}
-        return kwargs
-
     async def _run(self, ctx: RunContext[Any], args: dict[str, Any]) -> ToolResult:
+        # Validated arguments as the handler's keyword arguments (written out here, not in
+        # a helper: this runs at every call).
+        model = self._params
         try:
-            kwargs = self._kwargs(args)
+            if model is None:
+                kwargs = args
+            else:
+                try:
+                    params = model.model_validate(args)
+                except ValidationError:
+                    # pydantic's int takes 5.0 but not a whole float beyond 64 bits (1e300),
+                    # which JSON Schema counts as an integer too: once more, those made ints.
+                    params = model.model_validate(whole_floats_to_int(args))
+                kwargs = params.__dict__
+                if params.__pydantic_extra__:
+                    kwargs = {**kwargs, **params.__pydantic_extra__}
         except Exception as exc:  # noqa: BLE001  # the model refused what the schema took
             return internal_error(self.name, "valid arguments could not be converted to "
                                   "the handler's types", exc)
