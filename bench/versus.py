@@ -73,11 +73,14 @@ def main(argv: list[str] | None = None) -> None:
                     print(f"round {round_ + 1}/{args.rounds}: {script}", flush=True)
                     run_script(script, passed, before, base / "before.jsonl")
                     run_script(script, passed, None, base / "after.jsonl")
-        finally:
+        finally:  # (what was measured is shown even when a later run failed)
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
                             str(before)], check=False)
-        old, new = ratios(base / "before.jsonl"), ratios(base / "after.jsonl")
-    print(f"\n# before = {args.rev}, after = this checkout; ratio toolc / peer per run")
+            show(args.rev, ratios(base / "before.jsonl"), ratios(base / "after.jsonl"))
+
+
+def show(rev: str, old: dict[str, list[float]], new: dict[str, list[float]]) -> None:
+    print(f"\n# before = {rev}, after = this checkout; ratio toolc / peer per run")
     for name in sorted(old.keys() | new.keys()):
         a, b = old.get(name, []), new.get(name, [])
         shown = (f"before {statistics.median(a):.3f} ({', '.join(f'{r:.3f}' for r in a)})"
