@@ -17,6 +17,22 @@ def test_for_call_keeps_the_turn_memo() -> None:
     assert call.turn_memo is ctx.turn_memo
 
 
+def test_for_call_keeps_the_answers_and_a_subclass_with_its_own_fields() -> None:
+    import dataclasses
+
+    answers = {"c": rt.Approved()}
+    ctx = rt.RunContext(deps=None, approvals=answers, external_results={"x": "done"})
+    call = ctx.for_call("c")
+    assert call.approvals is answers and dict(call.external_results) == {"x": "done"}
+
+    @dataclasses.dataclass(slots=True)
+    class Traced(rt.RunContext[None]):
+        trace: str = "t0"
+
+    traced = Traced(deps=None, trace="t1").for_call("c2")
+    assert type(traced) is Traced and traced.trace == "t1" and traced.tool_call_id == "c2"
+
+
 def test_next_turn_starts_fresh() -> None:
     ctx = rt.RunContext(deps="d", step=1, tool_call_id="c", approvals={"c": rt.Approved()})
     ctx.turn_memo["seen"] = 1

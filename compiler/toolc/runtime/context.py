@@ -47,7 +47,12 @@ class RunContext(Generic[DepsT]):
 
     def for_call(self, tool_call_id: str | None) -> RunContext[DepsT]:
         """The same turn, for the call `tool_call_id` (the memo is shared)."""
-        return dataclasses.replace(self, tool_call_id=tool_call_id)
+        if type(self) is not RunContext:  # a subclass may have fields of its own
+            return dataclasses.replace(self, tool_call_id=tool_call_id)
+        # (made directly: dataclasses.replace reads the fields at every call, and an agent
+        # makes one context per tool call)
+        return RunContext(self.deps, self.step, tool_call_id, self.approvals,
+                          self.external_results, self.turn_memo)
 
     def next_turn(self) -> RunContext[DepsT]:
         """The next step: a fresh memo, no call id, no pending answers."""
