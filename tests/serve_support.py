@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -79,6 +80,13 @@ def make_project(root: Path) -> Path:
 
 def toolc_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "toolc", *args]
+
+
+def ctrl_c_by_default() -> None:
+    """``preexec_fn`` for a child that a test stops with SIGINT: a shell without job
+    control starts background jobs with SIGINT ignored (``nohup``, ``cmd &``), a process
+    inherits that, and Python then leaves Ctrl-C ignored, as it should."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def free_port() -> int:

@@ -22,6 +22,7 @@ from typing import Any
 
 import mcp  # noqa: F401 - imported once here, so that forked processes start with it
 import pytest
+from serve_support import ctrl_c_by_default
 from toolc.certify import compare as certify
 from toolc.certify import process as certifier
 from toolc.certify.process import Certifier, can_fork
@@ -377,10 +378,6 @@ def test_what_user_code_prints_does_not_reach_the_json_on_stdout(tmp_path: Path)
     json.loads(out)
     assert "hello from user code" in err
     assert list((tmp_path / "temp").iterdir()) == []
-
-
-def ctrl_c_by_default() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_ctrl_c_stops_the_certifying_process_too(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from serve_support import SPEC, make_project, toolc_cmd
+from serve_support import SPEC, ctrl_c_by_default, make_project, toolc_cmd
 from toolc.commands.watch import InputFilter, describe
 from toolc.config import load_config
 
@@ -23,7 +23,8 @@ class Watched:
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(toolc_cmd("build", "--watch", "--no-certify"),
                                          cwd=project, stdout=out,
-                                         stderr=subprocess.STDOUT, text=True)
+                                         stderr=subprocess.STDOUT, text=True,
+                                         preexec_fn=ctrl_c_by_default)  # noqa: PLW1509  # one signal reset
         self.seen = 0
 
     def wait_for(self, *needles: str) -> str:
