@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from .config import Config
 from .diagnostics import DiagnosticBag
 from .ir import ModuleIR, ProjectIR, ToolIR
-from .runtime.metakeys import ALWAYS_LOAD
 
 CHARS_PER_TOKEN = 4
 
@@ -91,6 +90,9 @@ def definition_tokens(tool: ToolIR) -> int:
 
 
 def always_loaded(tool: ToolIR) -> bool:
+    # lazy: toolc.runtime's package imports pydantic, which a no-op build never needs
+    from .runtime.metakeys import ALWAYS_LOAD
+
     return tool.meta is not None and tool.meta.get(ALWAYS_LOAD) is True
 
 

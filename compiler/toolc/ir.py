@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .diagnostics import Span
-from .runtime.abstract import published_tool
-from .runtime.metakeys import with_approval
 
 JSON = Any  # a JSON value: dict / list / str / int / float / bool / None
 
@@ -81,6 +79,11 @@ class ToolIR:
         """The tool as MCP ``tools/list`` shows it: the runtime's wire shape
         (:func:`toolc.runtime.abstract.published_tool`), with the approval marker in
         ``_meta`` as the runtime lists it (toolc.runtime.metakeys)."""
+        # lazy: toolc.runtime's package imports pydantic (0.1-0.2 s), which a no-op
+        # build, answered from its cache, never needs
+        from .runtime.abstract import published_tool
+        from .runtime.metakeys import with_approval
+
         meta = with_approval(self.meta) if self.requires_approval else self.meta
         return published_tool(self.name, self.input_schema, title=self.title,
                               description=self.description if self.has_description else None,

@@ -90,3 +90,16 @@ def test_the_commands_that_build_run_with_the_collector_paused(
     assert [name for name, _ in seen] == ["resolve", "render_outputs"] * 2 + ["resolve"]
     assert not any(enabled for _, enabled in seen)
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_a_no_op_build_imports_neither_pydantic_nor_the_runtime(repo: Path) -> None:
+    # An unchanged project is answered from the cache: the spec models, the runtime and
+    # pydantic (0.1-0.2 s of imports) are for builds that do work.
+    command = [sys.executable, "-X", "importtime", "-m", "toolc", "build", "--no-certify"]
+    subprocess.run(command, cwd=repo, check=True, capture_output=True, text=True)
+    again = subprocess.run(command, cwd=repo, check=True, capture_output=True, text=True)
+    assert "nothing changed since the last build" in again.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in again.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "toolc.pipeline" in imported  # the report of the imports is there
+    assert not {"pydantic", "toolc.runtime", "toolc.model", "toolc.diff"} & imported
