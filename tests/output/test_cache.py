@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import toolc
-from toolc.output.cache import PACKAGE, toolc_code_digest
+from toolc.output.cache import PACKAGE, code_digest
 
 
 def test_the_code_digest_covers_the_whole_package() -> None:
@@ -22,11 +22,11 @@ def test_the_code_digest_changes_with_any_module_or_template(tmp_path: Path) -> 
     (tmp_path / "sub" / "deep.py").write_text("b = 1\n")
     (tmp_path / "templates" / "module.py.jinja").write_text("{{ x }}\n")
     (tmp_path / "notes.txt").write_text("not code\n")
-    first = toolc_code_digest(tmp_path)
+    first = code_digest(tmp_path)
     seen = {first}
     for name in ("cli.py", "sub/deep.py", "templates/module.py.jinja"):
         (tmp_path / name).write_text((tmp_path / name).read_text() + "# edited\n")
-        seen.add(toolc_code_digest(tmp_path))
+        seen.add(code_digest(tmp_path))
     assert len(seen) == 4
     (tmp_path / "notes.txt").write_text("still not code\n")
-    assert toolc_code_digest(tmp_path) in seen
+    assert code_digest(tmp_path) in seen

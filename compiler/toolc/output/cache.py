@@ -134,14 +134,19 @@ def environment_record(config: Config) -> dict[str, Any]:
     }
 
 
-@functools.cache
 # The whole toolc package (this module is one level down in it): every module and
 # template a build's output depends on.
 PACKAGE = Path(__file__).resolve().parents[1]
 
 
-def toolc_code_digest(package: Path = PACKAGE) -> str:
-    """The hash of toolc's own code and templates (the ``.py`` and ``.jinja`` files)."""
+@functools.cache
+def toolc_code_digest() -> str:
+    """The hash of toolc's own code and templates, once per process."""
+    return code_digest(PACKAGE)
+
+
+def code_digest(package: Path) -> str:
+    """The hash of the ``.py`` and ``.jinja`` files under ``package``."""
     h = hashlib.sha256()
     for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".jinja") and "__pycache__" not in path.parts:
