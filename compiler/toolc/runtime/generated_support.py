@@ -33,9 +33,11 @@ def _builders(namespace: Mapping[str, Any], prefix: str) -> dict[str, Builder]:
 def _take_aliases(namespace: dict[str, Any]) -> dict[str, str]:
     """Remove the module's string type aliases (``X: TypeAlias = "..."``) from
     ``namespace`` (so that its ``__getattr__`` is asked for them); their texts by name."""
+    # Only the annotated names are looked at: a module of 1,000 tools has thousands of
+    # globals, and its only annotations at run time are its aliases.
     annotations = namespace.get("__annotations__") or {}
-    texts = {name: value for name, value in namespace.items()
-             if type(value) is str and annotations.get(name) in ("TypeAlias", TypeAlias)}
+    texts = {name: namespace[name] for name, annotation in annotations.items()
+             if annotation in ("TypeAlias", TypeAlias) and type(namespace.get(name)) is str}
     for name in texts:
         del namespace[name]
     return texts
