@@ -299,7 +299,7 @@ def _toolset_toolset() -> rt.AbstractToolset[Any]:
     return _lazy.toolset("everything")
 
 
-# At run time: each name is made at first use, by its _build_<alias> or _toolset_<attr>.
+# At run time: the module's names are made at first use (a toolset by its _toolset_<attr>).
 if not TYPE_CHECKING:
     _lazy = rtg.LazyModule(
         globals(),

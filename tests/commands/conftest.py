@@ -1,4 +1,5 @@
-"""The ``repo`` fixture: a project with one spec, built and committed in a git repository."""
+"""The ``repo`` fixture: a project with one spec, built and committed in a git repository;
+helpers live in commands_support.py (on sys.path here)."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -119,8 +120,9 @@ def test_a_reference_that_is_not_identifiers_is_never_written_as_code(
 
 VALID = Path(__file__).parents[1] / "fixtures" / "valid"
 EXPECTED = sorted(p for p in VALID.glob("*/expected/*.py") if p.name != "__init__.py")
-SECTIONS = ["# The pydantic models:", "# The handler Protocols:", "# The tools:",
-            "# The toolsets:", "# At run time:"]
+SECTIONS = ["# The pydantic models:", "# The type aliases:", "# The handler Protocols:",
+            "# The tools:", "# The toolsets:", "# At run time:"]
+ALIAS = re.compile(r"^(\w+): TypeAlias = (r?\"\"\"|[\"'])", re.MULTILINE)
 
 
 @pytest.mark.parametrize("path", EXPECTED, ids=lambda p: f"{p.parents[1].name}/{p.name}")
@@ -135,6 +137,12 @@ def test_a_generated_module_reads_as_what_it_is(path: Path) -> None:
     found = [s for s in SECTIONS if s in text]
     assert sorted(found, key=text.index) == found and found[-1] == "# At run time:"
     assert "_GROUPS" not in text and "_TOOLSETS" not in text  # builders are found by name
+    # each alias written once, at the top level, as the string mypy reads as its type
+    aliases = [m[1] for m in ALIAS.finditer(text)]
+    for name in aliases:
+        assert len(re.findall(rf"^\s*{name}(: TypeAlias)? =", text, re.MULTILINE)) == 1
+    assert "_build_" not in text
+    assert bool(aliases) == ("a type alias" in "".join(lines[:5]))  # said at the top
     if "def _check_user_code" in text:
         assert "# Never called" in lines[lines.index("    def _check_user_code() -> None:") - 1]
     declared = [line.split(":")[0].strip() for line in lines

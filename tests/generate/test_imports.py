@@ -35,8 +35,9 @@ def test_only_used_typing_names_are_imported() -> None:
     assert typing_names(literal, uses) == "TYPE_CHECKING, Any, Literal, TypeAlias, cast"
 
 
-def test_lower_case_aliases_need_no_type_alias_import() -> None:
-    assert "TypeAlias" not in typing_names([AliasDef("size", ANY)], Uses({"size": set()}))
+def test_lower_case_aliases_import_type_alias_too() -> None:
+    # a string alias is read as a type only when it says TypeAlias, whatever its name
+    assert "TypeAlias" in typing_names([AliasDef("size", ANY)], Uses({"size": set()}))
 
 
 def test_checking_imports_come_in_isort_sections() -> None:

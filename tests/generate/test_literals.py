@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from toolc.generate.literals import (
     WIDTH,
+    code_str,
     comment_text,
     docstring,
     json_text,
@@ -90,6 +91,29 @@ def test_plain_docstrings_are_triple_quoted() -> None:
     assert docstring("First line.\nSecond line.", 0) == '"""First line.\nSecond line."""'
     assert docstring("First line.\nSecond line.", 4) == '"First line.\\nSecond line."'
     assert docstring("  indented", 0) == '"  indented"'  # 3.13 would strip it
+
+
+def _alias_code(text: str) -> str:
+    """A type alias's code as layout writes it, ``text`` quoted inside."""
+    return f"Annotated[\n    Literal[{py_str(text)}],\n    Field(description={py_str(text)}),\n]"
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_code_reads_back_exactly_as_a_string(text: str) -> None:
+    code = _alias_code(text)
+    assert ast.literal_eval(code_str(code)) == code
+
+
+@given(texts)
+def test_any_code_reads_back_exactly_as_a_string(text: str) -> None:
+    code = _alias_code(text)
+    assert ast.literal_eval(code_str(code)) == code
+
+
+def test_code_as_a_string_reads_as_the_code() -> None:
+    assert code_str('Literal["a", "b"]') == '"""Literal["a", "b"]"""'
+    assert code_str('Literal["a\\nb"]') == 'r"""Literal["a\\nb"]"""'  # escapes kept
+    assert code_str("Literal['\"\"\"']") == py_str("Literal['\"\"\"']")
 
 
 @given(texts)

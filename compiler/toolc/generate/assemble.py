@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import textwrap
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -19,16 +20,9 @@ from ..ir import (
     WrapperToolsetIR,
 )
 from ..schema_typing import is_model_schema
-from .imports import (
-    Uses,
-    checking_imports,
-    heads_of,
-    pydantic_names,
-    stand_in_names,
-    typing_names,
-)
+from .imports import Uses, checking_imports, heads_of, stand_in_names, typing_names
 from .layout import Call, Lit, Node, Raw, Sub, Union, render
-from .literals import WIDTH, comment_text, docstring, py_literal, py_str
+from .literals import WIDTH, code_str, comment_text, docstring, py_literal, py_str
 from .models import AliasDef, Definition, ModelDef, ModelSet
 from .names import ModuleNames, Scope, snake
 from .toolsets import ToolsetWriter, declared_type, tool_args
@@ -47,6 +41,16 @@ _WRAPPER = "type[rt.WrapperToolset]"
 _ANY_RETURN = ("_AnyReturn: TypeAlias = (\n        str | BaseModel | dict[str, Any] | "
                "rt.ToolResult | rt.ContentBlock | list[rt.ContentBlock]\n    )")
 _STRUCTURED = "_Structured: TypeAlias = dict[str, Any] | rt.ToolResult"
+# What a module's (class statements, type aliases) are at run time, said at its top.
+_RECORDED = {
+    (True, False): "a class statement below only records its body: the class is made",
+    (True, True): "a class statement below only records its body and a type alias is only "
+                  "its text, which mypy reads as the type: each is made",
+    (False, True): "a type alias below is only its text, which mypy reads as the type: it "
+                   "is made",
+}
+# A type alias name ruff's PYI042 takes for snake case (it wants CamelCase).
+_SNAKE_CASE = re.compile(r"_?[a-z0-9]")
 
 
 class ModuleWriter:
@@ -159,8 +163,12 @@ class ModuleWriter:
 
     def _definition_text(self, d: Definition) -> str:
         if isinstance(d, AliasDef):
-            value = render(d.value, 0, WIDTH - len(d.name) - 13)
-            return self._macro("alias", {"name": d.name, "value": value,
+            # Written once, as a string that mypy reads as the type: at run time the
+            # module binds only the text, which LazyModule evaluates at first use, once
+            # the models it names are made.
+            value = render(d.value, 0, WIDTH - len(d.name) - 20)
+            return self._macro("alias", {"name": d.name, "value": code_str(value),
+                                          "snake": _SNAKE_CASE.match(d.name) is not None,
                                           "notes": [comment_text(n) for n in d.notes]})
         config = ", ".join(f"{k}={py_str(v) if isinstance(v, str) else repr(v)}"
                            for k, v in d.config.items())
@@ -177,38 +185,23 @@ class ModuleWriter:
             "notes": [comment_text(n) for n in d.notes], "config": config,
             "extra": extra and f"dict[str, {extra}]", "fields": fields})
 
-    def _lazy_tables(self, texts: dict[str, str], heads: dict[str, set[str]]
-                     ) -> tuple[list[str], str, str]:
-        """What ``rtg.LazyModule`` needs to make the module's names at first use: a builder
-        per type alias (``_build_<alias>``, found by that name; the alias is written again
-        there, as its typed view is for mypy only), and for the recorded classes each
-        one's local needs and the cycles among them."""
-        builders = []
+    def _lazy_tables(self) -> tuple[str, str]:
+        """What ``rtg.LazyModule`` needs to make the module's models and aliases at first
+        use: each one's local needs (made first) and the cycles among the models."""
         needs: dict[str, list[str]] = {}
         cycles: list[list[str]] = []
         for group in strongly_connected(self.models.defs):
             members = {d.name for d in group}
-            outside = sorted({n for d in group for n in d.deps} - members)
-            models = [d.name for d in group if isinstance(d, ModelDef)]
-            if len(models) == len(group):  # recorded classes only
-                needs.update((d.name, sorted(d.deps - members)) for d in group
-                             if d.deps - members)
-                if len(group) > 1:
-                    cycles.append(models)
-                continue
             # An alias in a cycle refers back to itself, and such an alias is written
             # as a checked Any that refers to nothing (ModelSet.recursive_aliases).
-            assert len(group) == 1, f"an alias in a cycle: {sorted(members)}"
-            alias = group[0]
-            func = "_build_" + alias.name
-            builders.append(self._macro("builder", {
-                "func": func, "imports": ", ".join(pydantic_names(group, heads)),
-                "needs": _need_call(outside),
-                "body": _indent(texts[alias.name], "    "),
-                "result": _result_dict([alias.name])}))
-        tables = (py_literal(needs, 8, WIDTH - 15) if needs else "",
-                  py_literal(cycles, 8, WIDTH - 16) if cycles else "")
-        return [_indent(b, "    ") for b in builders], *tables
+            assert len(group) == 1 or all(isinstance(d, ModelDef) for d in group), \
+                f"an alias in a cycle: {sorted(members)}"
+            needs.update((d.name, sorted(d.deps - members)) for d in group
+                         if d.deps - members)
+            if len(group) > 1:
+                cycles.append([d.name for d in group])
+        return (py_literal(needs, 8, WIDTH - 15) if needs else "",
+                py_literal(cycles, 8, WIDTH - 16) if cycles else "")
 
     def _tool_factories(self) -> tuple[dict[str, str], list[str]]:
         """``_tool_<Stem>()`` for each tool a function toolset lists: name -> function."""
@@ -250,17 +243,17 @@ class ModuleWriter:
         checks, check_aliases = self._checks()
         texts = {d.name: self._definition_text(d) for d in self.models.defs}
         models = [texts[d.name] for d in self.models.defs if isinstance(d, ModelDef)]
+        aliases = [texts[d.name] for d in self.models.defs if isinstance(d, AliasDef)]
         protocols = [text for _, text in self.protocols]
         tool_funcs, tools = self._tool_factories()
         writer = ToolsetWriter(self.module, self.names, tool_funcs, self.project)
         toolsets, declarations = self._toolset_builders(writer)
         check_aliases[:0] = [a for a in (_ANY_RETURN, _STRUCTURED) if a in self.return_aliases]
         typed_aliases = ["    " + alias for alias in check_aliases]
-        typed_aliases += [_indent(texts[d.name], "    ") for d in self.models.defs
-                          if isinstance(d, AliasDef)]
         uses = Uses({d.name: heads_of(d) for d in self.models.defs}, bool(self.protocols),
                     tuple(check_aliases), writer.uses_cast)
-        builders, needs, cycles = self._lazy_tables(texts, uses.heads)
+        needs, cycles = self._lazy_tables()
+        stand_ins = stand_in_names(self.models.defs, uses)
         others = [view({"name": m, "alias": a, "literal": py_str(m),
                         "import": m if m == a else f"{m} as {a}"})
                   for m, a in sorted(self.names.modules.items())]
@@ -272,11 +265,12 @@ class ModuleWriter:
             if self.module.description else "",
             typing_imports=typing_names(self.models.defs, uses),
             checking_imports=checking_imports(self.models.defs, uses), other_modules=others,
-            stand_ins=_stand_ins(stand_in_names(self.models.defs, uses)),
+            recorded=_recorded_note(bool(stand_ins), bool(aliases)),
+            stand_ins=_stand_ins(stand_ins),
             user_imports=[f"import {m} as {a}" for m, a in sorted(self.user_modules.items())],
-            typed_aliases=typed_aliases, models=models, protocols=protocols, checks=checks,
-            declarations=declarations, tools=tools, toolsets=toolsets, builders=builders,
-            needs=needs, cycles=cycles,
+            typed_aliases=typed_aliases, models=models, aliases=aliases,
+            protocols=protocols, checks=checks, declarations=declarations, tools=tools,
+            toolsets=toolsets, needs=needs, cycles=cycles,
             all_names=[py_str(n) for n in sorted(set(public))],
         )
 
@@ -285,14 +279,6 @@ def view(values: dict[str, Any]) -> SimpleNamespace:
     """Template values as attributes: jinja reads ``x.name`` from an object directly, but
     from a dict only after a failed attribute lookup, which costs an exception each time."""
     return SimpleNamespace(**values)
-
-
-_LINE_START = re.compile(r"^(?=.)", re.MULTILINE)
-
-
-def _indent(text: str, pad: str) -> str:
-    """``text`` moved right by ``pad`` (blank lines stay empty)."""
-    return _LINE_START.sub(pad, text)
 
 
 def _user_code(ts: ToolsetIR) -> tuple[tuple[Ref, str, str, str], ...]:
@@ -321,8 +307,14 @@ def _check(target: str, value: str) -> str:
     return flat if len(flat) <= WIDTH else f"{target} = (\n            {value}\n        )"
 
 
-def _result_dict(names: list[str]) -> str:
-    return "{" + ", ".join(f"{py_str(n)}: {n}" for n in names) + "}"
+def _recorded_note(classes: bool, aliases: bool) -> list[str]:
+    """The module's first comment lines, when it has something made at first use: one
+    sentence saying what its class statements and type aliases are at run time."""
+    what = _RECORDED.get((classes, aliases))
+    if what is None:
+        return []
+    return textwrap.wrap(f"At run time {what} at first use (toolc.runtime._generated), so "
+                         "importing this module makes no class.", 88)
 
 
 def _stand_ins(names: list[str]) -> str:
@@ -332,13 +324,6 @@ def _stand_ins(names: list[str]) -> str:
     target = ", ".join(names) + " = "
     call = Call("_classes.stand_ins", tuple((None, Lit(n)) for n in names))
     return target + render(call, 4, WIDTH - 4 - len(target))
-
-
-def _need_call(names: list[str]) -> str:
-    """``_lazy.need("A", "B")`` in a builder's body, or nothing without names."""
-    if not names:
-        return ""
-    return render(Call("_lazy.need", tuple((None, Lit(n)) for n in names)), 4, WIDTH - 4)
 
 
 def strongly_connected(defs: list[Definition]) -> list[list[Definition]]:

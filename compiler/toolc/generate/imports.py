@@ -68,8 +68,7 @@ def typing_names(defs: list[Definition], uses: Uses) -> str:
     found = {"TYPE_CHECKING", "Any"}
     every = set().union(*uses.heads.values())
     found |= {n for n in ("Annotated", "Literal") if n in every}
-    if uses.check_aliases or any(isinstance(d, AliasDef) and d.name[:1].isupper()
-                                 for d in defs):
+    if uses.check_aliases or any(isinstance(d, AliasDef) for d in defs):
         found.add("TypeAlias")
     if uses.cast or "cast" in every:
         found.add("cast")

@@ -141,6 +141,15 @@ def docstring(text: str, indent: int) -> str:
     return py_str(text)  # one literal: tools warn about a docstring made of several
 
 
+def code_str(code: str) -> str:
+    """Python code (one expression, as ``layout`` writes it) as a string literal that
+    reads as the code itself: triple-quoted, raw when the code holds backslashes (the
+    escapes of its own literals); an escaped literal where neither reads back exactly."""
+    if '"""' in code or code.endswith(('"', "\\")):
+        return py_str(code)
+    return ('r"""' if "\\" in code else '"""') + code + '"""'
+
+
 def _encodable(text: str) -> bool:
     try:
         text.encode("utf-8")

@@ -1,15 +1,15 @@
 """Support code used by generated modules (and by nothing else).
 
 Every generated module needs the same PEP 562 machinery, which makes its models,
-Protocols and toolsets at first use (with ``toolc.runtime.recorded``). It lives here,
-written once, rather than being copied into every module of every user's ``generated/``
-folder. Importing this module is cheap: it imports no pydantic.
+Protocols, type aliases and toolsets at first use (with ``toolc.runtime.recorded``). It
+lives here, written once, rather than being copied into every module of every user's
+``generated/`` folder. Importing this module is cheap: it imports no pydantic.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 Builder = Callable[[], Any]
 
-GROUP_PREFIX = "_build_"  # _build_<alias>: makes a type alias, returns {name: value}
 TOOLSET_PREFIX = "_toolset_"  # _toolset_<attr>: makes the toolset attribute <attr>
 
 
@@ -31,6 +30,19 @@ def _builders(namespace: Mapping[str, Any], prefix: str) -> dict[str, Builder]:
             if key.startswith(prefix) and callable(value)}
 
 
+def _take_aliases(namespace: dict[str, Any]) -> dict[str, str]:
+    """Remove the module's string type aliases (``X: TypeAlias = "..."``) from
+    ``namespace`` (so that its ``__getattr__`` is asked for them); their texts by name."""
+    # Only the annotated names are looked at: a module of 1,000 tools has thousands of
+    # globals, and its only annotations at run time are its aliases.
+    annotations = namespace.get("__annotations__") or {}
+    texts = {name: namespace[name] for name, annotation in annotations.items()
+             if annotation in ("TypeAlias", TypeAlias) and type(namespace.get(name)) is str}
+    for name in texts:
+        del namespace[name]
+    return texts
+
+
 class LazyModule:
     """A generated module's names, made at first use (PEP 562): pydantic classes cost
     about half a millisecond each to create, so a module of 1,000 tools makes none of
@@ -39,15 +51,17 @@ class LazyModule:
     ``namespace`` is the module's ``globals()``; what is made goes there with
     ``setdefault``, so a name set on the module before first use (the importer's pinned
     stand-ins) stays. The module's models and Protocols are class statements recorded by
-    ``classes`` (``toolc.runtime.recorded``); ``needs`` maps a model to the names of this
-    module its annotations use (made first), ``cycles`` lists the models that refer to
-    one another (made together). The builders are found in the namespace by name, so
-    no table has to stay in step with them: ``_build_<alias>`` makes a type alias (a
-    function returning a dict name -> value), ``_toolset_<attr>`` the toolset attribute
-    ``attr``. The module uses ``__getattr__ = lazy.getattr`` and ``__dir__ = lazy.dir``.
+    ``classes`` (``toolc.runtime.recorded``). Its type aliases are written once, as
+    strings (``Severity: TypeAlias = "Annotated[...]"``, which mypy reads as the type):
+    at first use the text is evaluated, with pydantic's ``Field``, into the real alias.
+    ``needs`` maps a model or alias to the names of this module it uses (made first),
+    ``cycles`` lists the models that refer to one another (made together). The
+    toolsets' builders are found in the namespace by name (``_toolset_<attr>`` makes the
+    attribute ``attr``), so no table has to stay in step with them. The module uses
+    ``__getattr__ = lazy.getattr`` and ``__dir__ = lazy.dir``.
     """
 
-    __slots__ = ("_building", "_cycles", "_groups", "_namespace", "_needs", "_recipes",
+    __slots__ = ("_aliases", "_building", "_cycles", "_namespace", "_needs", "_recipes",
                  "_toolsets")
 
     def __init__(self, namespace: dict[str, Any], classes: ClassRecorder | None = None, *,
@@ -57,7 +71,7 @@ class LazyModule:
         self._recipes = classes.take(namespace) if classes is not None else {}
         self._needs = needs or {}
         self._cycles = {name: tuple(cycle) for cycle in cycles for name in cycle}
-        self._groups = _builders(namespace, GROUP_PREFIX)
+        self._aliases = _take_aliases(namespace)
         self._toolsets = _builders(namespace, TOOLSET_PREFIX)
         self._building: set[str] = set()
 
@@ -72,15 +86,8 @@ class LazyModule:
             # Asked for again while being made: a cycle of named types across modules.
             # pydantic takes a NameError as a reference to resolve at first validation.
             raise NameError(f"{module_name}.{name} is still being built")
-        if name in self._groups:
-            self._building.add(name)
-            try:
-                for key, value in self._groups[name]().items():
-                    if isinstance(value, type):
-                        value.__qualname__ = key  # found as <module>.<key>: pickle, repr
-                    namespace.setdefault(key, value)
-            finally:
-                self._building.discard(name)
+        if name in self._aliases:
+            namespace.setdefault(name, self._alias(name))
         elif name in self._recipes:
             members = self._cycles.get(name, (name,))
             made = self._make(members)
@@ -91,6 +98,23 @@ class LazyModule:
         else:
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
         return namespace[name]
+
+    def _alias(self, name: str) -> Any:
+        """The type alias ``name``, its text evaluated after the names it uses."""
+        # lazy: loads pydantic
+        from pydantic import Field
+
+        self._building.add(name)
+        try:
+            self.need(*(n for n in self._needs.get(name, ()) if n not in self._building))
+            # The module's own code, kept as a string for mypy: evaluating it runs nothing
+            # the module could not. Field is pydantic's (the module binds its name to a
+            # stand-in only if a class statement uses it, and only mypy imports it).
+            code = compile(self._aliases[name], f"<{self._namespace['__name__']}.{name}>",
+                           "eval")
+            return eval(code, self._namespace, {"Field": Field})
+        finally:
+            self._building.discard(name)
 
     def _make(self, members: Sequence[str]) -> list[Any]:
         """Make recorded classes, after the names they use. A class referring to one
@@ -108,10 +132,10 @@ class LazyModule:
 
     def dir(self) -> list[str]:
         """The module's ``__dir__``: its globals and every name it can make."""
-        return sorted({*self._namespace, *self._groups, *self._recipes, *self._toolsets})
+        return sorted({*self._namespace, *self._aliases, *self._recipes, *self._toolsets})
 
     def need(self, *names: str) -> None:
-        """Build ``names`` (from this module) before a group that refers to them."""
+        """Make ``names`` (from this module) before what refers to them."""
         for name in names:
             if name not in self._namespace:
                 self.getattr(name)
