@@ -16,6 +16,7 @@ from typing import ClassVar
 
 import pytest
 import toolc
+from fork_support import wait_until_single_threaded
 from toolc.config import Config, load_config
 from toolc.output.cache import input_key, remember_build
 from toolc.pipeline import build, compile_specs, discover, render_outputs
@@ -290,6 +291,7 @@ def test_the_certifying_process_serves_user_code_under_the_policy_it_was_given(
     compiled = compile_specs(project)
     assert compiled.project is not None
     bag = compiled.bag
+    wait_until_single_threaded()
     with early_certifier(project.python_path, wanted=True, collecting=recording) as certifier:
         assert certifier is not None
         certifier.certify(compiled.project, render_outputs(compiled.project), bag)

@@ -22,6 +22,7 @@ from typing import Any
 
 import mcp  # noqa: F401 - imported once here, so that forked processes start with it
 import pytest
+from fork_support import wait_until_single_threaded
 from serve_support import ctrl_c_by_default
 from toolc.certify import compare as certify
 from toolc.certify import process as certifier
@@ -117,7 +118,11 @@ def nothing_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
 @pytest.fixture
 def forked_only(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Certification must take the forked path; returns how many modules each
-    certification found already handed over when it began (streamed while generated)."""
+    certification found already handed over when it began (streamed while generated).
+
+    A build forks only while its process has no other thread: see fork_support."""
+    wait_until_single_threaded()
+
     def refuse(*args: Any) -> None:
         raise AssertionError("certified in the build process")
 

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from fork_support import wait_until_single_threaded
 from toolc.output import files, staging
 from toolc.output import journal as write
 from toolc.output.confine import OutputError
@@ -88,6 +89,7 @@ def test_a_failed_writer_is_made_up_for_at_commit(tmp_path: Path,
             raise OSError("disk full")  # after one file: the staging is partial
 
     monkeypatch.setattr(staging, "write_new_file", fail_in_the_writer)
+    wait_until_single_threaded()
     staged = stage_tree(tmp_path, NEW, meanwhile=True)
     assert staged.batches[0].writer is not None
     staged.commit(NEW)
@@ -200,4 +202,5 @@ def test_no_writer_is_forked_while_another_thread_runs(tmp_path: Path) -> None:
         stop.set()
         thread.join()
     assert snapshot(tmp_path) == NEW
+    wait_until_single_threaded()
     assert staging.can_fork() == FORK
