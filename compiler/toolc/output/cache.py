@@ -45,18 +45,26 @@ CACHE_FORMAT = 1
 CACHE_FILE = Path(CACHE_DIR) / "build.json"
 
 
-def _folder(config: Config, *, create: bool = False) -> Path | None:
+def cache_dir(config: Config, *, create: bool = False) -> Path | None:
+    """``.toolc-cache/`` of the project, or None where a link or a file stands there: no
+    cache (or record) then, rather than one elsewhere."""
     try:
         return cache_folder(config.root, create=create)
     except OutputError:
-        return None  # a link or a file there: no cache, rather than one elsewhere
+        return None
 
 
 def remember_build(config: Config, record: dict[str, Any]) -> None:
-    folder = _folder(config, create=True)
+    write_cache_file(config, CACHE_FILE.name, record)
+
+
+def write_cache_file(config: Config, name: str, record: dict[str, Any]) -> None:
+    """``record`` as JSON in ``.toolc-cache/name``, through a fresh temporary file; a file
+    that cannot be written only costs the next build its shortcut."""
+    folder = cache_dir(config, create=True)
     if folder is None:
         return
-    path, tmp = folder / CACHE_FILE.name, folder / "build.tmp"
+    path, tmp = folder / name, folder / (Path(name).stem + ".tmp")
     try:
         tmp.unlink(missing_ok=True)  # a link put there is removed, never written through
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
@@ -65,11 +73,11 @@ def remember_build(config: Config, record: dict[str, Any]) -> None:
             f.write(json.dumps(record, sort_keys=True))
         os.replace(tmp, path)
     except OSError:
-        pass  # a cache that cannot be written only costs the next build its shortcut
+        pass
 
 
 def forget_build(config: Config) -> None:
-    folder = _folder(config)
+    folder = cache_dir(config)
     if folder is not None:
         with contextlib.suppress(OSError):
             (folder / CACHE_FILE.name).unlink()
@@ -82,7 +90,7 @@ def remembered(config: Config, key: str) -> Any:
 
 
 def _remembered(config: Config) -> dict[str, Any]:
-    folder = _folder(config)
+    folder = cache_dir(config)
     if folder is None:
         return {}
     try:

@@ -33,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,9 +43,15 @@ from ..config import Config
 from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
 from ..ir import ModuleIR, ProjectIR
 from ..publish import golden_path, golden_text
-from .cache import _diagnostic_from, _diagnostic_record, certified_code, environment_record
+from .cache import (
+    _diagnostic_from,
+    _diagnostic_record,
+    cache_dir,
+    certified_code,
+    environment_record,
+    write_cache_file,
+)
 from .confine import OutputError, check_way, is_plain_file
-from .lock import cache_folder
 
 if TYPE_CHECKING:
     from ..generate import ModuleSink
@@ -315,7 +320,7 @@ def remember(config: Config, project: ProjectIR, files: Mapping[str, str], reuse
                 "diagnostics": [_diagnostic_record(d) for d in verdict.diagnostics],
                 "marks": [list(m) for m in verdict.marks]},
         }
-    _write_record(config, {"format": RECORD_FORMAT, "modules": modules})
+    write_cache_file(config, RECORD_FILE, {"format": RECORD_FORMAT, "modules": modules})
 
 
 def _carried(config: Config, name: str, key: str) -> Verdict | None:
@@ -325,38 +330,15 @@ def _carried(config: Config, name: str, key: str) -> Verdict | None:
 
 
 def forget(config: Config) -> None:
-    folder = _folder(config)
+    folder = cache_dir(config)
     if folder is not None:
         with contextlib.suppress(OSError):
             (folder / RECORD_FILE).unlink()
 
 
-def _folder(config: Config, *, create: bool = False) -> Path | None:
-    try:
-        return cache_folder(config.root, create=create)
-    except OutputError:
-        return None  # a link or a file there: no record, rather than one elsewhere
-
-
-def _write_record(config: Config, record: dict[str, Any]) -> None:
-    folder = _folder(config, create=True)
-    if folder is None:
-        return
-    path, tmp = folder / RECORD_FILE, folder / "modules.tmp"
-    try:
-        tmp.unlink(missing_ok=True)  # a link put there is removed, never written through
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o644)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(record, sort_keys=True))
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a record that cannot be written only costs the next build its reuse
-
-
 def _entries(config: Config) -> dict[str, dict[str, Any]]:
     """The record's well-formed entries; anything else in it is ignored."""
-    folder = _folder(config)
+    folder = cache_dir(config)
     if folder is None:
         return {}
     path = folder / RECORD_FILE
