@@ -197,9 +197,10 @@ class Suppression:
     that line. ``used`` collects the codes that suppressed something."""
 
     span: Span                      # the comment
-    codes: tuple[str, ...]          # as written (codes or rule names)
+    codes: tuple[str, ...]          # as written (codes or rule names); in a bag, the codes
     used: set[str] = field(default_factory=set)
     judged: set[str] = field(default_factory=set)
+    written: tuple[str, ...] = ()   # in a bag: the codes as written (a reusing build's record)
 
 
 # Certification and the budget report after the front end: a suppression of one of their
@@ -291,7 +292,7 @@ class DiagnosticBag:
                                 "suppresses nothing", item.span)
                 else:
                     codes.append(code)
-            lines[item.span.line] = Suppression(item.span, tuple(codes))
+            lines[item.span.line] = Suppression(item.span, tuple(codes), written=item.codes)
 
     def judge_suppressions(self, owns: Callable[[str], bool]) -> None:
         """TC022 for each suppression of a code ``owns`` selects that suppressed nothing:

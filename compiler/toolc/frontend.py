@@ -7,12 +7,13 @@ empty, or nonsense anywhere gets located diagnostics, not a traceback.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from .checks import ClientView, run_checks
+from .checks import ClientView, Project, run_checks
 from .diagnostics import LATE_CODES, DiagnosticBag
-from .ir import ProjectIR
+from .ir import ProjectIR, SpecInputs
 from .loader import LoadedFile
 from .model.errors import reset_suggestions
 from .model.parse import ParsedModule, parse_module
@@ -49,4 +50,18 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     bag.judge_suppressions(lambda code: code not in LATE_CODES)
     if bag.has_errors:
         return None
-    return resolve(project, formats=formats)
+    return dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+
+
+def spec_inputs(project: Project) -> dict[str, SpecInputs]:
+    """Per spec, the schema files it inlines and the handler modules it looked up."""
+    index = project.code_index
+    found = {}
+    for parsed in project.modules:
+        origin = parsed.file.origin
+        schema_files = project.files.used.get(origin, set()) if origin is not None else set()
+        asked = index.asked.get(parsed.path, set()) if index is not None else set()
+        code = tuple((name, tuple(index.outcomes[name])) for name in sorted(asked)
+                     if index is not None and name in index.outcomes)
+        found[parsed.path] = SpecInputs(tuple(sorted(schema_files)), code)
+    return found

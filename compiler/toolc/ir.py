@@ -286,11 +286,22 @@ class ModuleIR:
 
 
 @dataclass(frozen=True, slots=True)
+class SpecInputs:
+    """What the analysis of one spec read besides the spec, so that a build can tell
+    whether it would read the same (``toolc.output.components``)."""
+
+    schema_files: tuple[str, ...] = ()   # those its `$ref`s inline (keys of schema_files)
+    # Each module name the handler check looked up, and what it found there.
+    code: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ProjectIR:
     modules: dict[str, ModuleIR]   # sorted by module name
     # The schema files `$ref`s named, inlined into the published schemas: their path
     # (relative to the project) -> sha256 of what was read, so a cached build sees edits.
     schema_files: dict[str, str] = field(default_factory=dict)
+    inputs: dict[str, SpecInputs] = field(default_factory=dict)  # by spec, as shown
 
 
     def stand_in_targets(self, *, unpinned: bool = False) -> dict[str, list[tuple[str, MCPToolsetIR]]]:

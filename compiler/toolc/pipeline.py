@@ -10,8 +10,10 @@ The CLI only parses options and prints a :class:`BuildResult`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,16 +24,19 @@ from .config import Config
 from .diagnostics import BUDGET_CODES, CERTIFY_CODES, DiagnosticBag, Span, SpecError
 from .ir import ProjectIR
 from .loader import LoadedFile, load_file
-from .output import incremental
+from .output import components, incremental
 from .output.cache import (
     cache_record,
     cached_plan,
+    environment_record,
     forget_build,
     input_key,
+    read_specs,
     remember_build,
     remembered,
     replayed,
 )
+from .output.components import Taken, collides
 from .output.confine import OutputError
 from .output.incremental import MEMORY
 from .output.journal import JOURNAL
@@ -60,6 +65,9 @@ class Compiled:
     project: ProjectIR | None = None
     budgets: list[ExportBudget] | None = None   # per export, when the IR was made
     modules: dict[str, str] = field(default_factory=dict)  # spec as shown -> its module
+    # The components whose analysis was taken over: ``project`` holds the other modules
+    # only (a whole project is compiled again where one is needed: ``toolc build --live``).
+    taken: Taken | None = None
 
 
 @dataclass(slots=True)
@@ -98,18 +106,31 @@ def shown_path(config: Config, path: Path) -> str:
 
 
 def compile_specs(config: Config, paths: Sequence[Path] = (),
-                  progress: Progress | None = None) -> Compiled:
-    """Load and analyse the specs; every problem goes into the returned bag."""
+                  progress: Progress | None = None, taken: Taken | None = None,
+                  read: Mapping[Path, bytes] | None = None) -> Compiled:
+    """Load and analyse the specs; every problem goes into the returned bag.
+
+    ``taken``: components whose analysis is taken over (``toolc.output.components``;
+    ``read``: the bytes of their specs, as their digests were taken): their specs are
+    not analysed again. When the analysis of the rest could say anything else than a
+    full analysis would (it has errors, a module name meets a taken one), the full
+    analysis is run instead, and ``Compiled.taken`` is None."""
     # lazy: loads pydantic
     from .checks.project import ClientView
     from .frontend import analyse
 
     bag = config.bag()
-    compiled = Compiled(bag)
+    compiled = Compiled(bag, taken=taken)
     loaded: list[LoadedFile] = []
     files = discover(config, paths)
+    if taken is not None:
+        if not _take_sources(config, compiled, taken, files, read or {}):
+            return compile_specs(config, paths, progress)
+        taken.replay(bag)
     for i, path in enumerate(files, 1):
         shown = shown_path(config, path)
+        if taken is not None and shown in compiled.sources:
+            continue  # taken over
         if progress:
             # lazy: 2 more toolc modules, only with progress shown (a file name may hold ESC)
             from .report.diagnostic_formats import escape_controls
@@ -127,16 +148,42 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         if isinstance(declared, str):
             compiled.modules[shown] = declared
         loaded.append(item)
+    if taken is not None and (bag.has_errors or collides(taken, (
+            name for shown, name in compiled.modules.items() if shown not in taken.specs))):
+        return compile_specs(config, paths, progress)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
     view = ClientView(config.clients, config.server_name, config.server_names)
     project = analyse(loaded, bag, config.root, formats=config.format,
                       python_path=config.python_path, clients=view)
+    if taken is not None and bag.has_errors:
+        return compile_specs(config, paths, progress)
     compiled.project = None if bag.has_errors else project
     if compiled.project is not None:
-        compiled.budgets = measure(compiled.project, config, bag)
+        budgets = measure(compiled.project, config, bag)
+        if taken is not None:
+            budgets = sorted([*budgets, *taken.budgets], key=lambda b: b.module)
+        compiled.budgets = budgets
         bag.judge_suppressions(BUDGET_CODES.__contains__)
     return compiled
+
+
+def _take_sources(config: Config, compiled: Compiled, taken: Taken, files: Sequence[Path],
+                  read: Mapping[Path, bytes]) -> bool:
+    """The taken specs' texts and module names, from the bytes their digests were taken
+    of; False if one is not among the specs found (or cannot be decoded)."""
+    by_shown = {shown_path(config, path): path for path in files}
+    for spec in taken.specs:
+        data = read.get(by_shown.get(spec))  # type: ignore[arg-type]
+        if data is None:
+            return False
+        try:
+            compiled.sources[spec] = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return False
+    for name, (spec, _) in taken.graph.items():
+        compiled.modules[spec] = name
+    return True
 
 
 def _sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
@@ -252,7 +299,8 @@ def build(
 def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
                    use_cache: bool) -> BuildResult:
     specs = discover(config)
-    key = input_key(config, specs) if use_cache else None
+    read = read_specs(config, specs) if use_cache else None
+    key = input_key(config, specs, read) if read is not None else None
     if key is not None:
         cached = cached_plan(config, key, certify=certify)
         if cached is not None:
@@ -261,11 +309,13 @@ def _writing_build(config: Config, *, certify: bool, progress: Progress | None,
             compiled.sources = _sources_of(config, compiled.bag)
             compiled.budgets = from_record(remembered(config, "budget"))
             return BuildResult(compiled, plan=cached, up_to_date=True)
-    return _run_stages(config, key, check=False, certify=certify, progress=progress)
+    return _run_stages(config, key, check=False, certify=certify, progress=progress,
+                       read=read if key is not None else None)
 
 
 def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
-                progress: Progress | None) -> BuildResult:
+                progress: Progress | None,
+                read: Mapping[Path, bytes] | None = None) -> BuildResult:
     # Certification's process starts first: it imports the mcp SDK while the specs are
     # loaded, and serves each module while the next is generated (toolc.certify.process).
     # It is stopped when certification is done, or when the build ends before that.
@@ -275,21 +325,56 @@ def _run_stages(config: Config, key: str | None, *, check: bool, certify: bool,
     with early_certifier(config.python_path, wanted=certify,
                          collecting=collector_for_user_code) as certifier:
         return _stages(config, key, check=check, certify=certify, progress=progress,
-                       certifier=certifier)
+                       certifier=certifier, read=read)
+
+
+@dataclass(slots=True)
+class _Analysed:
+    """The front end's result, and what the records let a writing build reuse."""
+
+    compiled: Compiled
+    reuse: Reuse | None = None
+    environment: str = ""
+    digests: dict[str, str] | None = None   # each spec, as shown -> sha256 of its bytes
+
+
+def _analyse(config: Config, read: Mapping[Path, bytes] | None, *, certify: bool,
+             progress: Progress | None) -> _Analysed:
+    """The front end, taking over the components nothing changed (never for a checking
+    build: ``read`` is None then, as the records could come from the checkout it checks),
+    and per module what the last build made of it (``toolc.output.incremental``)."""
+    if read is None:
+        return _Analysed(compile_specs(config, progress=progress))
+    environment = json.dumps(environment_record(config), sort_keys=True, default=str)
+    digests = {shown_path(config, path): hashlib.sha256(data).hexdigest()
+               for path, data in read.items()}
+    taken = components.take_over(config, environment, digests)
+    compiled = compile_specs(config, progress=progress, taken=taken, read=read)
+    found = _Analysed(compiled, None, environment, digests)
+    if compiled.project is not None:
+        found.reuse = incremental.prepare(config, compiled.project, compiled.sources,
+                                          certify=certify, taken=compiled.taken)
+        if compiled.taken is not None and not incremental.covers(
+                found.reuse, compiled.taken.graph, certify=certify):
+            # A taken module's key changed, or its code or verdict cannot be reused: it
+            # needs its IR after all.
+            found.compiled = compiled = compile_specs(config, progress=progress)
+            found.reuse = None if compiled.project is None else incremental.prepare(
+                config, compiled.project, compiled.sources, certify=certify)
+    return found
 
 
 def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
-            progress: Progress | None, certifier: Certifier | None) -> BuildResult:
+            progress: Progress | None, certifier: Certifier | None,
+            read: Mapping[Path, bytes] | None) -> BuildResult:
 
-    compiled = compile_specs(config, progress=progress)
+    analysed = _analyse(config, read, certify=certify, progress=progress)
+    compiled, reuse = analysed.compiled, analysed.reuse
     result = BuildResult(compiled, checked=check)
     project = compiled.project
     if project is None:
         return result
-    # Per module, what an unchanged one made last time (never for a checking build: the
-    # record could come from the checkout it checks).
-    reuse = None if key is None else incremental.prepare(config, project, compiled.sources,
-                                                         certify=certify)
+    taken = compiled.taken
     if certifier is not None and reuse is not None:
         certifier.skip = set(reuse.verdicts)
     if progress:
@@ -301,11 +386,16 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         staged = None if check else StagedTree(config.output)
         sink = certifier.module_generated if certifier is not None else None
         result.files = render_outputs(project, staged, sink, reuse)
+        if taken is not None and reuse is not None:
+            result.files.update(_taken_files(taken, reuse, staged))
         result.diff = _diff_or_report(config, result)
         if certify and not compiled.bag.has_errors:
             if progress:
                 progress("certifying through an MCP client")
             _certify(config, project, result, certifier, reuse)
+            if taken is not None and reuse is not None:
+                for name in sorted(taken.graph):  # what certifying them said, said again
+                    incremental.replay(compiled.bag, reuse.verdicts[name])
             compiled.bag.judge_suppressions(CERTIFY_CODES.__contains__)
         if compiled.bag.has_errors:
             return result
@@ -316,13 +406,8 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
         forget_build(config)  # the record must never describe an output being replaced
         result.plan = staged.commit(result.files)
         result.wrote = result.plan.changes
-        if reuse is not None:
-            incremental.remember(config, project, result.files, reuse, certified=certify)
-        if key is not None:  # its warnings are recorded: an up-to-date build says them again
-            record = cache_record(config, project, key, certified=certify,
-                                  diagnostics=list(compiled.bag))
-            record["budget"] = [b.as_json() for b in compiled.budgets or ()]
-            remember_build(config, record)
+        if key is not None:
+            _remember(config, key, analysed, result, certified=certify)
         return result
     except OutputError as exc:
         report_output_error(config, result, exc)
@@ -331,6 +416,35 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
     finally:
         if staged is not None:
             staged.discard()  # nothing happens after a commit
+
+
+def _taken_files(taken: Taken, reuse: Reuse, staged: StagedTree | None) -> dict[str, str]:
+    """The taken components' files: their modules' code and their golden files, as the
+    last build wrote them."""
+    kept = {**{f"{name}.py": reuse.texts[name] for name in taken.graph}, **taken.golden}
+    if staged is not None:
+        staged.add(kept, meanwhile=True)
+    return kept
+
+
+def _remember(config: Config, key: str, analysed: _Analysed, result: BuildResult, *,
+              certified: bool) -> None:
+    """The records of a clean writing build, for the next one: per module, per
+    component, and (with its warnings: an up-to-date build says them again) the whole."""
+    compiled, reuse = result.compiled, analysed.reuse
+    if reuse is None or analysed.digests is None or compiled.project is None:
+        return
+    incremental.remember(config, result.files, reuse, certified=certified)
+    components.remember(config, analysed.environment, compiled.project, compiled.bag,
+                        compiled.budgets or (), result.files, analysed.digests, compiled.taken)
+    lookups = {name: list(outcome) for inputs in compiled.project.inputs.values()
+               for name, outcome in inputs.code}
+    for component in compiled.taken.components if compiled.taken is not None else ():
+        lookups.update(component.code)
+    record = cache_record(config, key, certified=certified, diagnostics=list(compiled.bag),
+                          code=reuse.user_code, schemas=reuse.schema_files, lookups=lookups)
+    record["budget"] = [b.as_json() for b in compiled.budgets or ()]
+    remember_build(config, record)
 
 
 def report_output_error(config: Config, result: BuildResult, exc: OutputError) -> None:

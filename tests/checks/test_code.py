@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from toolc.checks.code import SourceIndex, target_problem
+from toolc.checks.code import target_problem
+from toolc.python_source import SourceIndex
 
 
 def _index(tmp_path: Path, files: dict[str, str]) -> SourceIndex:
@@ -60,16 +61,3 @@ def test_nothing_is_imported(tmp_path: Path) -> None:
     index = _index(tmp_path, {"boom_mod.py": "raise SystemExit('imported!')\ndef f(): ...\n"})
     assert target_problem(index, "boom_mod:f") is None
     assert "boom_mod" not in sys.modules
-
-
-def test_a_python_path_outside_the_project_is_not_read(tmp_path: Path) -> None:
-    """[tool.toolc] may come from a pull request: a python-path entry outside the
-    project is not searched, so none of its names reach a "did you mean"."""
-    from toolc.checks.code import _inside
-
-    project, outside = tmp_path / "project", tmp_path / "elsewhere"
-    (project / "src").mkdir(parents=True)
-    outside.mkdir()
-    assert _inside((project / "src", outside, project / "src" / ".." / ".." / "elsewhere"),
-                   project.resolve()) == (project / "src",)
-    assert _inside((outside,), None) == (outside,)

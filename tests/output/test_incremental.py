@@ -4,110 +4,27 @@ inputs (no record, the same output folder to start from), and says the same thin
 
 Each step edits the project (a description, a tool added or removed, a spec broken and
 mended, the named type other modules use, the configuration, a module deleted or put
-back, the predicate certification imports), copies it without its cache, and builds
-both copies, certifying."""
+back, the predicate certification imports, a module joined to or split from the others'
+component, a module renamed onto another's name, a suppression used or left unused, a
+schema file a `$ref` inlines, a golden file edited by hand), copies it without its
+cache, and builds both copies, certifying. The reusing build takes over the analysis of
+the components nothing changed (``toolc.output.components``)."""
 
 from __future__ import annotations
 
 import json
 import random
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import mcp  # noqa: F401  # the certifying processes forked by the builds inherit it
 import pytest
+from incremental_support import WORDS, State, output_of, shown, write
 from toolc.config import load_config
-from toolc.output import incremental
-from toolc.pipeline import BuildResult, build
+from toolc.output import components, incremental
+from toolc.pipeline import build
 from toolc.report.diagnostic_formats import render_text
-
-HANDLERS = '''\
-"""Handlers, predicate and prepare function of the incremental-build test (version {version})."""
-
-import dataclasses
-
-
-async def handle(ctx, **params):
-    return "ok"
-
-
-def always(ctx):
-    return True
-
-
-def blank(ctx, tools):  # loses the descriptions: a certification finding (TC502)
-    return [dataclasses.replace(tool, description="") for tool in tools]
-'''
-
-WORDS = ["alpha", "bravo", "carbon", "delta", "echo", "fable", "gamma", "harbor", "index"]
-
-
-@dataclass
-class State:
-    """The project, as the spec texts are made from it."""
-
-    tools: dict[str, list[list[str]]] = field(default_factory=lambda: {
-        "base": [["ping", "Answer pong."]],
-        "mid": [["locate", "Locate an address."], ["route", "Route between addresses."]],
-        "top": [["plan", "Plan a trip."]],
-        "solo": [["alone", "Stand alone."]],
-    })
-    address: list[str] = field(default_factory=lambda: ["street", "city"])
-    address_description: str = "A postal address."
-    broken: str | None = None
-    solo: bool = True
-    config: str = ""
-    version: int = 0
-    made: int = 0
-
-    def texts(self) -> dict[str, str]:
-        texts = {"base": self._base(), "mid": self._mid(), "top": self._top()}
-        if self.solo:
-            texts["solo"] = self._module("solo", [], "toolsets:\n  own: {kind: function, "
-                                         f"tools: [{self._names('solo')}]}}\nexport: own\n")
-        if self.broken in texts:
-            texts[self.broken] = texts[self.broken].replace(
-                "    handler: app:handle\n", "    handler: app:handle\n    colour: red\n", 1)
-        return texts
-
-    def _names(self, module: str) -> str:
-        return ", ".join(name for name, _ in self.tools[module])
-
-    def _tools(self, module: str, params: str) -> str:
-        out = "tools:\n"
-        for name, description in self.tools[module]:
-            out += (f"  {name}:\n    description: {description}\n    handler: app:handle\n"
-                    f"    params:\n{params}")
-        return out
-
-    def _module(self, module: str, head: list[str], toolsets: str, params: str = "") -> str:
-        params = params or ("      mail: {type: string, format: email, "
-                            "description: Where to write.}\n")
-        return "\n".join([f"toolc: 1\nmodule: {module}\ndescription: The {module} module.",
-                          *head, self._tools(module, params) + toolsets])
-
-    def _base(self) -> str:
-        props = "".join(f"      {p}: {{type: string, description: The {p}.}}\n"
-                        for p in self.address)
-        types = (f"types:\n  Address:\n    description: {self.address_description}\n"
-                 f"    type: object\n    properties:\n{props.rstrip()}")
-        return self._module("base", [types], "toolsets:\n  core: {kind: function, tools: "
-                            f"[{self._names('base')}]}}\nexport: core\n")
-
-    def _mid(self) -> str:
-        params = "      where: {type: base.Address, description: The address.}\n"
-        return self._module("mid", [], "toolsets:\n  own: {kind: function, tools: "
-                            f"[{self._names('mid')}]}}\n  all: {{kind: combined, "
-                            "toolsets: [own, base.core]}\nexport: all\n", params)
-
-    def _top(self) -> str:
-        return self._module("top", [], "toolsets:\n  own: {kind: function, tools: "
-                            f"[{self._names('top')}]}}\n  shown: {{kind: filtered, inner: own, "
-                            "predicate: \"app:always\"}\n  tidy: {kind: prepared, inner: "
-                            "shown, prepare: \"app:blank\"}\n  all: {kind: combined, "
-                            "toolsets: [tidy, mid.all]}\nexport: all\n")
 
 
 def describe(state: State, rng: random.Random) -> None:
@@ -133,7 +50,9 @@ def break_spec(state: State, rng: random.Random) -> None:
 
 
 def change_type(state: State, rng: random.Random) -> None:
-    if rng.random() < 0.5:
+    if rng.random() < 0.3:
+        state.address_description = ""
+    elif rng.random() < 0.5:
         state.address_description = f"An address, {rng.choice(WORDS)}."
     elif len(state.address) > 1 and rng.random() < 0.5:
         state.address.pop()
@@ -152,55 +71,51 @@ def toggle_module(state: State, rng: random.Random) -> None:
 
 def touch_user_code(state: State, rng: random.Random) -> None:
     state.version += 1
+    state.keeping = rng.random() < 0.5
+
+
+def link_solo(state: State, rng: random.Random) -> None:
+    state.solo_links = not state.solo_links
+
+
+def rename_lone(state: State, rng: random.Random) -> None:
+    state.lone_name = rng.choice(["lone", "lone", "solo", "Solo", "lone2"])
+
+
+def touch_lone(state: State, rng: random.Random) -> None:
+    state.lone_dotted = not state.lone_dotted
+
+
+def edit_point(state: State, rng: random.Random) -> None:
+    state.point = f"A point, {rng.choice(WORDS)}."
+
+
+def touch_lone_handler(state: State, rng: random.Random) -> None:
+    # Only the handler check reads this module (certification imports no handler).
+    state.lone_handler = rng.randrange(4)
+
+
+def tamper_golden(state: State, rng: random.Random) -> None:
+    state.tamper = True  # once: `write` edits the file, the build puts it right
 
 
 EDITS = [describe, add_tool, remove_tool, break_spec, change_type, touch_config,
-         toggle_module, touch_user_code]
+         toggle_module, touch_user_code, link_solo, rename_lone, touch_lone, edit_point,
+         tamper_golden, touch_lone_handler]
 
 
-def write(root: Path, state: State) -> None:
-    # Certification's TC502 a warning: a build with certification findings succeeds, and
-    # a reusing build must say them again.
-    severity = ", ".join(['TC502 = "warning"', *[state.config] * state.config.startswith("TC")])
-    extra = "" if state.config.startswith("TC") else state.config
-    (root / "pyproject.toml").write_text(
-        f'[tool.toolc]\nspecs = "specs"\npython-path = ["handlers"]\n{extra}\n'
-        f"severity = {{ {severity} }}\n")
-    specs = root / "specs"
-    specs.mkdir(exist_ok=True)
-    texts = state.texts()
-    for old in specs.glob("*.toolc.yaml"):
-        if old.name.removesuffix(".toolc.yaml") not in texts:
-            old.unlink()
-    for module, text in texts.items():
-        path = specs / f"{module}.toolc.yaml"
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
-    (root / "handlers").mkdir(exist_ok=True)
-    (root / "handlers" / "app.py").write_text(
-        HANDLERS.format(version=state.version))
+STEPS = 14
 
 
-def output_of(root: Path) -> dict[str, bytes]:
-    out = root / "generated"
-    return {p.relative_to(out).as_posix(): p.read_bytes()
-            for p in sorted(out.rglob("*")) if p.is_file()} if out.is_dir() else {}
-
-
-def shown(result: BuildResult) -> dict[str, Any]:
-    """What a build says and decides, to compare (the plan's sets, not how it was found)."""
-    plan = result.plan
-    return {"ok": result.ok,
-            "diagnostics": render_text(result.compiled.bag, result.compiled.sources),
-            "written": plan.written if plan else None,
-            "removed": plan.removed if plan else None}
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_edits_build_what_a_clean_build_builds(
         tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(seed)
     reused: list[incremental.Reuse] = []
+    taken: list[components.Taken | None] = []
+    take_over = components.take_over
+    monkeypatch.setattr(components, "take_over",
+                        lambda *a, **k: taken.append(take_over(*a, **k)) or taken[-1])
     prepare = incremental.prepare
 
     def spy(*args: Any, **kwargs: Any) -> incremental.Reuse:
@@ -218,7 +133,7 @@ def test_random_edits_build_what_a_clean_build_builds(
     project.mkdir()
     write(project, state)
     assert build(load_config(project)).ok
-    for step in range(10):
+    for step in range(STEPS):
         was_broken = state.broken
         state.broken = None  # a broken spec is mended at the next step
         edit = rng.choice(EDITS)
@@ -237,6 +152,7 @@ def test_random_edits_build_what_a_clean_build_builds(
     # Something was reused on the way: the comparison was not between two clean builds;
     # and certification's warnings were among what was said again.
     assert any(r.texts for r in reused) and any(r.verdicts for r in reused)
+    assert any(t is not None for t in taken)  # some analysis was taken over
     assert any(d.code == "TC502" for r in reused for v in r.verdicts.values()
                for d in v.diagnostics)
 
@@ -254,9 +170,14 @@ def test_an_edit_to_one_module_regenerates_and_recertifies_only_what_needs_it(
     write(tmp_path, state)
     result = build(load_config(tmp_path))
     assert result.ok and result.plan is not None
-    # mid changed; top imports mid: both are made and certified again, the rest reused.
-    assert sorted(seen[0].texts) == sorted(seen[0].verdicts) == ["base", "solo"]
+    # mid changed; top imports mid: both are made and certified again, the rest reused;
+    # lone is not connected to them (solo is, through base): its analysis is taken over.
+    assert sorted(seen[0].texts) == sorted(seen[0].verdicts) == ["base", "lone", "solo"]
     assert sorted(seen[0].fresh) == ["mid", "top"]
+    assert result.compiled.taken is not None
+    assert sorted(result.compiled.taken.graph) == ["lone"]
+    assert result.compiled.project is not None
+    assert sorted(result.compiled.project.modules) == ["base", "mid", "solo", "top"]
 
 
 def _record(root: Path) -> dict[str, Any]:

@@ -17,67 +17,11 @@ of an inherited class) is a warning that says so; signatures stay mypy's job.
 from __future__ import annotations
 
 import ast
-import sys
-from pathlib import Path
 
 from ..model.errors import did_you_mean
+from ..python_source import SourceIndex, source_index
 from .project import Project
 from .references import code_references, is_code_reference
-
-# A found module: its parsed source, or the reason it cannot be read statically.
-Found = ast.Module | str | None
-
-_EXTENSIONS = (".so", ".pyd")
-_MAX_SOURCE = 2_000_000  # a handler module larger than this is not parsed (bounded work)
-
-
-class SourceIndex:
-    """Finds and parses module sources on a search path, each file once."""
-
-    def __init__(self, roots: tuple[Path, ...]) -> None:
-        self.roots = roots
-        self._parsed: dict[str, Found] = {}
-
-    def module(self, name: str) -> Found:
-        """The parsed module, a reason it cannot be read, or None: not found."""
-        if name not in self._parsed:
-            self._parsed[name] = self._find(name)
-        return self._parsed[name]
-
-    def _find(self, name: str) -> Found:
-        parts = name.split(".")
-        for root in self.roots:
-            base = root.joinpath(*parts)
-            for path in (base.parent / f"{parts[-1]}.py", base / "__init__.py"):
-                if path.is_file():
-                    return _parse(path)
-            if base.parent.is_dir() and any(p.name.startswith(parts[-1] + ".") and
-                                            p.suffix in _EXTENSIONS
-                                            for p in base.parent.iterdir()):
-                return "it is a compiled extension"
-            if base.is_dir() and len(parts) > 1:
-                return "it is a namespace package"
-        return None
-
-    def siblings(self, name: str) -> list[str]:
-        """Module names beside where ``name`` would be: for "did you mean"."""
-        parts = name.split(".")
-        found: set[str] = set()
-        for root in self.roots:
-            folder = root.joinpath(*parts[:-1])
-            if folder.is_dir():
-                found.update(p.stem for p in folder.iterdir()
-                             if p.suffix == ".py" or (p / "__init__.py").is_file())
-        return [".".join([*parts[:-1], s]) for s in sorted(found)]
-
-
-def _parse(path: Path) -> Found:
-    try:
-        if path.stat().st_size > _MAX_SOURCE:
-            return "its source is too large to read"
-        return ast.parse(path.read_bytes(), filename=str(path))
-    except (OSError, SyntaxError, ValueError) as exc:
-        return f"its source cannot be parsed ({type(exc).__name__})"
 
 
 def _top_names(body: list[ast.stmt]) -> tuple[set[str], bool]:
@@ -153,22 +97,13 @@ def _inherits(module: ast.Module, class_name: str) -> bool:
                                    for b in cls.bases)
 
 
-def _inside(paths: tuple[Path, ...], root: Path | None) -> tuple[Path, ...]:
-    """The python-path entries inside the project: ``[tool.toolc]`` may come from a pull
-    request, and the names of a module read elsewhere would reach the output ("did you
-    mean"). The interpreter's own path (installed packages) is the machine's, not theirs."""
-    if root is None:
-        return paths
-    return tuple(p for p in paths if p.resolve().is_relative_to(root))
-
-
 def check_code_targets(project: Project) -> None:
     """TC340/TC341 (errors) and TC342 (warning): every code reference names something."""
     if not project.python_path:
         return
-    index = SourceIndex((*_inside(project.python_path, project.files.root),
-                         *(Path(p) for p in sys.path if p and Path(p).is_dir())))
+    index = project.code_index = source_index(project.python_path, project.files.root)
     for parsed in project.modules:
+        index.asking = parsed.path
         for what, owner, ref, span in code_references(parsed):
             if not is_code_reference(ref):
                 continue  # TC303 said so

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
@@ -19,6 +19,9 @@ from ..model.parse import ParsedModule
 from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
 from ..model.written import SchemaWriter, Written
+
+if TYPE_CHECKING:
+    from ..python_source import SourceIndex
 
 
 @dataclass(eq=False, slots=True)
@@ -118,6 +121,7 @@ class Project:
         self.bag = bag
         self.files = LocalFiles(root)  # the schema files `$ref`s name, read once
         self.python_path = python_path  # where handlers live ([tool.toolc] python-path)
+        self.code_index: SourceIndex | None = None  # what the handler check looked up
         # The first module of each name is the one others see; a second is an error.
         self.by_name: dict[str, ParsedModule] = {}
         for parsed in modules:

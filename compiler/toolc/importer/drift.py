@@ -187,9 +187,10 @@ def run_live_diff(config: Config, *, fmt: str, fail_on: str, out: TextIO, err: T
 def build_drift(config: Config, compiled: Any, fmt: str, *, out: TextIO, err: TextIO,
                 color: bool = False) -> bool:
     """``toolc build --live``, after the build: report drift; whether it fails. A build
-    answered by the no-op cache compiled nothing, so the specs are compiled here."""
+    answered by the no-op cache compiled nothing, and one that took components over
+    compiled only the rest (``Compiled.taken``): the specs are compiled here then."""
 
-    if compiled.project is None:
+    if compiled.project is None or compiled.taken is not None:
         compiled = compile_specs(config)
     if compiled.project is None:
         return True  # the build reported why already

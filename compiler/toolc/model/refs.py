@@ -220,6 +220,8 @@ class RefLog:
                 code = "TC210" if "a URL" in problem else "TC211"
                 self.problems.append(RefProblem(code, f"`$ref` '{value}': {problem}", span))
             self.files[embedded.key] = embedded.schema
+            if source is not None:
+                files.used.setdefault(source, set()).add(files.key(path))
             todo.extend(embedded.needs)
         if frag and not frag.startswith("/"):
             return "#" + frag
@@ -284,6 +286,7 @@ class LocalFiles:
         self.root = root.resolve() if root is not None else None
         self.done: dict[Path, Embedded | str] = {}
         self.read: dict[str, str] = {}  # what was read: shown path -> sha256 of its bytes
+        self.used: dict[str, set[str]] = {}  # spec file (origin) -> the files it inlines
         self.bounds: dict[Path, Path] = {}  # each file found -> the folder confining it
 
     def find(self, reference: str, source: str | None, within: Path | None = None

@@ -28,7 +28,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,10 +77,14 @@ def write_cache_file(config: Config, name: str, record: dict[str, Any]) -> None:
 
 
 def forget_build(config: Config) -> None:
+    forget_cache_file(config, CACHE_FILE.name)
+
+
+def forget_cache_file(config: Config, name: str) -> None:
     folder = cache_dir(config)
     if folder is not None:
         with contextlib.suppress(OSError):
-            (folder / CACHE_FILE.name).unlink()
+            (folder / name).unlink()
 
 
 def remembered(config: Config, key: str) -> Any:
@@ -102,18 +106,31 @@ DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "jsonschema
                 "click", "mcp", "mcp-types")
 
 
-def input_key(config: Config, specs: Sequence[Path]) -> str | None:
-    """The hash of every input of a build of ``specs``; None if a spec cannot be read."""
+def read_specs(config: Config, specs: Sequence[Path]) -> dict[Path, bytes] | None:
+    """Each spec's bytes; None if a spec cannot be read (or only through a link out of
+    the project: the build reports it, TC010, and reads nothing through it)."""
+    found: dict[Path, bytes] = {}
+    for path in specs:
+        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
+            return None
+        try:
+            found[path] = path.read_bytes()
+        except OSError:
+            return None
+    return found
+
+
+def input_key(config: Config, specs: Sequence[Path],
+              read: Mapping[Path, bytes] | None = None) -> str | None:
+    """The hash of every input of a build of ``specs`` (``read``: their bytes, when they
+    were read already); None if a spec cannot be read."""
+    data = read_specs(config, specs) if read is None else read
+    if data is None:
+        return None
     h = hashlib.sha256(json.dumps(environment_record(config), sort_keys=True,
                                   default=str).encode())
     for path in specs:
-        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
-            return None  # the build reports it (TC010), and reads nothing through it
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        h.update(config.relative(path).encode() + b"\0" + hashlib.sha256(data).digest())
+        h.update(config.relative(path).encode() + b"\0" + hashlib.sha256(data[path]).digest())
     return h.hexdigest()
 
 
@@ -190,13 +207,17 @@ def _dist_key(name: str) -> str:
     return name.lower().replace("-", "_").replace(".", "_")
 
 
-def cache_record(config: Config, project: ProjectIR, key: str, *, certified: bool,
-                 diagnostics: Sequence[Diagnostic] = ()) -> dict[str, Any]:
+def cache_record(config: Config, key: str, *, certified: bool,
+                 diagnostics: Sequence[Diagnostic] = (), code: dict[str, str] | None,
+                 schemas: dict[str, str], lookups: dict[str, list[str]]) -> dict[str, Any]:
     """What a build without errors records for the next one to compare; its warnings
-    and infos are kept, so that an up-to-date build says them again."""
-    code = certified_code(config, project) if certified else None
+    and infos are kept, so that an up-to-date build says them again. ``code``: the hashes
+    of the user code certification imported (``certified_code``), ``schemas`` those of the
+    schema files the project inlines, ``lookups`` what the handler check found for each
+    module it looked up (``toolc.python_source``)."""
+    code = code if certified else None
     return {"key": key, "certified": certified and code is not None, "code": code,
-            "schemas": project.schema_files,
+            "schemas": schemas, "lookups": lookups,
             "diagnostics": [_diagnostic_record(d) for d in diagnostics]}
 
 
@@ -305,15 +326,17 @@ def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
     except OutputError:
         return None
     if certify and not (record.get("certified") is True
-                        and _hashes_match(config.root, record.get("code"))):
+                        and hashes_match(config.root, record.get("code"))):
         return None
-    if not _hashes_match(out, files, plain=True) or not _hashes_match(
+    if not hashes_match(out, files, plain=True) or not hashes_match(
             config.root, record.get("schemas", {})):
         return None  # a generated file edited or linked, or a schema file a `$ref` inlines
+    if not _lookups_match(config, record.get("lookups")):
+        return None  # a handler module the handler check read
     return Plan(written=(), removed=(), unchanged=tuple(sorted(files)))
 
 
-def _hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
+def hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
     """Every file has its hash; ``plain``: and is a plain file (a link is rebuilt)."""
     if not isinstance(hashes, dict):
         return False
@@ -327,3 +350,17 @@ def _hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
         if hashlib.sha256(data).hexdigest() != expected:
             return False
     return True
+
+
+def _lookups_match(config: Config, lookups: object) -> bool:
+    """Whether the handler check would find what it found (a module's source edited,
+    added or removed on the python-path: its TC340-TC342 could change)."""
+    if not isinstance(lookups, dict) or not all(
+            isinstance(name, str) and isinstance(o, list) for name, o in lookups.items()):
+        return False
+    if not lookups:
+        return True
+    # lazy: 1 more toolc module (ast), only when the project's handlers were looked up
+    from ..python_source import outcomes_match, source_index
+
+    return outcomes_match(source_index(config.python_path, config.root.resolve()), lookups)

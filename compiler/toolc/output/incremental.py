@@ -30,18 +30,17 @@ that it does not read it back from disk: the loaded spec files, by their bytes.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
-from ..ir import ModuleIR, ProjectIR
+from ..ir import ProjectIR
 from ..publish import golden_path, golden_text
 from .cache import (
     _diagnostic_from,
@@ -56,6 +55,9 @@ from .confine import OutputError, check_way, is_plain_file
 if TYPE_CHECKING:
     from ..generate import ModuleSink
     from ..loader import LoadedFile
+    from .components import Taken
+
+Graph = dict[str, tuple[str, tuple[str, ...]]]  # module -> (its spec as shown, its imports)
 
 RECORD_FORMAT = 1
 RECORD_FILE = "modules.json"
@@ -80,6 +82,9 @@ class Reuse:
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # module -> replayed
     fresh: dict[str, Verdict] = field(default_factory=dict)   # filled by certification
     certifiable: bool = True  # every user module certification imports was hashed
+    # What the keys' common part hashed: the whole project's, taken components included.
+    schema_files: dict[str, str] = field(default_factory=dict)
+    user_code: dict[str, str] | None = None
 
     def served(self, project: ProjectIR) -> list[str]:
         """The modules certification must serve (those without a reused verdict)."""
@@ -126,47 +131,52 @@ MEMORY = Memory()
 # -- keys -------------------------------------------------------------------------------
 
 
-def module_keys(config: Config, project: ProjectIR, sources: Mapping[str, str],
-                environment: str, user_code: Mapping[str, str] | None) -> dict[str, str]:
+def module_keys(graph: Graph, sources: Mapping[str, str], environment: str,
+                schema_files: Mapping[str, str],
+                user_code: Mapping[str, str] | None) -> dict[str, str]:
     """Each module's key (see the module's docstring)."""
     base = hashlib.sha256(json.dumps(
-        [environment, sorted(project.schema_files.items()), user_code],
+        [environment, sorted(schema_files.items()), user_code],
         sort_keys=True).encode()).hexdigest()
-    own = {name: _module_digest(module, sources) for name, module in project.modules.items()}
+    own = {name: _module_digest(path, sources) for name, (path, _) in graph.items()}
     keys: dict[str, str] = {}
-    for name in project.modules:
+    for name in graph:
         h = hashlib.sha256(base.encode())
-        for needed in sorted(needed_modules(project, name)):
+        for needed in sorted(needed_modules(graph, name)):
             h.update(needed.encode() + b"\0" + own[needed].encode())
         keys[name] = h.hexdigest()
     return keys
 
 
-def _module_digest(module: ModuleIR, sources: Mapping[str, str]) -> str:
+def module_graph(project: ProjectIR) -> Graph:
+    """Each module's spec and the modules it imports."""
+    return {name: (module.path, module.imports) for name, module in project.modules.items()}
+
+
+def _module_digest(path: str, sources: Mapping[str, str]) -> str:
     # A module's IR is made from its spec and the specs it imports (resolve reads no
     # other file but the schema files, which are in the base): hashing the IR itself
     # would say no more, and its repr costs 3-4 ms a module of 20 tools.
-    h = hashlib.sha256(module.path.encode() + b"\0")
-    h.update(sources.get(module.path, "").encode("utf-8", "surrogatepass"))
+    h = hashlib.sha256(path.encode() + b"\0")
+    h.update(sources.get(path, "").encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
-def needed_modules(project: ProjectIR, name: str) -> set[str]:
+def needed_modules(graph: Graph, name: str) -> set[str]:
     """``name`` and every module it imports, directly or not."""
     seen, todo = set(), [name]
     while todo:
         current = todo.pop()
-        if current not in seen and current in project.modules:
+        if current not in seen and current in graph:
             seen.add(current)
-            todo.extend(project.modules[current].imports)
+            todo.extend(graph[current][1])
     return seen
 
 
 # -- what is reused ---------------------------------------------------------------------
 
 
-def plan_reuse(config: Config, project: ProjectIR, keys: dict[str, str], *,
-               certify: bool) -> Reuse:
+def plan_reuse(config: Config, keys: dict[str, str], *, certify: bool) -> Reuse:
     """What the record lets this build reuse; everything else is made anew."""
     reuse = Reuse(keys)
     entries = _entries(config)
@@ -184,17 +194,32 @@ def plan_reuse(config: Config, project: ProjectIR, keys: dict[str, str], *,
 
 
 def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str], *,
-            certify: bool) -> Reuse:
+            certify: bool, taken: Taken | None = None) -> Reuse:
     """The keys of this build's modules and what the record lets it reuse. When the
     user code certification imports cannot all be hashed, no verdict is reused (nor
-    recorded: ``Reuse.certifiable``)."""
+    recorded: ``Reuse.certifiable``). ``taken``: the components whose analysis was taken
+    over (``toolc.output.components``); their modules have keys too."""
 
     environment = json.dumps(environment_record(config), sort_keys=True, default=str)
+    graph = module_graph(project)
+    schema_files = dict(project.schema_files)
     user_code = certified_code(config, project)
-    keys = module_keys(config, project, sources, environment, user_code)
-    reuse = plan_reuse(config, project, keys, certify=certify and user_code is not None)
+    if taken is not None:
+        graph.update(taken.graph)
+        schema_files.update(taken.schemas)
+        more = taken.user_code
+        user_code = None if user_code is None or more is None else {**user_code, **more}
+    keys = module_keys(graph, sources, environment, schema_files, user_code)
+    reuse = plan_reuse(config, keys, certify=certify and user_code is not None)
     reuse.certifiable = user_code is not None
+    reuse.schema_files, reuse.user_code = schema_files, user_code
     return reuse
+
+
+def covers(reuse: Reuse, modules: Iterable[str], *, certify: bool) -> bool:
+    """Whether ``reuse`` has the code (and, certifying, the verdict) of every module."""
+    return all(name in reuse.texts and (not certify or name in reuse.verdicts)
+               for name in modules)
 
 
 def publish_reusing(project: ProjectIR, reuse: Reuse) -> dict[str, str]:
@@ -297,13 +322,13 @@ def judged(bag: DiagnosticBag, verdicts: dict[str, Verdict], name: str,
 # -- the record ---------------------------------------------------------------------------
 
 
-def remember(config: Config, project: ProjectIR, files: Mapping[str, str], reuse: Reuse,
-             *, certified: bool) -> None:
+def remember(config: Config, files: Mapping[str, str], reuse: Reuse, *,
+             certified: bool) -> None:
     """Record each module's key, code hash and (when certified, or carried over from a
     record of the same key) its verdict, for the next build."""
 
     modules: dict[str, Any] = {}
-    for name in project.modules:
+    for name in reuse.keys:  # taken components' modules too
         verdict = reuse.fresh.get(name) or reuse.verdicts.get(name)
         if not reuse.certifiable:
             verdict = None
@@ -327,13 +352,6 @@ def _carried(config: Config, name: str, key: str) -> Verdict | None:
     """A verdict a ``--no-certify`` build keeps: the last one, if for the same key."""
     entry = _entries(config).get(name)
     return entry["verdict"] if entry is not None and entry["key"] == key else None
-
-
-def forget(config: Config) -> None:
-    folder = cache_dir(config)
-    if folder is not None:
-        with contextlib.suppress(OSError):
-            (folder / RECORD_FILE).unlink()
 
 
 def _entries(config: Config) -> dict[str, dict[str, Any]]:
