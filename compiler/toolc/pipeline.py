@@ -254,7 +254,9 @@ def schema_changes(config: Config, old: ToolSet, new: ToolSet,
     return SchemaDiff(with_places(changes, project), old, new)
 
 
-def golden_on_disk(config: Config) -> ToolSet:
+def golden_on_disk(config: Config, known: ToolSet | None = None) -> ToolSet:
+    """The golden files in the output folder (``known``: the new ones, whose parsed tools
+    are taken for files that hold the same text)."""
     # lazy: 7 more toolc module(s), only when this runs
     from .diff import DiffInputError, ToolSet, load_folder
 
@@ -262,7 +264,7 @@ def golden_on_disk(config: Config) -> ToolSet:
     if root.is_symlink():  # the output is checked out from the pull request
         raise DiffInputError(f"{config.relative(root)}: a link; the golden files are read "
                              "only from the output folder itself")
-    return load_folder(root) if root.is_dir() else ToolSet()
+    return load_folder(root, known) if root.is_dir() else ToolSet()
 
 
 def build(
@@ -421,10 +423,11 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
 def _taken_files(taken: Taken, reuse: Reuse, staged: StagedTree | None) -> dict[str, str]:
     """The taken components' files: their modules' code and their golden files, as the
     last build wrote them."""
-    kept = {**{f"{name}.py": reuse.texts[name] for name in taken.graph}, **taken.golden}
+    code = {f"{name}.py": reuse.texts[name] for name in taken.graph}
     if staged is not None:
-        staged.add(kept, meanwhile=True)
-    return kept
+        staged.add(code, meanwhile=True)
+        staged.keep(taken.golden)  # read from the output just now, checked on the way
+    return {**code, **taken.golden}
 
 
 def _remember(config: Config, key: str, analysed: _Analysed, result: BuildResult, *,
@@ -484,7 +487,8 @@ def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
     from .diff import DiffInputError
 
     try:
-        return schema_changes(config, golden_on_disk(config), new_golden(result.files),
+        new = new_golden(result.files)
+        return schema_changes(config, golden_on_disk(config, new), new,
                               result.compiled.project)
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",

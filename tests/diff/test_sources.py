@@ -214,3 +214,20 @@ def test_a_golden_file_linked_out_of_its_folder_is_refused(tmp_path: Path) -> No
     (tmp_path / "schemas" / "m" / "leak.json").symlink_to(outside / "secret.json")
     with pytest.raises(DiffInputError, match="outside"):
         load_folder(tmp_path / "schemas")
+
+
+def test_a_file_with_a_known_text_takes_the_known_tool(tmp_path: Path) -> None:
+    """A build's new golden files are parsed once: the file on disk with the same text
+    shares the parsed tool; one with another text is parsed (and compared) as it is."""
+    write_tool(tmp_path / "schemas", "m/same.json", tool("same"))
+    edited = {**tool("edited"), "description": "Changed by hand."}
+    write_tool(tmp_path / "schemas", "m/edited.json", edited)
+    known = ToolSet.from_texts({
+        "m/same.json": (tmp_path / "schemas" / "m" / "same.json").read_text(),
+        "m/edited.json": json.dumps(tool("edited"))})
+    found = load_folder(tmp_path / "schemas", known)
+    assert found["m/same"] is known["m/same"]
+    assert found["m/edited"] is not known["m/edited"]
+    assert found["m/edited"] == edited
+    assert found == load_folder(tmp_path / "schemas")
+

@@ -61,6 +61,20 @@ def test_nothing_changed_writes_nothing(tmp_path: Path) -> None:
     assert staging_folders(tmp_path) == []
 
 
+def test_files_kept_are_unchanged_in_the_plan_and_listed_in_the_manifest(
+        tmp_path: Path) -> None:
+    """``keep``: files the build has just found in the output as it would write them (a
+    taken component's golden files): not read or written again, still the build's."""
+    write_tree(tmp_path, OLD)
+    staged = StagedTree(tmp_path)
+    staged.keep(["schemas/m/t1.json"])
+    staged.add({"a.py": NEW["a.py"], "schemas/m/t2.json": NEW["schemas/m/t2.json"]})
+    plan = staged.commit(NEW)
+    assert plan.unchanged == ("schemas/m/t1.json",)
+    assert plan.written == ("a.py", "schemas/m/t2.json")
+    assert snapshot(tmp_path) == NEW and set(read_manifest(tmp_path)) == set(NEW)
+
+
 def test_discard_leaves_the_output_as_it_was(tmp_path: Path) -> None:
     write_tree(tmp_path, OLD)
     staged = stage_tree(tmp_path, NEW, meanwhile=True)

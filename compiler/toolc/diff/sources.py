@@ -35,6 +35,7 @@ class ToolSet(dict[str, dict[str, Any]]):
         super().__init__()
         self.paths: dict[str, str] = {}
         self.texts: dict[str, str] = {}
+        self._keys: dict[str, str] | None = None  # file -> key, made by ``same``
 
     @classmethod
     def from_texts(cls, files: Mapping[str, str], label: str = "") -> ToolSet:
@@ -45,8 +46,22 @@ class ToolSet(dict[str, dict[str, Any]]):
             tools.add(relative, files[relative], f"{label}{relative}")
         return tools
 
-    def add(self, relative: str, text: str, label: str) -> None:
-        """Parse one tool file; ``label`` names it in errors (a path, or ``ref:path``)."""
+    def same(self, relative: str, text: str) -> dict[str, Any] | None:
+        """The tool of ``relative`` if this set has that file with that very text."""
+        if self._keys is None:
+            self._keys = {path: key for key, path in self.paths.items()}
+        key = self._keys.get(relative)
+        return self[key] if key is not None and self.texts[key] == text else None
+
+    def add(self, relative: str, text: str, label: str,
+            known: ToolSet | None = None) -> None:
+        """Parse one tool file; ``label`` names it in errors (a path, or ``ref:path``).
+        ``known``: a set that may have the same file with the same text, whose parsed
+        tool is taken (the diff reads tools and never changes one)."""
+        tool = known.same(relative, text) if known is not None else None
+        if tool is not None:
+            self._keep(relative, text, label, tool)
+            return
         try:
             tool = json.loads(text, parse_constant=_no_constants)
         except json.JSONDecodeError as exc:
@@ -59,6 +74,9 @@ class ToolSet(dict[str, dict[str, Any]]):
         if not isinstance(tool, dict):
             raise DiffInputError(f"{label}: a tool file holds one JSON object, "
                                  f"found {type(tool).__name__}")
+        self._keep(relative, text, label, tool)
+
+    def _keep(self, relative: str, text: str, label: str, tool: dict[str, Any]) -> None:
         name = tool.get("name")
         if not isinstance(name, str) or not name:
             raise DiffInputError(f"{label}: no \"name\" field; each tool file names its tool")
@@ -86,8 +104,10 @@ def _visible(relative: PurePosixPath) -> bool:
     return not any(part.startswith(".") for part in relative.parts[:-1])
 
 
-def load_folder(path: str | Path) -> ToolSet:
-    """Every ``*.json`` below ``path`` (any depth) as one tool, keyed by folder and ``name``."""
+def load_folder(path: str | Path, known: ToolSet | None = None) -> ToolSet:
+    """Every ``*.json`` below ``path`` (any depth) as one tool, keyed by folder and ``name``.
+    ``known``: tools that may be in the folder as they are (a build's new golden files):
+    a file with the same text is not parsed again."""
     root = Path(path)
     if not root.exists():
         raise DiffInputError(f"{root}: no such folder")
@@ -99,7 +119,9 @@ def load_folder(path: str | Path) -> ToolSet:
         relative = PurePosixPath(file.relative_to(root).as_posix())
         if not file.is_file() or not _visible(relative):
             continue
-        if not file.resolve().is_relative_to(real_root):  # a link out of the folder
+        # rglob does not go into a linked folder: only a file that is a link itself can
+        # lead out of the folder (resolving every path would cost 20 ms a 1,000 files).
+        if file.is_symlink() and not file.resolve().is_relative_to(real_root):
             raise DiffInputError(f"{file}: a link to {file.resolve()}, outside {root}; "
                                  "golden files are read only from inside their folder")
         try:
@@ -108,7 +130,7 @@ def load_folder(path: str | Path) -> ToolSet:
             raise DiffInputError(f"{file}: not UTF-8 text") from None
         except OSError as exc:
             raise DiffInputError(f"{file}: cannot be read: {exc.strerror}") from None
-        tools.add(str(relative), text, str(file))
+        tools.add(str(relative), text, str(file), known)
     return tools
 
 

@@ -27,7 +27,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,12 @@ class StagedTree:
             except BaseException:
                 self.discard()
                 raise
+
+    def keep(self, rels: Iterable[str]) -> None:
+        """Files the build found in the output moments ago as it would write them, each
+        reached through no link, a plain file, with its text's hash (the golden files of
+        a component taken over, ``toolc.output.components``): unchanged, not read again."""
+        self.unchanged.extend(rels)
 
     def commit(self, files: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Plan:
         """Make ``out`` hold exactly ``files`` (all of the build's, staged by ``add``) and
