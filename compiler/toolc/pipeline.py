@@ -236,8 +236,11 @@ def new_golden(files: dict[str, str]) -> ToolSet:
     from .diff import ToolSet
 
     prefix = SCHEMAS_DIR + "/"
-    return ToolSet.from_texts({rel.removeprefix(prefix): text for rel, text in files.items()
-                               if rel.startswith(prefix)})
+    found = ToolSet.from_texts({rel.removeprefix(prefix): text for rel, text in files.items()
+                                if rel.startswith(prefix)}, known=MEMORY.tools)
+    if MEMORY.enabled:  # a warm process parses only what changed next time
+        MEMORY.tools = found
+    return found
 
 
 def schema_changes(config: Config, old: ToolSet, new: ToolSet,

@@ -57,7 +57,7 @@ from .cache import (
     write_cache_file,
 )
 from .confine import OutputError, check_way, entry_problem, is_plain_file
-from .incremental import Graph, file_identity
+from .incremental import MEMORY, Graph, file_identity
 
 RECORD_FORMAT = 1
 RECORD_FILE = "components.json"
@@ -171,6 +171,10 @@ def _golden_texts(config: Config, component: Component) -> dict[str, str] | None
                 if not stat.S_ISREG(st.st_mode) or \
                         [st.st_ino, st.st_mtime_ns, st.st_size] != identity:
                     return None
+                kept = MEMORY.read.get(path)
+                if kept is not None and kept[0] == identity and kept[1] == sha:
+                    texts[rel] = kept[2]  # a warm process read this very file before
+                    continue
                 with open(path, "rb") as f:
                     data = f.read()
             except OSError:
@@ -178,6 +182,8 @@ def _golden_texts(config: Config, component: Component) -> dict[str, str] | None
             if hashlib.sha256(data).hexdigest() != sha:
                 return None
             texts[rel] = data.decode("utf-8", "surrogateescape")
+            if MEMORY.enabled:
+                MEMORY.read[path] = (identity, sha, texts[rel])
     return texts
 
 

@@ -53,6 +53,7 @@ from .cache import (
 from .confine import OutputError, check_way, is_plain_file
 
 if TYPE_CHECKING:
+    from ..diff import ToolSet
     from ..generate import ModuleSink
     from ..loader import LoadedFile
     from .components import Taken
@@ -99,12 +100,19 @@ class Memory:
     each spec file's loaded form, by path, reused while its bytes are the same (nothing
     downstream changes a LoadedFile: the model and the checks make their own objects);
     each module's golden texts, by module, reused while its key is the same (they are
-    made from its IR alone, which its key covers). Only this process wrote either."""
+    made from its IR alone, which its key covers); the golden files read back, while
+    each is the same file (inode, modification time, size) with the same recorded hash;
+    the last build's golden files parsed (a file of the same text is not parsed again).
+    Only this process wrote any of it."""
 
     def __init__(self) -> None:
         self.enabled = False
         self.loaded: dict[Path, tuple[str, bytes, LoadedFile]] = {}
         self.golden: dict[str, tuple[str, dict[str, str]]] = {}
+        # Output files read back (a taken component's golden files), by path: the text
+        # while the file's identity and the recorded hash are the same.
+        self.read: dict[str, tuple[list[int], str, str]] = {}
+        self.tools: ToolSet | None = None  # the last build's new golden files, parsed
 
     def parser(self, path: Path) -> Callable[[bytes, str], LoadedFile] | None:
         """What ``load_file`` parses the bytes of ``path`` with (None: as usual)."""
