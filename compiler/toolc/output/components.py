@@ -57,7 +57,7 @@ from .cache import (
     write_cache_file,
 )
 from .confine import OutputError, check_way, entry_problem, is_plain_file
-from .incremental import MEMORY, Graph, file_identity
+from .incremental import MEMORY, Graph
 
 RECORD_FORMAT = 1
 RECORD_FILE = "components.json"
@@ -216,6 +216,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
         if d.span.path in owner:
             found[owner[d.span.path]].append(d)
     figures = {b.module: b for b in budgets}
+    taken_golden = taken.golden if taken is not None else {}
     components: list[Component] = []
     for group, diagnostics in zip(made, found, strict=True):
         specs = {m.path: digests.get(m.path) for m in group}
@@ -235,8 +236,8 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
                           for m in group},
             diagnostics=diagnostics,
             budgets={m.name: figures[m.name] for m in group if m.name in figures}))
-    for component in components:
-        component.golden = _golden_of(config, component, files)
+    _golden_of(config, components, {rel: text for rel, text in files.items()
+                                     if rel not in taken_golden})
     # A taken component's golden files were found as recorded, and kept as they are.
     components.extend(taken.components if taken is not None else ())
     write_cache_file(config, RECORD_FILE, {
@@ -264,17 +265,23 @@ def _components(project: ProjectIR) -> list[list[Any]]:
     return list(groups.values())
 
 
-def _golden_of(config: Config, component: Component,
-               files: Mapping[str, str]) -> dict[str, dict[str, tuple[str, list[int]]]]:
-    golden: dict[str, dict[str, tuple[str, list[int]]]] = {}
-    for name in component.modules:
-        prefix = f"{SCHEMAS_DIR}/{name}/"
-        golden[name] = {}
-        for rel, text in files.items():
-            if rel.startswith(prefix):
-                identity = file_identity(config.output / rel) or [0, 0, -1]
-                golden[name][rel] = (hashlib.sha256(text.encode("utf-8")).hexdigest(), identity)
-    return golden
+def _golden_of(config: Config, components: list[Component],
+               files: Mapping[str, str]) -> None:
+    """Each component's golden files as written: hash and identity (inode, modification
+    time, size), for the next build to find them unchanged."""
+    by_module: dict[str, dict[str, tuple[str, list[int]]]] = {}
+    for rel, text in files.items():
+        if rel.startswith(SCHEMAS_DIR + "/"):
+            module, _, _ = rel[len(SCHEMAS_DIR) + 1:].partition("/")
+            try:
+                st = os.lstat(os.path.join(config.output, rel))
+                identity = [st.st_ino, st.st_mtime_ns, st.st_size]
+            except OSError:
+                identity = [0, 0, -1]  # never found again: analysed next time
+            by_module.setdefault(module, {})[rel] = (
+                hashlib.sha256(text.encode("utf-8")).hexdigest(), identity)
+    for component in components:
+        component.golden = {name: by_module.get(name, {}) for name in component.modules}
 
 
 def forget(config: Config) -> None:
