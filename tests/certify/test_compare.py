@@ -19,7 +19,8 @@ from toolc.certify.compare import certify_build, compare_tool, json_differences,
 from toolc.config import Config
 from toolc.diagnostics import DiagnosticBag
 from toolc.ir import ProjectIR, ToolIR
-from toolc.pipeline import compile_specs, render_outputs
+from toolc.pipeline import render_outputs
+from toolc.specs import compile_specs
 
 SPEC = """\
 toolc: 1

@@ -31,7 +31,8 @@ from toolc.config import Config
 from toolc.diagnostics import Diagnostic, DiagnosticBag
 from toolc.generate import generate_project
 from toolc.ir import ModuleIR
-from toolc.pipeline import build, compile_specs, render_outputs
+from toolc.pipeline import build, render_outputs
+from toolc.specs import compile_specs
 
 SPEC = """\
 toolc: 1

@@ -34,7 +34,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     out = out or sys.stdout
     err = err or sys.stderr
     # lazy: loads pydantic, yaml
-    from ..pipeline import compile_specs
+    from ..specs import compile_specs
 
     config = config_or_report("text", err)
     if config is None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..diagnostics import Diagnostic
-from ..pipeline import Compiled, compile_specs, discover, shown_path
+from ..specs import Compiled, compile_specs, discover, shown_path
 
 
 def compile_subset(config: Config, targets: Sequence[Path]) -> tuple[Compiled, set[str]]:

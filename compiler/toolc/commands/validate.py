@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..collector import collector_paused
-from ..pipeline import compile_specs, discover
+from ..specs import compile_specs, discover
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, config_or_report, exit_code, print_diagnostics
 
 

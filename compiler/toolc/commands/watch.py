@@ -25,7 +25,7 @@ from typing import Any, TextIO
 from ..config import Config, load_config
 from ..diagnostics import SpecError
 from ..output.incremental import MEMORY
-from ..pipeline import SPEC_SUFFIX
+from ..specs import SPEC_SUFFIX
 
 # Folders whose files are never inputs (tools' caches, environments, version control).
 _IGNORED_PARTS = frozenset({".toolc-cache", ".git", ".venv", "venv", "__pycache__",

@@ -200,10 +200,9 @@ def _default_path(config: Config, module: str) -> Path:
 def _check_written(config: Config, target: Path, out: TextIO) -> int:
     """Compile the project with the new spec and show what it says about that spec."""
     # lazy: 12 more toolc module(s), only when this runs
-    from ..pipeline import compile_specs
-
     # lazy: 2 more toolc module(s), only when this runs
     from ..report.diagnostic_formats import render
+    from ..specs import compile_specs
 
     resolved = target.resolve()
     inside = any(resolved.is_relative_to(s.resolve()) for s in config.specs)

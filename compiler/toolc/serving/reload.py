@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..config import Config
-from ..pipeline import SPEC_SUFFIX
+from ..specs import SPEC_SUFFIX
 
 log = logging.getLogger("toolc.serve")
 

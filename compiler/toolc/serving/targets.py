@@ -25,10 +25,11 @@ from ..certify.staged_import import on_sys_path, staged_package
 from ..collector import freeze_start_up
 from ..config import Config
 from ..ir import ModuleIR, ProjectIR
-from ..pipeline import SPEC_SUFFIX, compile_specs, discover, render_outputs
+from ..pipeline import render_outputs
 from ..report.diagnostic_formats import render
 from ..runtime import AbstractToolset
 from ..runtime.tool import LazyRef, LazyRefError
+from ..specs import SPEC_SUFFIX, compile_specs, discover
 from .http import HttpOptions, run_http, until_signal
 
 log = logging.getLogger("toolc.serve")
