@@ -76,13 +76,14 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     compiled = Compiled(bag, taken=taken)
     loaded: list[LoadedFile] = []
     files = discover(config, paths)
+    kept = taken.specs if taken is not None else set()
     if taken is not None:
         if not _take_sources(config, compiled, taken, files, read or {}):
             return compile_specs(config, paths, progress)
         taken.replay(bag)
     for i, path in enumerate(files, 1):
         shown = shown_path(config, path)
-        if taken is not None and shown in compiled.sources:
+        if shown in kept:
             continue  # taken over
         if progress:
             # lazy: 2 more toolc modules, only with progress shown (a file name may hold ESC)
@@ -102,7 +103,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
             compiled.modules[shown] = declared
         loaded.append(item)
     if taken is not None and (bag.has_errors or collides(taken, (
-            name for shown, name in compiled.modules.items() if shown not in taken.specs))):
+            compiled.modules[item.path] for item in loaded if item.path in compiled.modules))):
         return compile_specs(config, paths, progress)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
@@ -127,7 +128,8 @@ def _take_sources(config: Config, compiled: Compiled, taken: Taken, files: Seque
     of; False if one is not among the specs found (or cannot be decoded)."""
     by_shown = {shown_path(config, path): path for path in files}
     for spec in taken.specs:
-        data = read.get(by_shown.get(spec))  # type: ignore[arg-type]
+        path = by_shown.get(spec)
+        data = read.get(path) if path is not None else None
         if data is None:
             return False
         try:
