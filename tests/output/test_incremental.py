@@ -62,7 +62,7 @@ def change_type(state: State, rng: random.Random) -> None:
 
 
 def touch_config(state: State, rng: random.Random) -> None:
-    state.config = rng.choice(['format = "assert"', 'TC302 = "info"', 'token-budget = 50', ""])
+    state.config = rng.choice(['format = "assert"', 'TC302 = "off"', 'token-budget = 50', ""])
 
 
 def toggle_module(state: State, rng: random.Random) -> None:
