@@ -118,9 +118,11 @@ def schema_changes(config: Config, old: ToolSet, new: ToolSet,
     return SchemaDiff(with_places(changes, project), old, new)
 
 
-def golden_on_disk(config: Config, known: ToolSet | None = None) -> ToolSet:
+def golden_on_disk(config: Config, known: ToolSet | None = None,
+                   read: Mapping[str, tuple[list[int], str]] | None = None) -> ToolSet:
     """The golden files in the output folder (``known``: the new ones, whose parsed tools
-    are taken for files that hold the same text)."""
+    are taken for files that hold the same text; ``read``: files read a moment ago, as
+    ``load_folder`` takes them)."""
     # lazy: 7 more toolc module(s), only when this runs
     from .diff import DiffInputError, ToolSet, load_folder
 
@@ -128,7 +130,7 @@ def golden_on_disk(config: Config, known: ToolSet | None = None) -> ToolSet:
     if root.is_symlink():  # the output is checked out from the pull request
         raise DiffInputError(f"{config.relative(root)}: a link; the golden files are read "
                              "only from the output folder itself")
-    return load_folder(root, known) if root.is_dir() else ToolSet()
+    return load_folder(root, known, read) if root.is_dir() else ToolSet()
 
 
 def build(
@@ -352,8 +354,9 @@ def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
 
     try:
         new = new_golden(result.files)
-        return schema_changes(config, golden_on_disk(config, new), new,
-                              result.compiled.project)
+        taken = result.compiled.taken
+        old = golden_on_disk(config, new, taken.golden_read() if taken is not None else None)
+        return schema_changes(config, old, new, result.compiled.project)
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",
                                    Span(config.relative(config.output), 1, 1))

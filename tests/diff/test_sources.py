@@ -231,3 +231,18 @@ def test_a_file_with_a_known_text_takes_the_known_tool(tmp_path: Path) -> None:
     assert found["m/edited"] == edited
     assert found == load_folder(tmp_path / "schemas")
 
+
+
+def test_a_file_read_a_moment_ago_is_not_read_again_while_it_is_the_same_file(
+        tmp_path: Path) -> None:
+    write_tool(tmp_path / "schemas", "m/t.json", tool("t"))
+    path = tmp_path / "schemas" / "m" / "t.json"
+    st = path.stat()
+    identity = [st.st_ino, st.st_mtime_ns, st.st_size]
+    # What the caller read then (told apart from the file by its description).
+    then = json.dumps({**tool("t"), "description": "As read then."})
+    assert load_folder(tmp_path / "schemas", read={"m/t.json": (identity, then)})[
+        "m/t"]["description"] == "As read then."
+    write_tool(tmp_path / "schemas", "m/t.json", {**tool("t"), "description": "Edited since."})
+    assert load_folder(tmp_path / "schemas", read={"m/t.json": (identity, then)})[
+        "m/t"]["description"] == "Edited since."

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import subprocess
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
@@ -108,10 +109,16 @@ def _visible(relative: PurePosixPath) -> bool:
     return not any(part.startswith(".") for part in relative.parts[:-1])
 
 
-def load_folder(path: str | Path, known: ToolSet | None = None) -> ToolSet:
+Identity = list[int]  # a file's inode, modification time (ns) and size
+
+
+def load_folder(path: str | Path, known: ToolSet | None = None,
+                read: Mapping[str, tuple[Identity, str]] | None = None) -> ToolSet:
     """Every ``*.json`` below ``path`` (any depth) as one tool, keyed by folder and ``name``.
     ``known``: tools that may be in the folder as they are (a build's new golden files):
-    a file with the same text is not parsed again."""
+    a file with the same text is not parsed again. ``read``: files the caller read a
+    moment ago (relative path -> the file's identity then, its text), not read again
+    while they are the same file."""
     root = Path(path)
     if not root.exists():
         raise DiffInputError(f"{root}: no such folder")
@@ -121,14 +128,25 @@ def load_folder(path: str | Path, known: ToolSet | None = None) -> ToolSet:
     real_root = os.path.realpath(root)
     for relative in _json_files(root):
         file = os.path.join(root, relative)
-        if not os.path.isfile(file):
+        try:
+            st = os.lstat(file)
+        except OSError:
+            continue  # gone since the folder was listed
+        if stat.S_ISLNK(st.st_mode):
+            if not os.path.isfile(file):
+                continue
+            # A linked folder is never entered: only a file that is a link itself can
+            # lead out of the folder (resolving every path would cost 20 ms a 1,000 files).
+            if not _inside(os.path.realpath(file), real_root):
+                raise DiffInputError(f"{root / relative}: a link to {Path(file).resolve()}, "
+                                     f"outside {root}; golden files are read only from "
+                                     "inside their folder")
+        elif not stat.S_ISREG(st.st_mode):
             continue
-        # A linked folder is never entered: only a file that is a link itself can lead
-        # out of the folder (resolving every path would cost 20 ms a 1,000 files).
-        if os.path.islink(file) and not _inside(os.path.realpath(file), real_root):
-            raise DiffInputError(f"{root / relative}: a link to {Path(file).resolve()}, "
-                                 f"outside {root}; golden files are read only from inside "
-                                 "their folder")
+        elif read is not None and relative in read and \
+                read[relative][0] == [st.st_ino, st.st_mtime_ns, st.st_size]:
+            tools.add(relative, read[relative][1], str(root / relative), known)
+            continue
         try:
             with open(file, encoding="utf-8") as f:
                 text = f.read()

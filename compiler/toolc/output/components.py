@@ -86,6 +86,14 @@ class Taken:
     components: list[Component]
     golden: dict[str, str] = field(default_factory=dict)   # output path -> text
 
+    def golden_read(self) -> dict[str, tuple[list[int], str]]:
+        """The golden files read back, by path inside the golden folder: the identity
+        each had then, and its text (what the diff need not read again)."""
+        prefix = SCHEMAS_DIR + "/"
+        return {rel.removeprefix(prefix): (identity, self.golden[rel])
+                for c in self.components for files in c.golden.values()
+                for rel, (_, identity) in files.items() if rel in self.golden}
+
     @property
     def graph(self) -> Graph:
         return {name: node for c in self.components for name, node in c.modules.items()}
