@@ -16,9 +16,13 @@ When the process dies (user code calling ``os._exit``, a signal) or a module tak
 longer than :data:`ANSWER_TIMEOUT_S`, the module being served gets a TC503, so do the
 modules that need it, and a new process serves the rest. Without ``os.fork``, or with
 other threads running (a fork copies their locks in whatever state), there is no
-process: the build certifies in-process as before. The process is stopped, and its
-folder removed, when certification is done, when the build ends early (errors, Ctrl-C),
-or when the build process is gone (it finds its pipe closed).
+process: the build certifies in-process as before. When the build has every result it
+does not wait for the process: it tells it so (``Finished``), and the process removes its
+folder and ends while the build commits; at the end of the build (:meth:`Certifier.stop`,
+which :func:`early_certifier` calls) its process group is killed, whatever user code
+started in it, the process reaped and the folder removed if it is still there. When the
+build ends early (errors, Ctrl-C) all that happens at once; when the build process is
+gone, the process finds its pipe closed, removes the folder and ends.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from .child import (
     Collecting,
     Done,
     Failed,
+    Finished,
     Listed,
     Message,
     Result,
@@ -213,8 +218,10 @@ class Certifier:
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
                 reuse: Reuse | None = None) -> None:
         """Hand over what is not yet, collect every module's listing, compare and report
-        (as ``certify_build`` does), and stop the process. ``reuse``: as for
-        ``certify_build`` (its verdicts must name the modules in ``skip``)."""
+        (as ``certify_build`` does). With every result in, the process is let go (it
+        removes its folder and ends by itself; :meth:`stop` still ends it, its group and
+        the folder); otherwise it is stopped at once. ``reuse``: as for ``certify_build``
+        (its verdicts must name the modules in ``skip``)."""
         # lazy: the incremental record (cache, publish): the process is forked before
         from ..output.incremental import judged as _keep
         from ..output.incremental import replay, used_marks
@@ -245,10 +252,12 @@ class Certifier:
             judge_what_came()
             finished = True
         finally:
-            # A process that is done ends by itself within a millisecond: it gets up to
-            # half a second to, so that what it still writes (bench/timeline.py's notes)
-            # is not cut off; then its process group is stopped as always.
-            self.stop(grace_s=0.5 if finished else 0.0)
+            # Not waited for: winding down (the folder removed, the interpreter left) took
+            # 10-180 ms of a build's tail, which now commits meanwhile.
+            if finished:
+                self._let_go()
+            else:
+                self.stop()
         for module in project.modules.values():  # in the order certify_build reports them
             if module.name in self.skip and reuse is not None:
                 replay(bag, reuse.verdicts[module.name])
@@ -282,11 +291,15 @@ class Certifier:
             report_unserved(module, result.why, own)
         return own.items
 
-    def stop(self, grace_s: float = 0.0) -> None:
-        """Stop the process (after up to ``grace_s`` for it to end by itself) and remove its
-        folder (again: nothing happens)."""
+    def _let_go(self) -> None:
+        """Every result is read: the process may remove the folder and end, unwaited."""
+        self._send(Finished())
+
+    def stop(self) -> None:
+        """Kill the process and its group (whatever user code started), reap it and remove
+        its folder if it is still there (again: nothing happens)."""
         if self.process is not None:
-            self.process.end(grace_s)
+            self.process.end()
             self.process = None
         if not self.stopped:
             self.stopped = True
