@@ -538,3 +538,28 @@ def test_a_build_that_fails_certification_writes_nothing(
     assert result.wrote and not result.compiled.bag.items
     assert sorted(p.name for p in config.output.iterdir()) == [
         ".toolc-manifest.json", "__init__.py", "beta.py", "schemas"]
+
+
+@pytest.mark.parametrize("imported", ["alpha", "zulu"])  # generated before user, after it
+def test_an_incremental_build_stages_only_the_reused_modules_a_served_one_imports(
+    tmp_path: Path, forked_only: list[int], monkeypatch: pytest.MonkeyPatch, imported: str
+) -> None:
+    user = spec("user", f"  other: {{kind: prefixed, inner: {imported}.base, prefix: a_}}\n"
+                        "  mix: {kind: combined, toolsets: [base, other]}\nexport: mix\n")
+    config = make_project(tmp_path, {imported: spec(imported, "export: base\n"), "user": user,
+                                     "omega": spec("omega")})
+    assert build(config).ok  # every module served; the record made
+    staged: list[str] = []
+    write = Certifier._write
+
+    def recording(self: Certifier, rel: str, text: str) -> None:
+        staged.append(rel)
+        write(self, rel, text)
+
+    monkeypatch.setattr(Certifier, "_write", recording)
+    (config.root / "specs" / "user.toolc.yaml").write_text(
+        user.replace("the newest lines", "the latest lines"))
+    result = build(config)
+    # user is served again; the module it imports is staged for it, omega never.
+    assert result.ok and shown(result.compiled.bag.sorted()) == []
+    assert sorted(staged) == sorted(["__init__.py", f"{imported}.py", "user.py"])

@@ -169,6 +169,11 @@ class Certifier:
         self.written: dict[str, str] = {}           # file -> text, as written to the stage
         self.announced: dict[str, Announce] = {}    # module -> its announcement
         self.held: list[Announce] = []              # announcements waiting for the INIT file
+        # The code of reused modules (``skip``) is written only once a served module needs
+        # it (imports it, directly or not): in an incremental build most are never
+        # imported, and writing them (then removing them) was most of the staging.
+        self.needed: set[str] = set()               # modules the process may import
+        self.unwritten: dict[str, tuple[str, str]] = {}  # skipped module -> (file, text)
         self.reached: set[str] = set()              # modules the process started on
         self.serving: str | None = None             # the module it is on now
         self.results: dict[str, Result] = {}
@@ -208,12 +213,11 @@ class Certifier:
         if self.unstaged is not None:
             return
         try:
-            self._write(rel, text)
+            self._stage(rel, text, module.name if module is not None else None)
+            if module is not None:
+                self._announce(module)
         except OSError as exc:  # certify() reports it; generation goes on
             self.unstaged = exc
-            return
-        if module is not None:
-            self._announce(module)
 
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
                 reuse: Reuse | None = None) -> None:
@@ -270,7 +274,8 @@ class Certifier:
             return
         for rel, text in files.items():
             if rel.endswith(".py") and self.written.get(rel) != text:
-                self._write(rel, text)
+                name = rel.removesuffix(".py")
+                self._stage(rel, text, name if name in project.modules else None)
         if INIT not in self.written:
             self._write(INIT, "")
         for module in project.modules.values():
@@ -307,6 +312,30 @@ class Certifier:
 
     # -- handing over ---------------------------------------------------------------------
 
+    def _stage(self, rel: str, text: str, module: str | None) -> None:
+        """Write a generated file, or keep it unwritten while no served module needs it."""
+        if module in self.skip and module not in self.needed:
+            self.unwritten[module] = (rel, text)
+        else:
+            self._write(rel, text)
+
+    def _need(self, name: str) -> None:
+        """The process may import ``name`` and what it imports (as far as announced):
+        their code is written before the announcement that makes them needed is sent.
+        Every needed module that is announced has its imports needed too."""
+        stack = [name]
+        self.needed.add(name)
+        while stack:
+            current = stack.pop()
+            held = self.unwritten.pop(current, None)
+            if held is not None:
+                self._write(*held)
+            announced = self.announced.get(current)
+            for imported in announced.imports if announced is not None else ():
+                if imported not in self.needed:
+                    self.needed.add(imported)
+                    stack.append(imported)
+
     def _write(self, rel: str, text: str) -> None:
         target = self.stage.package_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -324,6 +353,8 @@ class Certifier:
         message = Announce(module.name, module.imports, stand_ins(module),
                            tuple(declared_contexts(module)), module.name not in self.skip)
         self.announced[module.name] = message
+        if message.serve or module.name in self.needed:
+            self._need(module.name)
         if INIT in self.written:
             self._send(message)
         else:  # importing a module imports its package first, which must be complete
