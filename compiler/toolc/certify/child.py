@@ -16,8 +16,9 @@ at the end, and hears :class:`Started` before a module (or one it needs) is impo
 :class:`Done` once its result file is in place. So a crash is blamed on the module that
 was being served when it happened. Once the build has read every result it sends
 :class:`Finished`: the process removes the folder and ends while the build goes on (the
-build still stops its process group and reaps it at the end, whatever it did). Results (:class:`Listed` or :class:`Failed`) go
-through files, not the pipe, so that neither side can block the other with a full pipe.
+build still stops its process group and reaps it at the end, whatever it did). Results
+(:class:`Listed` or :class:`Failed`) go through files, not the pipe, so that neither
+side can block the other with a full pipe.
 """
 
 from __future__ import annotations
