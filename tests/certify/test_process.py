@@ -469,6 +469,7 @@ def certify_starting_a_server(tmp_path: Path) -> tuple[Certifier, Path]:
                           {"starting": f"PID_FILE = {str(started_by_user)!r}\n" + STARTING})
     project = compile_specs(config).project
     assert project is not None
+    wait_until_single_threaded()
     process = Certifier.start(config.python_path)
     assert process is not None
     bag = DiagnosticBag()

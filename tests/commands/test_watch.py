@@ -146,6 +146,13 @@ def _watching(project: Path) -> Watcher:
     return watcher
 
 
+def _close(watcher: Watcher) -> None:
+    """Closed, its thread ended: a later test's build may fork only without it."""
+    watcher.close()
+    watcher.thread.join(PATIENCE_S)
+    assert not watcher.thread.is_alive()
+
+
 def _prime(project: Path) -> Path:
     return (project / "specs" / "prime.schema.json").resolve()  # an input, watched
 
@@ -167,7 +174,7 @@ def test_a_save_through_a_temporary_file_is_one_change_of_the_spec(tmp_path: Pat
         # One change, of the spec: the temporary file is no input.
         assert _changed(project, watcher.next_changes()) == {("added", spec.resolve())}
     finally:
-        watcher.close()
+        _close(watcher)
 
 
 def test_saves_made_while_a_build_runs_come_as_one_next_build(tmp_path: Path) -> None:
@@ -185,4 +192,4 @@ def test_saves_made_while_a_build_runs_come_as_one_next_build(tmp_path: Path) ->
         assert _changed(project, changes) == {("modified", spec.resolve()),
                                               ("modified", handlers.resolve())}
     finally:
-        watcher.close()
+        _close(watcher)

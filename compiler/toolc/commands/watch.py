@@ -134,9 +134,9 @@ class Watcher:
         self.paths = watch_paths(config)
         self.batches: queue.Queue[set[tuple[Any, str]]] = queue.Queue()
         self.stop = threading.Event()
-        thread = threading.Thread(target=self._gather, args=(InputFilter(config),),
-                                  name="toolc-watch", daemon=True)
-        thread.start()
+        self.thread = threading.Thread(target=self._gather, args=(InputFilter(config),),
+                                       name="toolc-watch", daemon=True)
+        self.thread.start()
 
     def _gather(self, keep: InputFilter) -> None:
         # lazy: loads watchfiles
@@ -163,6 +163,7 @@ class Watcher:
         return changes
 
     def close(self) -> None:
+        """Stop watching (the thread ends within a step, by itself)."""
         self.stop.set()
 
 
