@@ -134,18 +134,6 @@ def _until(done: Any, what: str) -> None:
         time.sleep(0.01)
 
 
-def _watching(project: Path) -> Watcher:
-    """A watcher known to be watching (its thread starts it): a file of its own saved
-    until it is seen. Its batches may come late; `_changed` leaves them out."""
-    watcher = Watcher(load_config(project))
-    deadline = time.monotonic() + PATIENCE_S
-    while str(_prime(project)) not in _queued(watcher):
-        assert time.monotonic() < deadline, "the watcher never saw a save"
-        _prime(project).write_text("{}")
-        time.sleep(0.05)
-    return watcher
-
-
 def _close(watcher: Watcher) -> None:
     """Closed, its thread ended: a later test's build may fork only without it."""
     watcher.close()
@@ -153,26 +141,33 @@ def _close(watcher: Watcher) -> None:
     assert not watcher.thread.is_alive()
 
 
-def _prime(project: Path) -> Path:
-    return (project / "specs" / "prime.schema.json").resolve()  # an input, watched
+def _changed(changes: set[tuple[Any, str]]) -> set[tuple[str, Path]]:
+    return {(change.name, Path(name)) for change, name in changes}
 
 
-def _changed(project: Path, changes: set[tuple[Any, str]]) -> set[tuple[str, Path]]:
-    return {(change.name, Path(name)) for change, name in changes
-            if Path(name) != _prime(project)}
+def test_a_save_made_as_soon_as_the_watcher_is_made_is_seen(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    spec = project / "specs" / "desk.toolc.yaml"
+    watcher = Watcher(load_config(project))  # watching once made
+    try:
+        spec.write_text(SPEC + "# edited\n")
+        _until(lambda: not watcher.batches.empty(), "the save was missed")
+        assert _changed(watcher.next_changes()) == {("modified", spec.resolve())}
+    finally:
+        _close(watcher)
 
 
 def test_a_save_through_a_temporary_file_is_one_change_of_the_spec(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     spec = project / "specs" / "desk.toolc.yaml"
-    watcher = _watching(project)
+    watcher = Watcher(load_config(project))
     try:
         temporary = spec.with_name(spec.name + ".tmp")  # as editors' safe writes do
         temporary.write_text(SPEC + "# edited\n")
         os.replace(temporary, spec)
         _until(lambda: str(spec.resolve()) in _queued(watcher), "the save was never seen")
         # One change, of the spec: the temporary file is no input.
-        assert _changed(project, watcher.next_changes()) == {("added", spec.resolve())}
+        assert _changed(watcher.next_changes()) == {("added", spec.resolve())}
     finally:
         _close(watcher)
 
@@ -180,7 +175,7 @@ def test_a_save_through_a_temporary_file_is_one_change_of_the_spec(tmp_path: Pat
 def test_saves_made_while_a_build_runs_come_as_one_next_build(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     spec, handlers = project / "specs" / "desk.toolc.yaml", project / "desk_app.py"
-    watcher = _watching(project)
+    watcher = Watcher(load_config(project))
     try:
         # While a build runs nobody takes what is gathered: two saves, each its own batch.
         spec.write_text(SPEC + "# edited\n")
@@ -189,7 +184,7 @@ def test_saves_made_while_a_build_runs_come_as_one_next_build(tmp_path: Path) ->
         _until(lambda: str(handlers.resolve()) in _queued(watcher),
                "the second save was never seen")
         changes = watcher.next_changes()  # the next build: both, at once
-        assert _changed(project, changes) == {("modified", spec.resolve()),
-                                              ("modified", handlers.resolve())}
+        assert _changed(changes) == {("modified", spec.resolve()),
+                                     ("modified", handlers.resolve())}
     finally:
         _close(watcher)

@@ -123,9 +123,22 @@ def _config(start: Path | None) -> Config | None:
         return None  # the build reports it; the watch keeps its last folders
 
 
+class _StopAndStarted:
+    """watchfiles' stop event, which also says when watching has begun: its Rust loop
+    asks it at every step, the first time once the paths are watched."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.started = threading.Event()
+
+    def is_set(self) -> bool:
+        self.started.set()
+        return self.stop.is_set()
+
+
 class Watcher:
-    """File events of ``paths``, gathered by a thread from the moment it starts: a save
-    made during a build (or before the first wait) is never missed."""
+    """File events of ``paths``, gathered by a thread that is watching when this returns:
+    a save made during a build (or before the first wait) is never missed."""
 
     def __init__(self, config: Config) -> None:
         # lazy: queue, only when this runs
@@ -133,19 +146,25 @@ class Watcher:
 
         self.paths = watch_paths(config)
         self.batches: queue.Queue[set[tuple[Any, str]]] = queue.Queue()
-        self.stop = threading.Event()
+        self.events = _StopAndStarted()
         self.thread = threading.Thread(target=self._gather, args=(InputFilter(config),),
                                        name="toolc-watch", daemon=True)
         self.thread.start()
+        # One step at most once watchfiles is imported; the bound only keeps a watch that
+        # could not start from hanging here (its thread ends, saying why on stderr).
+        self.events.started.wait(timeout=60)
 
     def _gather(self, keep: InputFilter) -> None:
-        # lazy: loads watchfiles
-        import watchfiles
+        try:
+            # lazy: loads watchfiles
+            import watchfiles
 
-        for changes in watchfiles.watch(*self.paths, watch_filter=keep, debounce=DEBOUNCE_MS,
-                                        step=STEP_MS, stop_event=self.stop,
-                                        raise_interrupt=False):
-            self.batches.put(changes)
+            for changes in watchfiles.watch(*self.paths, watch_filter=keep,
+                                            debounce=DEBOUNCE_MS, step=STEP_MS,
+                                            stop_event=self.events, raise_interrupt=False):
+                self.batches.put(changes)
+        finally:
+            self.events.started.set()  # nobody waits for a watch that ended
 
     def next_changes(self) -> set[tuple[Any, str]]:
         """The next changes, and any that followed them while the last build ran."""
@@ -164,7 +183,7 @@ class Watcher:
 
     def close(self) -> None:
         """Stop watching (the thread ends within a step, by itself)."""
-        self.stop.set()
+        self.events.stop.set()
 
 
 def watch_build(build_once: BuildOnce, *, start: Path | None = None, out: TextIO | None = None,
