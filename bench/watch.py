@@ -4,7 +4,8 @@ One `toolc build --watch` process on a project of 50 specs of 20 tools each; eac
 saves one spec with a changed tool description and times the save to the last line of
 the build's report (`wrote ...`) appearing on the watch's output (a file, polled every
 millisecond). The build certifies, as `toolc build` does by default. Budget: 150 ms
-median, an absolute figure (there is no peer).
+median, an absolute figure (there is no peer). A note gives the part before the build
+begins: the save to the watch's `rebuild:` line (watchfiles' batching, the handover).
 
     bench/.venv/bin/python bench/watch.py [--tools 1000] [--repeat 5] [--no-certify]
 """
@@ -12,6 +13,7 @@ median, an absolute figure (there is no peer).
 from __future__ import annotations
 
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -23,6 +25,7 @@ from synth import module_name, write_project
 BUDGET_S = 0.150
 PATIENCE_S = 600.0  # a build that never reports is an error, not a figure
 REPORT_END = "file(s) in generated/"  # the last line of a writing build's text report
+REBUILD = " rebuild: "  # the line the watch prints just before it builds again
 
 
 class WatchProcess:
@@ -33,12 +36,12 @@ class WatchProcess:
             self.proc = subprocess.Popen(argv, cwd=root, env=bench_env(), stdout=out,
                                          stderr=subprocess.STDOUT)
 
-    def reports(self) -> int:
-        return self.out.read_text(errors="replace").count(REPORT_END)
+    def reports(self, line: str = REPORT_END) -> int:
+        return self.out.read_text(errors="replace").count(line)
 
-    def wait_reports(self, count: int) -> None:
+    def wait_reports(self, count: int, line: str = REPORT_END) -> None:
         deadline = time.monotonic() + PATIENCE_S
-        while self.reports() < count:
+        while self.reports(line) < count:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"the watch did not report:\n{self.out.read_text()[-3000:]}")
             time.sleep(0.001)
@@ -67,17 +70,21 @@ def main(argv: list[str] | None = None) -> Figure:
         spec = project.specs / f"{module_name(len(project.modules) // 2)}.toolc.yaml"
         original = spec.read_text(encoding="utf-8")
         watch = WatchProcess(toolc, project.root, certify=not args.no_certify)
+        to_build: list[float] = []
         try:
             watch.wait_reports(1)  # the first (cold) build
             for run in range(1, args.repeat + 2):  # the first edit is the warm-up
-                seen = watch.reports()
+                seen, rebuilds = watch.reports(), watch.reports(REBUILD)
                 text = original.replace("description: Synthetic tool number",
                                         f"description: Edit {run} of synthetic tool", 1)
                 started = time.perf_counter()
                 spec.write_text(text, encoding="utf-8")
+                watch.wait_reports(rebuilds + 1, REBUILD)
+                began = time.perf_counter()
                 watch.wait_reports(seen + 1)
                 if run > 1:
                     ours.samples.append(time.perf_counter() - started)
+                    to_build.append(began - started)
         finally:
             watch.stop()
     reproduce = command_line("watch.py", args, {"tools": 1000, "repeat": 5})
@@ -85,6 +92,8 @@ def main(argv: list[str] | None = None) -> Figure:
                     "<= 150 ms", reproduce + (" --no-certify" if args.no_certify else ""),
                     budget=True)
     figure.notes.append(f"samples: {', '.join(f'{s * 1e3:.0f} ms' for s in ours.samples)}")
+    figure.notes.append(f"save to the rebuild line (before the build): median "
+                        f"{statistics.median(to_build) * 1e3:.1f} ms")
     publish(figure, args)
     return figure
 

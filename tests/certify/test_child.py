@@ -15,6 +15,7 @@ from toolc.certify.child import (
     Channel,
     Done,
     Failed,
+    Finished,
     Listed,
     Started,
     module_closure,
@@ -43,11 +44,12 @@ def test_messages_cross_the_pipe_as_the_records_they_were() -> None:
         build.send(announce)
         build.send(dataclasses.replace(announce, serve=False))
         build.send(AllSent())
+        build.send(Finished())
         child.send(Started("logs"))
         child.send(Done("logs"))
-        assert [child.receive(None) for _ in range(3)] == [
+        assert [child.receive(None) for _ in range(4)] == [
             announce, Announce("logs", ("types",), [("server", ())], (("admin", "deps:admin"),),
-                               serve=False), AllSent()]
+                               serve=False), AllSent(), Finished()]
         assert child.receive(0) is None  # nothing more: no wait
         assert [build.receive(None), build.receive(None)] == [Started("logs"), Done("logs")]
     finally:

@@ -18,12 +18,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import mcp  # noqa: F401 - imported once here, so that forked processes start with it
 import pytest
 from fork_support import wait_until_single_threaded
 from serve_support import ctrl_c_by_default
+from toolc.certify import child
 from toolc.certify import compare as certify
 from toolc.certify import process as certifier
 from toolc.certify.process import Certifier, can_fork
@@ -433,7 +435,80 @@ def test_without_streaming_everything_is_handed_over_at_certification(tmp_path: 
     bag = DiagnosticBag()
     process.certify(project, render_outputs(project), bag)
     assert [(c, line) for c, line, _ in shown(bag.sorted())] == [("TC502", 11)]
+    process.stop()
     assert process.stopped and "blanking" not in sys.modules
+
+
+STARTING = WRAP + """
+import pathlib, subprocess
+server = subprocess.Popen(["sleep", "3600"])  # in the certifying process's group
+pathlib.Path(PID_FILE + ".partial").write_text(str(server.pid))
+pathlib.Path(PID_FILE + ".partial").rename(PID_FILE)
+"""
+
+
+def ends(pid: int) -> bool:
+    """Whether ``pid`` (sent SIGKILL: it cannot run on) is gone, within a generous bound."""
+    deadline = time.monotonic() + 300
+    while running(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def ended_unreaped(pid: int) -> bool:
+    """Ended by itself, its status kept until its parent reaps it (a zombie)."""
+    return Path(f"/proc/{pid}").exists() and not running(pid)
+
+
+def certify_starting_a_server(tmp_path: Path) -> tuple[Certifier, Path]:
+    """A certification that finished, whose user code started a server (its pid in the
+    file returned) in the certifying process's group."""
+    started_by_user = tmp_path / "server.pid"
+    config = make_project(tmp_path, {"alpha": wrapped("alpha", "starting")},
+                          {"starting": f"PID_FILE = {str(started_by_user)!r}\n" + STARTING})
+    project = compile_specs(config).project
+    assert project is not None
+    wait_until_single_threaded()
+    process = Certifier.start(config.python_path)
+    assert process is not None
+    bag = DiagnosticBag()
+    process.certify(project, render_outputs(project), bag)
+    assert bag.items == []
+    return process, started_by_user
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_finished_certification_lets_the_process_clean_up_and_end_by_itself(
+        tmp_path: Path) -> None:
+    process, started_by_user = certify_starting_a_server(tmp_path)
+    assert process.process is not None and not process.stopped
+    pid, server = process.process.pid, int(started_by_user.read_text())
+    deadline = time.monotonic() + 300  # a bound, never a verdict on speed
+    while process.stage.root.exists() or not ended_unreaped(pid):
+        assert time.monotonic() < deadline, "the process kept its folder or did not end"
+        time.sleep(0.01)
+    assert running(server)  # its group is stopped by stop(), at the end of the build
+    process.stop()
+    assert process.stopped and ends(server)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_finished_certification_does_not_wait_for_the_process_to_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The process's clean-up never ends (there only: the child module's own name for
+    # shutil): certify() returns all the same, and stop() still ends it all.
+    monkeypatch.setattr(child, "shutil", SimpleNamespace(rmtree=lambda *a, **k: time.sleep(3600)))
+    process, started_by_user = certify_starting_a_server(tmp_path)
+    assert process.process is not None and running(process.process.pid)
+    pid, server = process.process.pid, int(started_by_user.read_text())
+    process.stop()
+    assert process.stopped and ends(server) and not process.stage.root.exists()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
 
 
 def test_code_that_cannot_be_staged_is_a_located_error(tmp_path: Path) -> None:
@@ -448,6 +523,7 @@ def test_code_that_cannot_be_staged_is_a_located_error(tmp_path: Path) -> None:
     process.certify(project, files, bag)
     assert [(c, line, m.split(": ", 1)[1][:44]) for c, line, m in shown(bag.sorted())] == [
         ("TC503", 1, "the generated code could not be written to a")] * 2
+    process.stop()
 
 
 def test_a_build_that_fails_certification_writes_nothing(
@@ -464,3 +540,28 @@ def test_a_build_that_fails_certification_writes_nothing(
     assert result.wrote and not result.compiled.bag.items
     assert sorted(p.name for p in config.output.iterdir()) == [
         ".toolc-manifest.json", "__init__.py", "beta.py", "schemas"]
+
+
+@pytest.mark.parametrize("imported", ["alpha", "zulu"])  # generated before user, after it
+def test_an_incremental_build_stages_only_the_reused_modules_a_served_one_imports(
+    tmp_path: Path, forked_only: list[int], monkeypatch: pytest.MonkeyPatch, imported: str
+) -> None:
+    user = spec("user", f"  other: {{kind: prefixed, inner: {imported}.base, prefix: a_}}\n"
+                        "  mix: {kind: combined, toolsets: [base, other]}\nexport: mix\n")
+    config = make_project(tmp_path, {imported: spec(imported, "export: base\n"), "user": user,
+                                     "omega": spec("omega")})
+    assert build(config).ok  # every module served; the record made
+    staged: list[str] = []
+    write = Certifier._write
+
+    def recording(self: Certifier, rel: str, text: str) -> None:
+        staged.append(rel)
+        write(self, rel, text)
+
+    monkeypatch.setattr(Certifier, "_write", recording)
+    (config.root / "specs" / "user.toolc.yaml").write_text(
+        user.replace("the newest lines", "the latest lines"))
+    result = build(config)
+    # user is served again; the module it imports is staged for it, omega never.
+    assert result.ok and shown(result.compiled.bag.sorted()) == []
+    assert sorted(staged) == sorted(["__init__.py", f"{imported}.py", "user.py"])

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 from serve_support import SPEC, ctrl_c_by_default, make_project, toolc_cmd
-from toolc.commands.watch import InputFilter, describe
+from toolc.commands.watch import InputFilter, Watcher, describe
 from toolc.config import load_config
 
 PATIENCE_S = 120.0  # a bound on waiting, never a verdict on speed
@@ -116,3 +118,73 @@ def test_the_separator_names_what_changed(tmp_path: Path) -> None:
     shown = describe(changes, tmp_path)
     assert shown.startswith("specs/s0.toolc.yaml modified, specs/s1.toolc.yaml modified")
     assert shown.endswith("(+2 more)")
+
+
+def _queued(watcher: Watcher) -> set[str]:
+    """The paths in the batches the watcher has gathered and nobody has taken yet."""
+    with watcher.batches.mutex:  # the watcher's thread adds to it meanwhile
+        batches = list(watcher.batches.queue)
+    return {name for batch in batches for _, name in batch}
+
+
+def _until(done: Any, what: str) -> None:
+    deadline = time.monotonic() + PATIENCE_S  # a bound on waiting, never a verdict
+    while not done():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def _close(watcher: Watcher) -> None:
+    """Closed, its thread ended: a later test's build may fork only without it."""
+    watcher.close()
+    watcher.thread.join(PATIENCE_S)
+    assert not watcher.thread.is_alive()
+
+
+def _changed(changes: set[tuple[Any, str]]) -> set[tuple[str, Path]]:
+    return {(change.name, Path(name)) for change, name in changes}
+
+
+def test_a_save_made_as_soon_as_the_watcher_is_made_is_seen(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    spec = project / "specs" / "desk.toolc.yaml"
+    watcher = Watcher(load_config(project))  # watching once made
+    try:
+        spec.write_text(SPEC + "# edited\n")
+        _until(lambda: not watcher.batches.empty(), "the save was missed")
+        assert _changed(watcher.next_changes()) == {("modified", spec.resolve())}
+    finally:
+        _close(watcher)
+
+
+def test_a_save_through_a_temporary_file_is_one_change_of_the_spec(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    spec = project / "specs" / "desk.toolc.yaml"
+    watcher = Watcher(load_config(project))
+    try:
+        temporary = spec.with_name(spec.name + ".tmp")  # as editors' safe writes do
+        temporary.write_text(SPEC + "# edited\n")
+        os.replace(temporary, spec)
+        _until(lambda: str(spec.resolve()) in _queued(watcher), "the save was never seen")
+        # One change, of the spec: the temporary file is no input.
+        assert _changed(watcher.next_changes()) == {("added", spec.resolve())}
+    finally:
+        _close(watcher)
+
+
+def test_saves_made_while_a_build_runs_come_as_one_next_build(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    spec, handlers = project / "specs" / "desk.toolc.yaml", project / "desk_app.py"
+    watcher = Watcher(load_config(project))
+    try:
+        # While a build runs nobody takes what is gathered: two saves, each its own batch.
+        spec.write_text(SPEC + "# edited\n")
+        _until(lambda: str(spec.resolve()) in _queued(watcher), "the first save was never seen")
+        handlers.write_text(handlers.read_text() + "# edited\n")
+        _until(lambda: str(handlers.resolve()) in _queued(watcher),
+               "the second save was never seen")
+        changes = watcher.next_changes()  # the next build: both, at once
+        assert _changed(changes) == {("modified", spec.resolve()),
+                                     ("modified", handlers.resolve())}
+    finally:
+        _close(watcher)

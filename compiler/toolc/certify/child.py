@@ -14,8 +14,11 @@ Messages are the typed records below, sent as length-prefixed pickles: the build
 process sends an :class:`Announce` as each module's file is written and :class:`AllSent`
 at the end, and hears :class:`Started` before a module (or one it needs) is imported and
 :class:`Done` once its result file is in place. So a crash is blamed on the module that
-was being served when it happened. Results (:class:`Listed` or :class:`Failed`) go
-through files, not the pipe, so that neither side can block the other with a full pipe.
+was being served when it happened. Once the build has read every result it sends
+:class:`Finished`: the process removes the folder and ends while the build goes on (the
+build still stops its process group and reaps it at the end, whatever it did). Results
+(:class:`Listed` or :class:`Failed`) go through files, not the pipe, so that neither
+side can block the other with a full pipe.
 """
 
 from __future__ import annotations
@@ -66,6 +69,11 @@ class AllSent:
 
 
 @dataclass(frozen=True, slots=True)
+class Finished:
+    """Build -> process: every result is read; remove the folder and end."""
+
+
+@dataclass(frozen=True, slots=True)
 class Started:
     """Process -> build: importing the module (or running its code) begins: a crash from
     here on is the module's."""
@@ -80,8 +88,8 @@ class Done:
     module: str
 
 
-Message = Announce | AllSent | Started | Done
-_MESSAGES = (Announce, AllSent, Started, Done)
+Message = Announce | AllSent | Finished | Started | Done
+_MESSAGES = (Announce, AllSent, Finished, Started, Done)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,20 +247,23 @@ class Session:
     waiting: list[str] = field(default_factory=list)                   # in announced order
     stood_in: set[str] = field(default_factory=set)
     all_sent: bool = False
+    finished: bool = False  # the build has every result (Finished)
 
     async def serve(self) -> None:
         try:
             while True:
                 self._take_waiting_messages()
-                name = self._next_ready()
+                name = None if self.finished else self._next_ready()
                 if name is not None:
                     await self.certify(name)
-                elif self.all_sent:
+                elif self.finished:
+                    # Removed here, the build need not: it commits meanwhile, on the other core.
+                    shutil.rmtree(self.stage.root, ignore_errors=True)
                     return
                 else:
                     self._take(self.channel.receive(None))
         except (EOFError, BrokenPipeError):
-            return  # the build process is gone: nobody to serve
+            return  # the build process is gone (or stopping this one): nobody to serve
 
     def _take_waiting_messages(self) -> None:
         while (message := self.channel.receive(0)) is not None:
@@ -261,6 +272,8 @@ class Session:
     def _take(self, message: Message | None) -> None:
         if isinstance(message, AllSent):
             self.all_sent = True
+        elif isinstance(message, Finished):
+            self.finished = True
         elif isinstance(message, Announce):
             name = message.module
             self.imports[name] = message.imports

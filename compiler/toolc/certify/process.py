@@ -16,9 +16,13 @@ When the process dies (user code calling ``os._exit``, a signal) or a module tak
 longer than :data:`ANSWER_TIMEOUT_S`, the module being served gets a TC503, so do the
 modules that need it, and a new process serves the rest. Without ``os.fork``, or with
 other threads running (a fork copies their locks in whatever state), there is no
-process: the build certifies in-process as before. The process is stopped, and its
-folder removed, when certification is done, when the build ends early (errors, Ctrl-C),
-or when the build process is gone (it finds its pipe closed).
+process: the build certifies in-process as before. When the build has every result it
+does not wait for the process: it tells it so (``Finished``), and the process removes its
+folder and ends while the build commits; at the end of the build (:meth:`Certifier.stop`,
+which :func:`early_certifier` calls) its process group is killed, whatever user code
+started in it, the process reaped and the folder removed if it is still there. When the
+build ends early (errors, Ctrl-C) all that happens at once; when the build process is
+gone, the process finds its pipe closed, removes the folder and ends.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from .child import (
     Collecting,
     Done,
     Failed,
+    Finished,
     Listed,
     Message,
     Result,
@@ -164,6 +169,11 @@ class Certifier:
         self.written: dict[str, str] = {}           # file -> text, as written to the stage
         self.announced: dict[str, Announce] = {}    # module -> its announcement
         self.held: list[Announce] = []              # announcements waiting for the INIT file
+        # The code of reused modules (``skip``) is written only once a served module needs
+        # it (imports it, directly or not): in an incremental build most are never
+        # imported, and writing them (then removing them) was most of the staging.
+        self.needed: set[str] = set()               # modules the process may import
+        self.unwritten: dict[str, tuple[str, str]] = {}  # skipped module -> (file, text)
         self.reached: set[str] = set()              # modules the process started on
         self.serving: str | None = None             # the module it is on now
         self.results: dict[str, Result] = {}
@@ -203,18 +213,19 @@ class Certifier:
         if self.unstaged is not None:
             return
         try:
-            self._write(rel, text)
+            self._stage(rel, text, module.name if module is not None else None)
+            if module is not None:
+                self._announce(module)
         except OSError as exc:  # certify() reports it; generation goes on
             self.unstaged = exc
-            return
-        if module is not None:
-            self._announce(module)
 
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
                 reuse: Reuse | None = None) -> None:
         """Hand over what is not yet, collect every module's listing, compare and report
-        (as ``certify_build`` does), and stop the process. ``reuse``: as for
-        ``certify_build`` (its verdicts must name the modules in ``skip``)."""
+        (as ``certify_build`` does). With every result in, the process is let go (it
+        removes its folder and ends by itself; :meth:`stop` still ends it, its group and
+        the folder); otherwise it is stopped at once. ``reuse``: as for ``certify_build``
+        (its verdicts must name the modules in ``skip``)."""
         # lazy: the incremental record (cache, publish): the process is forked before
         from ..output.incremental import judged as _keep
         from ..output.incremental import replay, used_marks
@@ -245,10 +256,12 @@ class Certifier:
             judge_what_came()
             finished = True
         finally:
-            # A process that is done ends by itself within a millisecond: it gets up to
-            # half a second to, so that what it still writes (bench/timeline.py's notes)
-            # is not cut off; then its process group is stopped as always.
-            self.stop(grace_s=0.5 if finished else 0.0)
+            # Not waited for: winding down (the folder removed, the interpreter left) took
+            # 10-180 ms of a build's tail, which now commits meanwhile.
+            if finished:
+                self._let_go()
+            else:
+                self.stop()
         for module in project.modules.values():  # in the order certify_build reports them
             if module.name in self.skip and reuse is not None:
                 replay(bag, reuse.verdicts[module.name])
@@ -261,7 +274,8 @@ class Certifier:
             return
         for rel, text in files.items():
             if rel.endswith(".py") and self.written.get(rel) != text:
-                self._write(rel, text)
+                name = rel.removesuffix(".py")
+                self._stage(rel, text, name if name in project.modules else None)
         if INIT not in self.written:
             self._write(INIT, "")
         for module in project.modules.values():
@@ -282,17 +296,45 @@ class Certifier:
             report_unserved(module, result.why, own)
         return own.items
 
-    def stop(self, grace_s: float = 0.0) -> None:
-        """Stop the process (after up to ``grace_s`` for it to end by itself) and remove its
-        folder (again: nothing happens)."""
+    def _let_go(self) -> None:
+        """Every result is read: the process may remove the folder and end, unwaited."""
+        self._send(Finished())
+
+    def stop(self) -> None:
+        """Kill the process and its group (whatever user code started), reap it and remove
+        its folder if it is still there (again: nothing happens)."""
         if self.process is not None:
-            self.process.end(grace_s)
+            self.process.end()
             self.process = None
         if not self.stopped:
             self.stopped = True
             shutil.rmtree(self.stage.root, ignore_errors=True)
 
     # -- handing over ---------------------------------------------------------------------
+
+    def _stage(self, rel: str, text: str, module: str | None) -> None:
+        """Write a generated file, or keep it unwritten while no served module needs it."""
+        if module in self.skip and module not in self.needed:
+            self.unwritten[module] = (rel, text)
+        else:
+            self._write(rel, text)
+
+    def _need(self, name: str) -> None:
+        """The process may import ``name`` and what it imports (as far as announced):
+        their code is written before the announcement that makes them needed is sent.
+        Every needed module that is announced has its imports needed too."""
+        stack = [name]
+        self.needed.add(name)
+        while stack:
+            current = stack.pop()
+            held = self.unwritten.pop(current, None)
+            if held is not None:
+                self._write(*held)
+            announced = self.announced.get(current)
+            for imported in announced.imports if announced is not None else ():
+                if imported not in self.needed:
+                    self.needed.add(imported)
+                    stack.append(imported)
 
     def _write(self, rel: str, text: str) -> None:
         target = self.stage.package_dir / rel
@@ -311,6 +353,8 @@ class Certifier:
         message = Announce(module.name, module.imports, stand_ins(module),
                            tuple(declared_contexts(module)), module.name not in self.skip)
         self.announced[module.name] = message
+        if message.serve or module.name in self.needed:
+            self._need(module.name)
         if INIT in self.written:
             self._send(message)
         else:  # importing a module imports its package first, which must be complete
