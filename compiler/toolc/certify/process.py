@@ -275,7 +275,12 @@ class Certifier:
         for rel, text in files.items():
             if rel.endswith(".py") and self.written.get(rel) != text:
                 name = rel.removesuffix(".py")
-                self._stage(rel, text, name if name in project.modules else None)
+                if name in project.modules:
+                    self._stage(rel, text, name)
+                elif rel == INIT:
+                    self._stage(rel, text, None)
+                # else the code of a module whose component was taken over (not in the
+                # project: toolc.output.components); no module served imports it
         if INIT not in self.written:
             self._write(INIT, "")
         for module in project.modules.values():

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..commands.watch import DEBOUNCE_MS, STEP_MS
 from ..config import Config
 from ..specs import SPEC_SUFFIX
 
@@ -87,8 +88,9 @@ class Reloader:
                                                           for p in paths))
         current: tuple[contextlib.ExitStack, contextlib.AsyncExitStack] | None = None
         try:
+            # The build watch's timing: a save is handed over 5-10 ms after it is made.
             async for _changes in watchfiles.awatch(*paths, watch_filter=self.is_input,
-                                                    debounce=50, step=20):
+                                                    debounce=DEBOUNCE_MS, step=STEP_MS):
                 swapped = await self._reload()
                 if swapped is not None:
                     if current is not None:
