@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import signal
 import sys
 import tomllib
 from collections.abc import Callable, Iterator
@@ -254,6 +255,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
 
     logging.basicConfig(stream=err, level=logging.INFO,
                         format="toolc serve: %(levelname)s %(message)s")
+    _sigterm_unwinds()
     try:
         with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
             # lazy: loads mcp (about a second)
@@ -278,6 +280,17 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
         pass
     log.info("stopped")
     return 0
+
+
+def _sigterm_unwinds() -> None:
+    """SIGTERM during start-up unwinds as Ctrl-C does, so the package staged for a spec
+    is removed from the temporary folder (by default the process just ended, and left it
+    there); once serving, anyio's receiver takes SIGTERM (``until_signal``)."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    with contextlib.suppress(ValueError):  # not in the main thread (a test's server)
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 def _reloader(config: Config, target: str, toolset_name: str | None, pinned: bool,
