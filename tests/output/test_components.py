@@ -151,6 +151,20 @@ def test_a_planted_or_broken_record_only_costs_time(tmp_path: Path) -> None:
     assert build(load_config(tmp_path)).ok  # an unreadable record: a full analysis
 
 
+def test_a_component_recorded_twice_is_taken_once(tmp_path: Path) -> None:
+    """Its warnings said once, as a clean build says them."""
+    state = State()
+    _built(tmp_path, state)
+    record = _record(tmp_path)
+    record["components"].append(_lone(record))
+    (tmp_path / RECORD).write_text(json.dumps(record))
+    _edit_mid(tmp_path, state)
+    clean = _copy(tmp_path)
+    ours = build(load_config(tmp_path))
+    assert ours.compiled.taken is not None and len(ours.compiled.taken.components) == 1
+    assert shown(ours) == shown(_clean(clean))
+
+
 def test_a_record_that_came_with_a_copy_takes_nothing(tmp_path: Path) -> None:
     """A checkout brings its own generated/ and .toolc-cache/ (times kept by the copy):
     their golden files are not the ones this machine's build wrote."""

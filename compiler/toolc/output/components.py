@@ -142,10 +142,13 @@ def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> T
         return None
     taken = Taken([])
     index = None
+    claimed: set[str] = set()  # specs and module names of the components taken so far
     for item in record["components"]:
         component = _component(item)
         if component is None or any(digests.get(s) != sha for s, sha in component.specs.items()):
             continue
+        if claimed & ({*component.specs} | {*component.modules}):
+            continue  # a record names each once; one that does not is not believed twice
         if not hashes_match(config.root, component.schemas, plain=True):
             continue
         if component.user_code is not None and not hashes_match(config.root, component.user_code):
@@ -158,6 +161,7 @@ def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> T
         if texts is not None:
             taken.components.append(component)
             taken.golden.update(texts)
+            claimed.update(component.specs, component.modules)
     return taken if taken.components else None
 
 
