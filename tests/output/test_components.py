@@ -151,6 +151,25 @@ def test_a_planted_or_broken_record_only_costs_time(tmp_path: Path) -> None:
     assert build(load_config(tmp_path)).ok  # an unreadable record: a full analysis
 
 
+def test_a_record_that_leaves_a_file_or_spec_out_is_not_believed(tmp_path: Path) -> None:
+    """Taken over as recorded, a component without one of its golden files would have the
+    build remove that file, and a spec without its module would leave the build."""
+    state = State()
+    _built(tmp_path, state)
+    record = _record(tmp_path)
+    lone = _lone(record)
+    lone["golden"]["lone"] = {}
+    others = [c for c in record["components"] if c is not lone]
+    others[0]["specs"]["specs/lone.toolc.yaml"] = lone["specs"]["specs/lone.toolc.yaml"]
+    (tmp_path / RECORD).write_text(json.dumps(record))
+    _edit_mid(tmp_path, state)
+    clean = _copy(tmp_path)
+    ours = build(load_config(tmp_path))
+    assert ours.compiled.taken is None
+    assert shown(ours) == shown(_clean(clean))
+    assert (tmp_path / "generated" / "schemas" / "lone" / "far.json").exists()
+
+
 def test_a_component_recorded_twice_is_taken_once(tmp_path: Path) -> None:
     """Its warnings said once, as a clean build says them."""
     state = State()

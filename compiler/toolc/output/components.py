@@ -170,7 +170,11 @@ def _golden_texts(config: Config, component: Component) -> dict[str, str] | None
     ``lstat`` a file: 1,000 of them are read here on every build that takes them.)"""
     out, texts = config.output, {}
     seen: set[Path] = set()
-    for files in component.golden.values():
+    for name, files in component.golden.items():
+        # Exactly the golden files there: a record that left one out would have the
+        # build remove it.
+        if _listed(out / SCHEMAS_DIR / name) != {rel.rpartition("/")[2] for rel in files}:
+            return None
         for i, (rel, (sha, identity)) in enumerate(files.items()):
             if i == 0:  # a module's golden files share their folder
                 try:
@@ -197,6 +201,14 @@ def _golden_texts(config: Config, component: Component) -> dict[str, str] | None
             if MEMORY.enabled:
                 MEMORY.read[path] = (identity, sha, texts[rel])
     return texts
+
+
+def _listed(folder: Path) -> set[str] | None:
+    """The ``.json`` names in ``folder`` (None: it is not a folder there)."""
+    try:
+        return {name for name in os.listdir(folder) if name.endswith(".json")}
+    except OSError:
+        return None if os.path.lexists(folder) else set()
 
 
 def collides(taken: Taken, names: Iterable[str]) -> bool:
@@ -366,6 +378,8 @@ def _component(item: Any) -> Component | None:
                 and all(i in modules for i in node["imports"])):
             return None  # a component imports only its own modules
         graph[name] = (node["spec"], tuple(node["imports"]))
+    if set(specs) != {spec for spec, _ in graph.values()}:
+        return None  # a spec taken over without its module would leave the build
     component = Component(graph, specs)
     schemas, code, user_code = item.get("schemas"), item.get("code"), item.get("user_code")
     if not _files(schemas) or not isinstance(code, dict) or not (
@@ -412,7 +426,7 @@ def _diagnostics(value: Any, component: Component) -> bool:
 
 
 def _budgets(value: Any, component: Component) -> bool:
-    if not isinstance(value, dict):
+    if not isinstance(value, dict) or set(value) != set(component.modules):
         return False
     for name, item in value.items():
         figures = ExportBudget.from_json(item)
