@@ -180,6 +180,26 @@ def test_an_edit_to_one_module_regenerates_and_recertifies_only_what_needs_it(
     assert sorted(result.compiled.project.modules) == ["base", "mid", "solo", "top"]
 
 
+def test_an_edit_to_a_predicate_recertifies_only_the_modules_that_use_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each module's key has the user code certifying it imports, not the project's:
+    app.py holds top's predicate and prepare function, and nobody else's."""
+    state = State()
+    write(tmp_path, state)
+    assert build(load_config(tmp_path)).ok
+    seen: list[incremental.Reuse] = []
+    prepare = incremental.prepare
+    monkeypatch.setattr(incremental, "prepare",
+                        lambda *a, **k: seen.append(prepare(*a, **k)) or seen[-1])
+    state.version += 1
+    state.keeping = True  # `blank` keeps the descriptions now: TC502 is gone
+    write(tmp_path, state)
+    result = build(load_config(tmp_path))
+    assert result.ok and not any(d.code == "TC502" for d in result.compiled.bag)
+    assert sorted(seen[0].fresh) == ["top"]
+    assert sorted(seen[0].verdicts) == ["base", "lone", "mid", "solo"]
+
+
 def _record(root: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((root / ".toolc-cache" / "modules.json").read_text())
     return data

@@ -28,7 +28,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -261,19 +261,23 @@ def _diagnostic_from(item: Any) -> Diagnostic | None:
     return Diagnostic(item["code"], severity, message, where, tuple(notes))
 
 
-def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
-    """Hashes of the files certification imports user code from; None if not all known."""
-    modules: set[str] = set()
-    for toolset in _certified_toolsets(project):
+def certified_code(config: Config, project: ProjectIR, modules: Iterable[str] | None = None,
+                   hashes: dict[Path, str] | None = None) -> dict[str, str] | None:
+    """Hashes of the files certification imports user code from, serving ``modules``
+    (default: every module); None if not all known. ``hashes``: files hashed already."""
+    names = list(project.modules) if modules is None else list(modules)
+    imported: set[str] = set()
+    for toolset in _certified_toolsets(project, names):
         # An mcp toolset is never connected to by certification (pinned or not, what it
         # lists comes from the spec), so it needs no hash of its own.
         ref = user_code(toolset)
         if ref is not None:
-            modules.add(ref.module)
-    for module in project.modules.values():  # declared contexts' deps factories
-        modules.update(ref.module for _, ref in module.certify_contexts)
+            imported.add(ref.module)
+    for name in names:  # declared contexts' deps factories
+        imported.update(ref.module for _, ref in project.modules[name].certify_contexts)
+    known = {} if hashes is None else hashes
     files: dict[str, str] = {}
-    for name in sorted(modules):
+    for name in sorted(imported):
         parts = name.split(".")
         # The module and the packages it is in (their __init__ runs too); what these
         # import in turn is not followed.
@@ -281,14 +285,17 @@ def certified_code(config: Config, project: ProjectIR) -> dict[str, str] | None:
             path = _module_file(config, ".".join(parts[:depth]))
             if path is None:
                 return None
-            files[config.relative(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+            if path not in known:
+                known[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+            files[config.relative(path)] = known[path]
     return files
 
 
-def _certified_toolsets(project: ProjectIR) -> Iterator[ToolsetIR]:
-    """Every toolset certification serves: each module's export and what it is made of."""
+def _certified_toolsets(project: ProjectIR, modules: Iterable[str]) -> Iterator[ToolsetIR]:
+    """Every toolset certification serves for ``modules``: each one's export and what it
+    is made of (in those modules or the ones they import)."""
     seen: set[tuple[str, str]] = set()
-    todo = [(module.name, module.export) for module in project.modules.values()]
+    todo = [(name, project.modules[name].export) for name in modules]
     while todo:
         where = todo.pop()
         module = project.modules.get(where[0])

@@ -12,9 +12,11 @@ reuses what the last clean build made of a module whose *key* is unchanged:
 
 The key of a module hashes everything its code and its verdict depend on: toolc's
 version and code, the dependencies' versions and ``[tool.toolc]`` (as the no-op cache
-does), the schema files the project's ``$ref``s inline, the user code certification
-imports, and for the module and every module it imports, directly or not, its spec's
-path and text. Golden files are published again from the IR every time:
+does), the schema files its ``$ref``s and those of the modules it imports inline, the
+user code certifying it imports (its export's predicates, prepare functions and
+wrappers, wherever they are declared, and its contexts' deps factories), and for the
+module and every module it imports, directly or not, its spec's path and text. An edit
+to a predicate makes new keys only for the modules whose export uses it. Golden files are published again from the IR every time:
 that costs less than reading and verifying them (26 ms for 1,000 tools).
 
 The record (``.toolc-cache/modules.json``) is untrusted input, like everything in a
@@ -82,8 +84,9 @@ class Reuse:
     texts: dict[str, str] = field(default_factory=dict)       # module -> reused code
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # module -> replayed
     fresh: dict[str, Verdict] = field(default_factory=dict)   # filled by certification
-    certifiable: bool = True  # every user module certification imports was hashed
-    # What the keys' common part hashed: the whole project's, taken components included.
+    # The modules whose certification imports only user code that was hashed.
+    certifiable: set[str] = field(default_factory=set)
+    # The whole project's schema files and certified user code (the no-op cache's).
     schema_files: dict[str, str] = field(default_factory=dict)
     user_code: dict[str, str] | None = None
 
@@ -139,21 +142,27 @@ MEMORY = Memory()
 # -- keys -------------------------------------------------------------------------------
 
 
-def module_keys(graph: Graph, sources: Mapping[str, str], environment: str,
-                schema_files: Mapping[str, str],
-                user_code: Mapping[str, str] | None) -> dict[str, str]:
-    """Each module's key (see the module's docstring)."""
-    base = hashlib.sha256(json.dumps(
-        [environment, sorted(schema_files.items()), user_code],
-        sort_keys=True).encode()).hexdigest()
+def module_keys(graph: Graph, sources: Mapping[str, str],
+                bases: Mapping[str, str]) -> dict[str, str]:
+    """Each module's key (see the module's docstring): its base (what it depends on
+    besides specs), and the path and text of its spec and of every spec it imports."""
     own = {name: _module_digest(path, sources) for name, (path, _) in graph.items()}
     keys: dict[str, str] = {}
-    for name in graph:
+    for name, base in bases.items():
         h = hashlib.sha256(base.encode())
         for needed in sorted(needed_modules(graph, name)):
             h.update(needed.encode() + b"\0" + own[needed].encode())
         keys[name] = h.hexdigest()
     return keys
+
+
+def module_base(environment: str, schema_files: Mapping[str, str],
+                user_code: Mapping[str, str] | None) -> str:
+    """What a module's code and verdict depend on besides specs: the environment, the
+    schema files it and the modules it imports inline, the user code certifying it
+    imports (None: some of it could not be hashed)."""
+    return hashlib.sha256(json.dumps([environment, sorted(schema_files.items()), user_code],
+                                     sort_keys=True).encode()).hexdigest()
 
 
 def module_graph(project: ProjectIR) -> Graph:
@@ -184,9 +193,11 @@ def needed_modules(graph: Graph, name: str) -> set[str]:
 # -- what is reused ---------------------------------------------------------------------
 
 
-def plan_reuse(config: Config, keys: dict[str, str], *, certify: bool) -> Reuse:
-    """What the record lets this build reuse; everything else is made anew."""
-    reuse = Reuse(keys)
+def plan_reuse(config: Config, keys: dict[str, str], *, certify: bool,
+               certifiable: set[str]) -> Reuse:
+    """What the record lets this build reuse; everything else is made anew. A verdict
+    is reused only for a module whose certification's user code was all hashed."""
+    reuse = Reuse(keys, certifiable=certifiable)
     entries = _entries(config)
     for name, key in keys.items():
         entry = entries.get(name)
@@ -196,32 +207,53 @@ def plan_reuse(config: Config, keys: dict[str, str], *, certify: bool) -> Reuse:
         if text is None:
             continue  # made anew, and certified anew
         reuse.texts[name] = text
-        if certify and entry["verdict"] is not None:
+        if certify and name in certifiable and entry["verdict"] is not None:
             reuse.verdicts[name] = entry["verdict"]
     return reuse
 
 
 def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str], *,
             certify: bool, taken: Taken | None = None) -> Reuse:
-    """The keys of this build's modules and what the record lets it reuse. When the
-    user code certification imports cannot all be hashed, no verdict is reused (nor
-    recorded: ``Reuse.certifiable``). ``taken``: the components whose analysis was taken
-    over (``toolc.output.components``); their modules have keys too."""
+    """The keys of this build's modules and what the record lets it reuse. A module
+    whose certification imports user code that cannot all be hashed has no verdict
+    reused (nor recorded: ``Reuse.certifiable``). ``taken``: the components whose
+    analysis was taken over (``toolc.output.components``): every input of theirs is as
+    recorded, and so are their modules' keys."""
 
     environment = json.dumps(environment_record(config), sort_keys=True, default=str)
     graph = module_graph(project)
+    hashes: dict[Path, str] = {}
+    bases, certifiable = {}, set()
+    for name in project.modules:
+        code = certified_code(config, project, [name], hashes)
+        if code is not None:
+            certifiable.add(name)
+        bases[name] = module_base(environment, _schema_files(project, graph, name), code)
+    keys = module_keys(graph, sources, bases)
     schema_files = dict(project.schema_files)
-    user_code = certified_code(config, project)
+    user_code = certified_code(config, project, hashes=hashes)
     if taken is not None:
-        graph.update(taken.graph)
+        entries = _entries(config)
+        keys.update({name: entries[name]["key"] for name in taken.graph if name in entries})
+        certifiable.update(name for c in taken.components if c.user_code is not None
+                           for name in c.modules)
         schema_files.update(taken.schemas)
         more = taken.user_code
         user_code = None if user_code is None or more is None else {**user_code, **more}
-    keys = module_keys(graph, sources, environment, schema_files, user_code)
-    reuse = plan_reuse(config, keys, certify=certify and user_code is not None)
-    reuse.certifiable = user_code is not None
+    reuse = plan_reuse(config, keys, certify=certify, certifiable=certifiable)
     reuse.schema_files, reuse.user_code = schema_files, user_code
     return reuse
+
+
+def _schema_files(project: ProjectIR, graph: Graph, name: str) -> dict[str, str]:
+    """The schema files ``name`` and the modules it imports inline, with their hashes."""
+    found: dict[str, str] = {}
+    for needed in needed_modules(graph, name):
+        inputs = project.inputs.get(graph[needed][0])
+        for path in inputs.schema_files if inputs is not None else ():
+            if path in project.schema_files:
+                found[path] = project.schema_files[path]
+    return found
 
 
 def covers(reuse: Reuse, modules: Iterable[str], *, certify: bool) -> bool:
@@ -338,7 +370,7 @@ def remember(config: Config, files: Mapping[str, str], reuse: Reuse, *,
     modules: dict[str, Any] = {}
     for name in reuse.keys:  # taken components' modules too
         verdict = reuse.fresh.get(name) or reuse.verdicts.get(name)
-        if not reuse.certifiable:
+        if name not in reuse.certifiable:
             verdict = None
         elif verdict is None and not certified:
             verdict = _carried(config, name, reuse.keys[name])
