@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
+from ..graphs import reachable
 from ..ir import ProjectIR
 from ..publish import golden_path, golden_text
 from .cache import (
@@ -180,14 +181,8 @@ def _module_digest(path: str, sources: Mapping[str, str]) -> str:
 
 
 def needed_modules(graph: Graph, name: str) -> set[str]:
-    """``name`` and every module it imports, directly or not."""
-    seen, todo = set(), [name]
-    while todo:
-        current = todo.pop()
-        if current not in seen and current in graph:
-            seen.add(current)
-            todo.extend(graph[current][1])
-    return seen
+    """``name`` and every module it imports, directly or not (those of ``graph``)."""
+    return set(reachable([name], lambda m: graph[m][1] if m in graph else ())) & graph.keys()
 
 
 # -- what is reused ---------------------------------------------------------------------
