@@ -1,9 +1,9 @@
 """Incremental builds: per module, reuse what an unchanged module produced last time.
 
 The no-op cache (``toolc.output.cache``) answers only when nothing changed at all. When
-something did, a writing build still runs the whole front end (the checks that span
-modules need every spec, and their diagnostics are made afresh), then, per module,
-reuses what the last clean build made of a module whose *key* is unchanged:
+something did, a writing build runs the front end over the components an edit reached
+(``toolc.output.components`` takes the others over), then, per module, reuses what the
+last clean build made of a module whose *key* is unchanged:
 
 - its generated code (``<module>.py``), read back from the output folder and reused only
   when it still has the hash recorded for it (else generated again);
@@ -27,7 +27,8 @@ output's correctness. A checking build never reads it, and the diff against the 
 files on disk is computed on every build.
 
 ``MEMORY`` keeps what a long-lived process (``toolc build --watch``) already made, so
-that it does not read it back from disk: the loaded spec files, by their bytes.
+that it does not read it back from disk: the loaded spec files, by their bytes, the
+golden texts it made and read, and the golden files parsed (``Memory``).
 """
 
 from __future__ import annotations
