@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from toolc.pipeline import BuildResult
 from toolc.report.diagnostic_formats import render_text
 
@@ -176,3 +177,16 @@ def shown(result: BuildResult) -> dict[str, Any]:
             "diagnostics": render_text(result.compiled.bag.sorted(), result.compiled.sources),
             "written": plan.written if plan else None,
             "removed": plan.removed if plan else None}
+
+
+def returns_of(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[Any]:
+    """What each call of ``owner.name`` returns from now on, in order (it still runs)."""
+    found: list[Any] = []
+    real = getattr(owner, name)
+
+    def keep(*args: Any, **kwargs: Any) -> Any:
+        found.append(real(*args, **kwargs))
+        return found[-1]
+
+    monkeypatch.setattr(owner, name, keep)
+    return found

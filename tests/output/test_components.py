@@ -30,16 +30,17 @@ def _edit_mid(root: Path, state: State, text: str = "Locate an address, edited."
     write(root, state)
 
 
-def _copy(root: Path) -> Path:
-    """The project as it is now, without its records: what a clean build starts from."""
-    clean = root.parent / (root.name + "-clean")
+def _clean_copy(root: Path) -> Path:
+    return root.parent / (root.name + "-clean")
+
+
+def _both(root: Path) -> tuple[BuildResult, BuildResult]:
+    """The build of ``root`` (its records read), and a clean build of the project as it
+    was before (a copy without the records, built in ``_clean_copy(root)``)."""
+    clean = _clean_copy(root)
     shutil.rmtree(clean, ignore_errors=True)
     shutil.copytree(root, clean, ignore=shutil.ignore_patterns(".toolc-cache"))
-    return clean
-
-
-def _clean(clean: Path) -> BuildResult:
-    return build(load_config(clean), use_cache=False)
+    return build(load_config(root)), build(load_config(clean), use_cache=False)
 
 
 def _record(root: Path) -> dict[str, Any]:
@@ -56,8 +57,7 @@ def test_an_unchanged_component_is_not_analysed_and_says_what_it_said(tmp_path: 
     state = State()
     _built(tmp_path, state)
     _edit_mid(tmp_path, state)
-    clean = _copy(tmp_path)
-    ours = build(load_config(tmp_path))
+    ours, theirs = _both(tmp_path)
     assert ours.compiled.taken is not None and list(ours.compiled.taken.graph) == ["lone"]
     assert ours.compiled.project is not None and "lone" not in ours.compiled.project.modules
     # lone's TC220 (info) and its unused suppression (TC022, said again by the judge from
@@ -65,9 +65,8 @@ def test_an_unchanged_component_is_not_analysed_and_says_what_it_said(tmp_path: 
     codes = {(d.code, d.span.path) for d in ours.compiled.bag if d.span is not None}
     assert ("TC022", "specs/lone.toolc.yaml") in codes
     assert ("TC220", "specs/lone.toolc.yaml") in codes
-    theirs = _clean(clean)
     assert shown(ours) == shown(theirs)
-    assert output_of(tmp_path) == output_of(clean)
+    assert output_of(tmp_path) == output_of(_clean_copy(tmp_path))
     assert [b.module for b in ours.compiled.budgets or ()] == \
         [b.module for b in theirs.compiled.budgets or ()]
 
@@ -82,11 +81,10 @@ def test_a_module_name_meeting_a_taken_one_runs_the_full_analysis(tmp_path: Path
     _built(tmp_path, state)
     state.lone_name = name
     write(tmp_path, state)
-    clean = _copy(tmp_path)
-    ours = build(load_config(tmp_path))
+    ours, theirs = _both(tmp_path)
     assert not ours.ok and ours.compiled.taken is None
     assert {d.code for d in ours.compiled.bag if d.severity is Severity.ERROR} & {"TC308", "TC313"}
-    assert shown(ours) == shown(_clean(clean))
+    assert shown(ours) == shown(theirs)
 
 
 def test_an_error_in_the_rest_runs_the_full_analysis(tmp_path: Path) -> None:
@@ -95,10 +93,9 @@ def test_an_error_in_the_rest_runs_the_full_analysis(tmp_path: Path) -> None:
     _built(tmp_path, state)
     state.broken = "mid"
     write(tmp_path, state)
-    clean = _copy(tmp_path)
-    ours = build(load_config(tmp_path))
+    ours, theirs = _both(tmp_path)
     assert not ours.ok and ours.compiled.taken is None
-    assert shown(ours) == shown(_clean(clean))
+    assert shown(ours) == shown(theirs)
 
 
 def test_a_component_with_a_changed_input_is_analysed_again(tmp_path: Path) -> None:
@@ -106,10 +103,9 @@ def test_a_component_with_a_changed_input_is_analysed_again(tmp_path: Path) -> N
     _built(tmp_path, state)
     state.point = "A point, moved."   # the schema file lone's `$ref` inlines
     _edit_mid(tmp_path, state)
-    clean = _copy(tmp_path)
-    ours = build(load_config(tmp_path))
+    ours, theirs = _both(tmp_path)
     assert ours.compiled.taken is None  # nothing left to take: every component changed
-    assert shown(ours) == shown(_clean(clean))
+    assert shown(ours) == shown(theirs)
 
 
 def test_a_golden_file_edited_by_hand_is_not_taken(tmp_path: Path) -> None:
@@ -141,10 +137,9 @@ def test_a_planted_or_broken_record_only_costs_time(tmp_path: Path) -> None:
     record["components"].append({"modules": {"x": {"spec": "../x", "imports": ["y"]}}})
     (tmp_path / RECORD).write_text(json.dumps(record))
     _edit_mid(tmp_path, state)
-    clean = _copy(tmp_path)
-    ours = build(load_config(tmp_path))
+    ours, theirs = _both(tmp_path)
     assert ours.compiled.taken is None
-    assert shown(ours) == shown(_clean(clean))
+    assert shown(ours) == shown(theirs)
     assert not (tmp_path.parent / "escape.json").exists()
     (tmp_path / RECORD).write_text("{not json")
     _edit_mid(tmp_path, state, "Locate, once more.")
@@ -163,10 +158,9 @@ def test_a_record_that_leaves_a_file_or_spec_out_is_not_believed(tmp_path: Path)
     others[0]["specs"]["specs/lone.toolc.yaml"] = lone["specs"]["specs/lone.toolc.yaml"]
     (tmp_path / RECORD).write_text(json.dumps(record))
     _edit_mid(tmp_path, state)
-    clean = _copy(tmp_path)
-    ours = build(load_config(tmp_path))
+    ours, theirs = _both(tmp_path)
     assert ours.compiled.taken is None
-    assert shown(ours) == shown(_clean(clean))
+    assert shown(ours) == shown(theirs)
     assert (tmp_path / "generated" / "schemas" / "lone" / "far.json").exists()
 
 
@@ -178,10 +172,9 @@ def test_a_component_recorded_twice_is_taken_once(tmp_path: Path) -> None:
     record["components"].append(_lone(record))
     (tmp_path / RECORD).write_text(json.dumps(record))
     _edit_mid(tmp_path, state)
-    clean = _copy(tmp_path)
-    ours = build(load_config(tmp_path))
+    ours, theirs = _both(tmp_path)
     assert ours.compiled.taken is not None and len(ours.compiled.taken.components) == 1
-    assert shown(ours) == shown(_clean(clean))
+    assert shown(ours) == shown(theirs)
 
 
 def test_a_record_that_came_with_a_copy_takes_nothing(tmp_path: Path) -> None:

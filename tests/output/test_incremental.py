@@ -20,7 +20,7 @@ from typing import Any
 
 import mcp  # noqa: F401  # the certifying processes forked by the builds inherit it
 import pytest
-from incremental_support import WORDS, State, output_of, shown, write
+from incremental_support import WORDS, State, output_of, returns_of, shown, write
 from toolc.config import load_config
 from toolc.output import components, incremental
 from toolc.pipeline import build
@@ -111,19 +111,8 @@ STEPS = 14
 def test_random_edits_build_what_a_clean_build_builds(
         tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(seed)
-    reused: list[incremental.Reuse] = []
-    taken: list[components.Taken | None] = []
-    take_over = components.take_over
-    monkeypatch.setattr(components, "take_over",
-                        lambda *a, **k: taken.append(take_over(*a, **k)) or taken[-1])
-    prepare = incremental.prepare
-
-    def spy(*args: Any, **kwargs: Any) -> incremental.Reuse:
-        reuse = prepare(*args, **kwargs)
-        reused.append(reuse)
-        return reuse
-
-    monkeypatch.setattr(incremental, "prepare", spy)
+    taken: list[components.Taken | None] = returns_of(monkeypatch, components, "take_over")
+    reused: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
     # As in `toolc build --watch`: loaded specs remembered between the builds (of both
     # copies: each by its own paths).
     monkeypatch.setattr(incremental.MEMORY, "enabled", True)
@@ -162,10 +151,7 @@ def test_an_edit_to_one_module_regenerates_and_recertifies_only_what_needs_it(
     state = State()
     write(tmp_path, state)
     assert build(load_config(tmp_path)).ok
-    seen: list[incremental.Reuse] = []
-    prepare = incremental.prepare
-    monkeypatch.setattr(incremental, "prepare",
-                        lambda *a, **k: seen.append(prepare(*a, **k)) or seen[-1])
+    seen: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
     state.tools["mid"][0][1] = "Locate an address, again."
     write(tmp_path, state)
     result = build(load_config(tmp_path))
@@ -187,10 +173,7 @@ def test_an_edit_to_a_predicate_recertifies_only_the_modules_that_use_it(
     state = State()
     write(tmp_path, state)
     assert build(load_config(tmp_path)).ok
-    seen: list[incremental.Reuse] = []
-    prepare = incremental.prepare
-    monkeypatch.setattr(incremental, "prepare",
-                        lambda *a, **k: seen.append(prepare(*a, **k)) or seen[-1])
+    seen: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
     state.version += 1
     state.keeping = True  # `blank` keeps the descriptions now: TC502 is gone
     write(tmp_path, state)
@@ -270,10 +253,7 @@ def test_a_record_that_came_with_a_copy_reuses_nothing(tmp_path: Path,
     record = _record(copy)
     record["modules"]["solo"]["code"] = incremental.code_hash("planted = True\n")
     (copy / ".toolc-cache" / "modules.json").write_text(json.dumps(record))
-    seen: list[incremental.Reuse] = []
-    prepare = incremental.prepare
-    monkeypatch.setattr(incremental, "prepare",
-                        lambda *a, **k: seen.append(prepare(*a, **k)) or seen[-1])
+    seen: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
     state.tools["base"][0][1] = "Answer pong, edited."
     write(copy, state)
     assert build(load_config(copy)).ok
