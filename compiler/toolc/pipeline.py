@@ -11,7 +11,6 @@ The CLI only parses options and prints a :class:`BuildResult`.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from .output import components, incremental
 from .output.cache import (
     cache_record,
     cached_plan,
-    environment_record,
+    environment_text,
     forget_build,
     input_key,
     read_specs,
@@ -213,7 +212,7 @@ def _analyse(config: Config, read: Mapping[Path, bytes] | None, *, certify: bool
     and per module what the last build made of it (``toolc.output.incremental``)."""
     if read is None:
         return _Analysed(compile_specs(config, progress=progress))
-    environment = json.dumps(environment_record(config), sort_keys=True, default=str)
+    environment = environment_text(config)
     digests = {shown_path(config, path): hashlib.sha256(data).hexdigest()
                for path, data in read.items()}
     taken = components.take_over(config, environment, digests)
@@ -221,14 +220,15 @@ def _analyse(config: Config, read: Mapping[Path, bytes] | None, *, certify: bool
     found = _Analysed(compiled, None, environment, digests)
     if compiled.project is not None:
         found.reuse = incremental.prepare(config, compiled.project, compiled.sources,
-                                          certify=certify, taken=compiled.taken)
+                                          environment, certify=certify,
+                                          taken=compiled.taken)
         if compiled.taken is not None and not incremental.covers(
                 found.reuse, compiled.taken.graph, certify=certify):
             # A taken module's key changed, or its code or verdict cannot be reused: it
             # needs its IR after all.
             found.compiled = compiled = compile_specs(config, progress=progress)
             found.reuse = None if compiled.project is None else incremental.prepare(
-                config, compiled.project, compiled.sources, certify=certify)
+                config, compiled.project, compiled.sources, environment, certify=certify)
     return found
 
 
@@ -261,9 +261,6 @@ def _stages(config: Config, key: str | None, *, check: bool, certify: bool,
             if progress:
                 progress("certifying through an MCP client")
             _certify(config, project, result, certifier, reuse)
-            if taken is not None and reuse is not None:
-                for name in sorted(taken.graph):  # what certifying them said, said again
-                    incremental.replay(compiled.bag, reuse.verdicts[name])
             compiled.bag.judge_suppressions(CERTIFY_CODES.__contains__)
         if compiled.bag.has_errors:
             return result
@@ -346,6 +343,10 @@ def _certify(config: Config, project: ProjectIR, result: BuildResult,
             certifier.certify(project, result.files, result.compiled.bag, reuse)
         else:  # no process could be forked: in this one
             certify_build(config, project, result.files, result.compiled.bag, reuse)
+    taken = result.compiled.taken
+    if taken is not None and reuse is not None:  # not in the project: said again here
+        for name in sorted(taken.graph):
+            incremental.replay(result.compiled.bag, reuse.verdicts[name])
 
 
 def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:

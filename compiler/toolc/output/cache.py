@@ -127,11 +127,15 @@ def input_key(config: Config, specs: Sequence[Path],
     data = read_specs(config, specs) if read is None else read
     if data is None:
         return None
-    h = hashlib.sha256(json.dumps(environment_record(config), sort_keys=True,
-                                  default=str).encode())
+    h = hashlib.sha256(environment_text(config).encode())
     for path in specs:
         h.update(config.relative(path).encode() + b"\0" + hashlib.sha256(data[path]).digest())
     return h.hexdigest()
+
+
+def environment_text(config: Config) -> str:
+    """``environment_record`` as the text every record's key hashes."""
+    return json.dumps(environment_record(config), sort_keys=True, default=str)
 
 
 def environment_record(config: Config) -> dict[str, Any]:

@@ -51,7 +51,6 @@ from .cache import (
     _diagnostic_record,
     cache_dir,
     certified_code,
-    environment_record,
     write_cache_file,
 )
 from .confine import OutputError, check_way, is_plain_file
@@ -208,15 +207,14 @@ def plan_reuse(config: Config, keys: dict[str, str], *, certify: bool,
     return reuse
 
 
-def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str], *,
-            certify: bool, taken: Taken | None = None) -> Reuse:
+def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str],
+            environment: str, *, certify: bool, taken: Taken | None = None) -> Reuse:
     """The keys of this build's modules and what the record lets it reuse. A module
     whose certification imports user code that cannot all be hashed has no verdict
     reused (nor recorded: ``Reuse.certifiable``). ``taken``: the components whose
     analysis was taken over (``toolc.output.components``): every input of theirs is as
-    recorded, and so are their modules' keys."""
+    recorded, and so are their modules' keys. ``environment``: ``cache.environment_text``."""
 
-    environment = json.dumps(environment_record(config), sort_keys=True, default=str)
     graph = module_graph(project)
     hashes: dict[Path, str] = {}
     bases, certifiable = {}, set()
