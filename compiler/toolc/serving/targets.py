@@ -255,8 +255,8 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
 
     logging.basicConfig(stream=err, level=logging.INFO,
                         format="toolc serve: %(levelname)s %(message)s")
-    _sigterm_unwinds()
     try:
+        _sigterm_unwinds()
         with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
             # lazy: loads mcp (about a second)
             from ..runtime.server import to_mcp_server
