@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from notes_spec import NOTES_SPEC
 from toolc.cli import main
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import
@@ -31,16 +32,7 @@ LISTING = FIXTURES / "server-filesystem.json"
 SERVER = "npx -y @modelcontextprotocol/server-filesystem /tmp/x"
 SPEC = "specs/server_filesystem.toolc.yaml"
 # The user's own spec, in the same project: an undescribed property, a warning here.
-OWN = """\
-toolc: 1
-module: notes
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string}
-"""
+OWN = NOTES_SPEC.replace("{type: string, description: The note.}", "{type: string}")
 OWN_FINDING = "specs/notes.toolc.yaml:8:7: warning[TC201]: parameter 'text' of tool 'addNote'"
 SERVER_LINE = (f"{SPEC}:7:3: toolset 'server': 14 pinned tool(s), 68 finding(s) about the "
                "server (TC201 x40, TC221 x28): see `toolc validate --vendor`")
