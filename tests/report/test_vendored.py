@@ -259,3 +259,6 @@ def test_only_findings_inside_a_toolsets_pinned_tools_are_the_servers() -> None:
     assert fold([inside], {})[0] == [inside]  # no source to place it: shown
     assert fold([inside], {"s.toolc.yaml": text}, strict=True)[0] == [inside]
     assert fold([inside], {"s.toolc.yaml": "tools: [\n"})[0] == [inside]  # not YAML
+    flow = ('toolc: 1\nmodule: m\ntoolsets: {"s": {"kind": "mcp", "stdio": {"command": "x"}, '
+            '"tools": {"a": {}, "b": {}, "c": {}}}}\n')
+    assert [(s.toolset, s.tools) for s in pinned_servers("f.toolc.yaml", flow)] == [("s", 3)]

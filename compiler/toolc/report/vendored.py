@@ -21,6 +21,7 @@ folds nothing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ from .diagnostic_formats import bounded, escape_controls, escape_github_data, es
 
 # What the per-server line sends the reader to.
 SEE_ALL = "see `toolc validate --vendor`"
+# A spec that may declare an `mcp` toolset (`kind: mcp`, quoted or in flow style); one
+# that spells it otherwise is not parsed, and its diagnostics are shown in full.
+_MCP_KIND = re.compile(r"""\bkind['"]?\s*:\s*['"]?mcp\b""")
 
 
 @dataclass(slots=True)
@@ -70,7 +74,7 @@ class PinnedServer:
 def pinned_servers(path: str, text: str) -> list[PinnedServer]:
     """The ``mcp`` toolsets of a spec that pin tools, in the order written; none when
     the text does not parse (its diagnostics are then shown as they are)."""
-    if "mcp" not in text:  # most specs: no parse
+    if _MCP_KIND.search(text) is None:  # most specs: not parsed again
         return []
     try:
         data = load_text(text, path).data
