@@ -262,7 +262,7 @@ def _per_file(table: Any, where: _Locator) -> tuple[tuple[str, dict[str, Severit
              where("per-file-severity"))
     out: list[tuple[str, dict[str, Severity]]] = []
     for glob, rules in table.items():
-        problem = _glob_problem(glob)
+        problem = glob_problem(glob)
         if problem is not None:
             fail("TC901", f"per-file-severity glob {glob!r} {problem}", where(glob))
         if not isinstance(rules, dict):
@@ -273,7 +273,7 @@ def _per_file(table: Any, where: _Locator) -> tuple[tuple[str, dict[str, Severit
     return tuple(out)
 
 
-def _glob_problem(glob: str) -> str | None:
+def glob_problem(glob: str) -> str | None:
     """Why a glob can match no spec path as diagnostics show them, or None."""
     if not glob.strip():
         return "is empty"

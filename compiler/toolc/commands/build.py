@@ -10,21 +10,33 @@ from typing import TextIO
 from ..collector import collector_paused
 from ..config import Config
 from ..pipeline import BuildResult, build, in_ci
-from ..report.diagnostic_formats import json_text, render
-from .common import EXIT_ERRORS, EXIT_OK, ci_fail_on, config_or_report, exit_code, print_diagnostics
+from ..report.diagnostic_formats import json_text, render_json
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    ci_fail_on,
+    config_or_report,
+    exit_code,
+    print_diagnostics,
+    shown_diagnostics,
+)
 
 
 @collector_paused()  # the build GC policy, for the whole command (toolc.collector)
 def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
               out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
-              progress: bool = False, live: bool = False, fail_on: str | None = None) -> int:
+              progress: bool = False, live: bool = False, fail_on: str | None = None,
+              vendor: bool = False) -> int:
     """Build, or (``--check``, or in CI without ``--write``) verify ``generated/``.
 
     ``fail_on``: exit 1 when a schema change (against the golden files the build
     replaces) is at or above it. A writing build writes either way and, without it,
     exits 0 on changes: writing them is how an author takes them, and the gate that
     refuses them is ``toolc diff --against`` in CI (the summary says which would fail).
-    A checking build fails on any change, as ``generated/`` is then stale."""
+    A checking build fails on any change, as ``generated/`` is then stale.
+
+    The findings about imported MCP servers are one line per server unless ``vendor``
+    (:mod:`toolc.report.vendored`)."""
     out = out or sys.stdout
     err = err or sys.stderr
     config = config_or_report(fmt, err)
@@ -37,9 +49,10 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     if reporter:
         err.write("\r\x1b[K")
     if fmt == "json":
-        code = _build_json(result, config, checking, strict, out)
+        code = _build_json(result, config, checking, strict, out, vendor)
     else:
-        print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color)
+        print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color,
+                          strict=strict, vendor=vendor)
         if not result.ok:
             return EXIT_ERRORS
         _print_changes(result, config, fmt, out, color, checking)
@@ -96,11 +109,13 @@ def _print_budgets(result: BuildResult, out: TextIO) -> None:
 
 
 def _build_json(result: BuildResult, config: Config, checking: bool, strict: bool,
-                out: TextIO) -> int:
-    """One JSON document: ``{"diagnostics", "changes", "budget", "output"}`` (documented
-    in README)."""
+                out: TextIO, vendor: bool) -> int:
+    """One JSON document: ``{"diagnostics", "vendor", "changes", "budget", "output"}``
+    (documented in README)."""
     compiled = result.compiled
-    doc: dict[str, object] = json.loads(render(compiled.bag.sorted(), "json", compiled.sources))
+    shown, servers = shown_diagnostics(compiled.bag, compiled.sources, strict=strict,
+                                       vendor=vendor)
+    doc: dict[str, object] = json.loads(render_json(shown, vendor=[s.as_json() for s in servers]))
     golden_root = f"{config.relative(config.output)}/schemas"
     doc["changes"] = []
     if result.diff is not None:
