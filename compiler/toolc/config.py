@@ -126,7 +126,7 @@ def gate_rules_of(text: str, shown: str) -> GateRules:
             fail("TC901", "[tool.toolc] is not a table", where("toolc"))
         output = table.get("output", "generated")
         parts = [p for p in output.split("/") if p not in ("", ".")] \
-            if isinstance(output, str) and not _glob_problem(output) else []
+            if isinstance(output, str) and not glob_problem(output) else []
         if not parts:
             fail("TC901", f"[tool.toolc] output {output!r} is not a folder inside the "
                  "project", where("output"))
