@@ -119,6 +119,14 @@ def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Spa
     project.report(code, f"unknown toolset '{wanted}'{where}{did_you_mean(wanted, known)}", span)
 
 
+def export_note(toolsets: list[str]) -> str:
+    """What `export` takes, for a word that names no toolset (``export: everything``)."""
+    shown = ", ".join(toolsets[:8]) + (", ..." if len(toolsets) > 8 else "")
+    named = f" (here: {shown})" if toolsets else ""
+    return (f"`export` names one toolset of the module{named}; without `export`, the module "
+            "exports all its tools")
+
+
 def check_export(project: Project) -> None:
     """TC406: ``export`` names a toolset of the module itself."""
     for parsed in project.modules:
@@ -132,8 +140,10 @@ def check_export(project: Project) -> None:
                            notes=("define a toolset here that uses it, and export that",))
         elif "toolsets" not in parsed.unreadable:
             known = list(parsed.section("toolsets"))
+            hint = did_you_mean(export, known)
             project.report("TC406", f"`export` names '{export}', which is not a toolset of "
-                           f"module '{parsed.name}'{did_you_mean(export, known)}", span)
+                           f"module '{parsed.name}'{hint}", span,
+                           notes=() if hint else (export_note(known),))
 
 
 def check_tool_references(project: Project) -> None:
