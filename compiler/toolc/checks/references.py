@@ -108,8 +108,9 @@ def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Spa
     prefix, dot, name = ref.partition(".")
     other = parsed if not dot or prefix == parsed.name else project.module_named(prefix)
     if other is None:
-        project.report("TC307", f"toolset '{ref}' names module '{prefix}', which no spec "
-                       f"declares{did_you_mean(prefix, project.by_name)}", span)
+        if project.unknown_module(prefix, span):
+            project.report("TC307", f"toolset '{ref}' names module '{prefix}', which no "
+                           f"spec declares{did_you_mean(prefix, project.by_name)}", span)
         return
     if "toolsets" in other.unreadable:
         return

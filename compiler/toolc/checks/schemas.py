@@ -258,6 +258,9 @@ def _unknown_type(walk: Walk, value: str, span: Span) -> None:
         return
     other = module if prefix == module.name else project.module_named(prefix)
     if other is None:
+        if not project.unknown_module(prefix, span):
+            walk.root.errors += 1  # held back: it follows from an unread spec's error
+            return
         walk.error("TC307", f"type '{value}' names module '{prefix}', which no spec declares"
                    f"{did_you_mean(prefix, project.by_name)}", span)
     elif "types" not in other.unreadable:
