@@ -48,6 +48,10 @@ class CommaSplit:
         return tuple(notes)
 
 
+# Keys whose value is a text (what a `,` may go on from even after a single word).
+_TEXT_KEYS = frozenset({"description", "title", "$comment", "default", "hint"})
+
+
 def comma_split(node: YMap, key: str, text: str) -> CommaSplit | None:
     """Whether ``key`` of ``node`` (a key without a value) is a piece of the plain text
     value before it on the line, cut there by a ``,`` of a ``{...}`` mapping."""
@@ -70,6 +74,8 @@ def comma_split(node: YMap, key: str, text: str) -> CommaSplit | None:
     value, span = node[owner], node.value_spans[owner]
     if not isinstance(value, str) or span.line != line or source[span.col - 1:span.col] in "\"'":
         return None
+    if owner not in _TEXT_KEYS and " " not in value:
+        return None  # `{type: string, two}`: a name, not a text a comma went on from
     end = span.col - 1 + span.length
     comma = source.find(",", end)
     if comma < 0 or comma >= node.key_spans[key].col - 1:
