@@ -272,8 +272,7 @@ def _unknown_key(cur: _Cursor, path: str, text: str) -> Diagnostic | None:
     container = cur.steps[-1].container
     split = comma_split(container, key, text) if isinstance(container, YMap) else None
     if split is not None:  # the pieces after the first are said with it
-        return _diag("TC101", split.message(), split.comma, split.notes()) if split.first \
-            else None
+        return _diag("TC101", split.message(), split.comma, split.notes()) if split.first else None
     known = _known_keys(cur.parent_tp)
     hint = did_you_mean(key, known)
     where = cur.path[:-1]
@@ -380,9 +379,8 @@ def _with_entry_note(diagnostic: Diagnostic, cur: _Cursor) -> Diagnostic:
     if len(where) != 2 or where[0] not in _LEVELS or isinstance(cur.node, YMap):
         return diagnostic
     note = entry_note(where[0], where[1])
-    if note is None:
-        return diagnostic
-    return dataclasses.replace(diagnostic, notes=(*diagnostic.notes, note))
+    return diagnostic if note is None else \
+        dataclasses.replace(diagnostic, notes=(*diagnostic.notes, note))
 
 
 def _explained_by_misspelling(located: list[tuple[Any, _Cursor]]) -> set[tuple[int, str]]:
