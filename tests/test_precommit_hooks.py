@@ -82,7 +82,7 @@ def test_the_hooks_fail_on_a_broken_spec_and_a_stale_output(repo: Path) -> None:
     spec.write_text(spec.read_text().replace("workbench.main]", "workbench.mian]"))
     result = pre_commit(repo, "specs/showcase.toolc.yaml")
     assert result.returncode == 1
-    assert "specs/showcase.toolc.yaml:87:" in result.stdout and "TC306" in result.stdout
+    assert "specs/showcase.toolc.yaml:65:" in result.stdout and "TC306" in result.stdout
     spec.write_text(spec.read_text().replace("workbench.mian]", "workbench.main]")
                     .replace("A tour of every toolset kind", "A tour of each toolset kind"))
     result = pre_commit(repo, "specs/showcase.toolc.yaml")

@@ -83,6 +83,21 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
                        fail_on=fail_on, vendor=vendor))
 
 
+@main.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 1 and list the specs that would change.")
+@click.option("--diff", is_flag=True, help="With --check (implied): show how, as a unified diff.")
+def fmt_(paths: tuple[str, ...], check: bool, diff: bool) -> None:
+    """Write specs (default: the configured folder's) in the canonical layout: key order,
+    indentation, flow or block by length, quotes only where YAML needs them; comments and
+    meaning kept."""
+    # lazy: loads yaml, 10 more toolc modules, only when this runs
+    from .commands.fmt import run_fmt
+
+    sys.exit(run_fmt(paths, check=check, diff=diff, color=_color()))
+
+
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""

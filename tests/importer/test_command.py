@@ -108,7 +108,7 @@ def test_from_a_saved_listing_through_the_command_line(project: Path) -> None:
                            "--stdio", "some-server --flag", "--out", "-"],
                           capture_output=True, text=True, cwd=project, check=False)
     assert done.returncode == 0, done.stderr
-    assert "command: some-server\n      args: [\"--flag\"]\n" in done.stdout
+    assert "command: some-server\n      args: [--flag]\n" in done.stdout
     code, _, err = do_import(saved=str(saved), stdio="some-server --flag")
     assert code == 0, err
     assert (project / "specs" / "saved.toolc.yaml").is_file()
