@@ -28,7 +28,7 @@ def format_text(text: str, path: str = "<unsaved>") -> str:
     diagnostics name the file) when it does not parse or cannot be loaded (a duplicate
     key, a key that is not a string), and :class:`FormatBug` if formatting would change
     what it means."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     loaded = load_text(text, path)
     if loaded.diagnostics:
         raise SpecError(loaded.diagnostics)

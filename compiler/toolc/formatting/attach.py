@@ -11,7 +11,8 @@ A comment on a line of its own belongs to what follows it, unless it is indented
 than the next entry: then it closes the innermost collection above that holds entries at
 its column (a commented-out last key stays at the end of its mapping). A comment between
 a key and a value on a later line goes above the key. Comments before the first entry
-head the document; after the last one, they end it.
+head the document; after the last one, they end it. A comment above a list item's first
+key is above the item, which is written ``- key: ...``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ def attach(document: Document, comments: list[Comment]) -> set[int]:
             _own_line(comment, entries, starts, owners, document)
         else:
             _end_of_line(comment, entries, starts, owners, pinned, document)
+    for e in entries:  # above a list item's first key is above the item (`- key: ...`)
+        value = e.value
+        if e.key is None and isinstance(value, Collection) and value.is_map and \
+                value.entries and value.entries[0].leading:
+            e.leading += value.entries[0].leading
+            value.entries[0].leading = []
     return pinned
 
 

@@ -29,6 +29,22 @@ INDENT = 2
 _ALWAYS_BLOCK = frozenset({TOOL, EXTERNAL_TOOL, PINNED_TOOL})
 
 
+class _Kept(str):
+    """The last line of a block scalar that keeps its final line breaks (``|+``): a blank
+    line after it would be its text."""
+
+    __slots__ = ()
+
+
+class _Blank(str):
+    """A blank line between entries (a block scalar's empty lines are its text: plain "")."""
+
+    __slots__ = ()
+
+
+_SEPARATOR = _Blank()
+
+
 class Layout:
     """Writes one document; ``pinned``: the ids of collections kept in flow style."""
 
@@ -61,13 +77,15 @@ class Layout:
             out += self._comment_lines([c for c in loose if c.line < first.line] + head, 0,
                                        first=True)
             if head_blank:
-                out.append("")
+                out.append(_SEPARATOR)
             out += (self.block_map(root, 0, TOP, top=True) if root.is_map
                     else self.block_seq(root, 0, None))
             out += self._comment_lines([c for c in loose if c.line >= first.line], 0)
         else:
             out += self._lone(root)
-        return "\n".join(out) + "\n" if out else ""
+        lines = [line for i, line in enumerate(out)
+                 if not (isinstance(line, _Blank) and i and isinstance(out[i - 1], _Kept))]
+        return "\n".join(lines) + "\n" if lines else ""
 
     def _lone(self, root: Node | None) -> list[str]:
         """A document that is one scalar, an alias, an empty collection or nothing."""
@@ -89,7 +107,7 @@ class Layout:
     # -- blocks --------------------------------------------------------------------------
 
     def block_map(self, node: Collection, indent: int, place: str | None, *,
-                  top: bool = False, hoist: list[Comment] | None = None) -> list[str]:
+                  top: bool = False) -> list[str]:
         out: list[str] = []
         was_block = False
         for i, (entry, below) in enumerate(self.ordered(node, place)):
@@ -98,9 +116,6 @@ class Layout:
                 raise FormatBug(f"a key on line {entry.line + 1} is longer than {MAX_KEY} "
                                 "characters; toolc fmt cannot write it")
             body, is_block = self._value(f"{' ' * indent}{key}:", entry, indent, below)
-            if i == 0 and hoist is not None:
-                hoist += entry.leading
-                entry.leading = []
             out += self._entry(entry, body, indent, first=i == 0,
                                force_blank=top and (is_block or was_block))
             was_block = is_block
@@ -111,15 +126,15 @@ class Layout:
         pad = " " * indent
         for i, (entry, below) in enumerate(self.ordered(node, place)):
             value = entry.value
-            hoisted: list[Comment] = []
             if isinstance(value, Collection) and value.is_map and value.entries and \
                     not value.props and entry.eol is None and \
                     self._flow_choice(value, below, indent + 2, False) is None:
-                body = self.block_map(value, indent + INDENT, below, hoist=hoisted)
+                # "- key: value", the other keys below the first (whose comments
+                # toolc.formatting.attach has put above the item)
+                body = self.block_map(value, indent + INDENT, below)
                 body[0] = f"{pad}- {body[0][indent + INDENT:]}"
             else:
                 body, _ = self._value(f"{pad}-", entry, indent, below)
-            entry.leading += hoisted
             out += self._entry(entry, body, indent, first=i == 0)
         return out + self._comment_lines(node.trailing, indent)
 
@@ -137,6 +152,8 @@ class Layout:
             late = entry.eol is not None and entry.eol.line > entry.line and len(lines) > 1 \
                 and value.style not in ("|", ">")
             lines[-1 if late else 0] += eol
+            if parts[0][:1] in ("|", ">") and "+" in parts[0]:
+                lines[-1] = _Kept(lines[-1])
             return lines, False
         flow = self._flow_choice(value, place, len(head) + len(props) + 1,
                                  entry.eol is not None)
@@ -153,7 +170,7 @@ class Layout:
         out = self._comment_lines(comments, indent, first=first, force_blank=force_blank)
         if not (first and not comments) and (entry.blank_before or (
                 force_blank and not comments)):
-            out.append("")
+            out.append(_SEPARATOR)
         return out + body
 
     def _comment_lines(self, comments: list[Comment], indent: int, *, first: bool = False,
@@ -161,7 +178,7 @@ class Layout:
         out: list[str] = []
         for j, comment in enumerate(comments):
             if not (first and j == 0) and (comment.blank_before or (force_blank and j == 0)):
-                out.append("")
+                out.append(_SEPARATOR)
             out.append(" " * indent + comment.text)
         return out
 
