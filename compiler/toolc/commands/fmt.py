@@ -80,7 +80,10 @@ def _spec_files(config: Config, targets: list[Path], err: TextIO) -> list[Path] 
             err.write(f"error: {escape_controls(str(target))} is not a spec (*{SPEC_SUFFIX})"
                       "; toolc fmt formats only specs\n")
             return None
-    files = discover(config, targets)
+    # A named file is taken as it is (a FIFO named like a spec is refused when read).
+    folders = [t for t in targets if t.is_dir()]
+    files = sorted({*(discover(config, folders) if folders else ()),
+                    *(t for t in targets if not t.is_dir())}) if targets else discover(config)
     if not files:
         where = ", ".join(str(p) for p in targets) or ", ".join(
             config.relative(p) for p in config.specs)
