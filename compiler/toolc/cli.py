@@ -99,6 +99,19 @@ def fmt_(paths: tuple[str, ...], check: bool, diff: bool) -> None:
 
 
 @main.command()
+@click.option("--module", "module", metavar="NAME", help="Only the handlers of this spec module.")
+@click.option("--write", is_flag=True,
+              help="Append them to their modules (created when missing) instead of printing.")
+def stubs(module: str | None, write: bool) -> None:
+    """Print the handler functions the specs name that do not exist yet (TC340, TC341),
+    each with its tool's Protocol signature and description; --write adds them."""
+    # lazy: loads pydantic, yaml, jinja2, only when this runs
+    from .commands.stubs import run_stubs
+
+    sys.exit(run_stubs(module, write=write, color=_color()))
+
+
+@main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
     # lazy: loads pydantic, yaml

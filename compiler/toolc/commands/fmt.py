@@ -15,12 +15,10 @@ project), the other specs formatted all the same.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,10 +28,16 @@ from ..config import Config
 from ..diagnostics import Span, SpecError, fail
 from ..formatting import FormatBug, format_text
 from ..loader import MAX_BYTES, load_bytes
-from ..output.files import fsync_dir
 from ..report.diagnostic_formats import escape_controls, render
 from ..specs import SPEC_SUFFIX, discover, shown_path
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, config_or_report
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    config_or_report,
+    link_on_the_way,
+    replace_file,
+)
 
 
 @dataclass(slots=True)
@@ -95,7 +99,7 @@ def _spec_files(config: Config, targets: list[Path], err: TextIO) -> list[Path] 
 def _one(config: Config, path: Path, run: _Run, *, check: bool, diff: bool) -> None:
     shown = shown_path(config, path)
     said = escape_controls(shown)
-    link = _link_on_the_way(Path(os.path.abspath(config.root)), Path(os.path.abspath(path)))
+    link = link_on_the_way(Path(os.path.abspath(config.root)), Path(os.path.abspath(path)))
     if link is not None:
         run.err.write(f"note: {said} skipped: {escape_controls(link)} is a symbolic link, and "
                       "toolc fmt reads and writes no spec through a link (format the file "
@@ -127,7 +131,7 @@ def _one(config: Config, path: Path, run: _Run, *, check: bool, diff: bool) -> N
             run.out.write(_diff(raw.decode("utf-8", "replace"), formatted, shown))
         return
     try:
-        _replace(path, new)
+        replace_file(path, new)
     except OSError as exc:
         run.err.write(f"error: cannot write {said}: {exc.strerror or exc}; the spec was left "
                       "as it was\n")
@@ -135,17 +139,6 @@ def _one(config: Config, path: Path, run: _Run, *, check: bool, diff: bool) -> N
         run.changed.pop()
         return
     run.out.write(f"reformatted {said}\n")
-
-
-def _link_on_the_way(root: Path, path: Path) -> str | None:
-    """The first symbolic link from ``root`` (excluded) down to ``path`` (included)."""
-    here = root
-    for part in path.relative_to(root).parts:
-        here = here / part
-        with contextlib.suppress(OSError):
-            if stat.S_ISLNK(os.lstat(here).st_mode):
-                return str(here.relative_to(root))
-    return None
 
 
 def _read(path: Path, shown: str) -> bytes:
@@ -167,24 +160,6 @@ def _readable(path: Path, shown: str) -> str:
         return _read(path, shown)[:1_000_000].decode("utf-8", "replace")
     except SpecError:
         return ""
-
-
-def _replace(path: Path, data: bytes) -> None:
-    """Write ``data`` beside ``path``, sync it, and rename it over ``path``."""
-    mode = stat.S_IMODE(os.lstat(path).st_mode)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".toolc-fmt")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(path.parent)
 
 
 def _diff(old: str, new: str, shown: str) -> str:
