@@ -252,3 +252,8 @@ def test_mypy_accepts_the_stubs_against_the_generated_protocols(stubbed: Path,
     done = mypy(stubbed, mypy_cache)
     assert done.returncode == 1 and "generated/workbench.py" in done.stdout
     shutil.rmtree(stubbed / "generated")
+
+
+def test_on_the_bundled_specs_every_handler_exists(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    assert stubs() == (0, "every handler the specs name exists\n", "")

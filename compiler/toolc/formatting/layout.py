@@ -110,12 +110,14 @@ class Layout:
                   top: bool = False) -> list[str]:
         out: list[str] = []
         was_block = False
+        pad = " " * indent
         for i, (entry, below) in enumerate(self.ordered(node, place)):
             key = self.key_text(entry.key)
-            if key is None:
-                raise FormatBug(f"a key on line {entry.line + 1} is longer than {MAX_KEY} "
-                                "characters; toolc fmt cannot write it")
-            body, is_block = self._value(f"{' ' * indent}{key}:", entry, indent, below)
+            if key is not None:
+                body, is_block = self._value(f"{pad}{key}:", entry, indent, below)
+            else:  # longer than YAML's implicit keys may be: `? key`, then `: value`
+                body, is_block = self._value(f"{pad}:", entry, indent, below)
+                body.insert(0, f"{pad}? {self.key_text(entry.key, long=True)}")
             out += self._entry(entry, body, indent, first=i == 0,
                                force_blank=top and (is_block or was_block))
             was_block = is_block
@@ -243,10 +245,16 @@ class Layout:
         order = key_order(place, keys, kind) if self.reorder else range(len(entries))
         return [(entries[i], child_place(place, keys[i], kind)) for i in order]
 
-    def key_text(self, key: Scalar | None, flow: bool = False) -> str | None:
+    def key_text(self, key: Scalar | None, flow: bool = False, long: bool = False
+                 ) -> str | None:
+        """The key as written before its ``:``; None when it must be an explicit ``? key``
+        (``long``: as written after the ``?``)."""
         assert key is not None
         text = key.raw if key.tagged else string_text(key.value, flow, key=True)
-        if len(text) > MAX_KEY or "\n" in text:
+        if "\n" in text:
+            raise FormatBug(f"the key on line {key.line + 1} is written over several lines; "
+                            "toolc fmt cannot write it")
+        if len(text) > MAX_KEY and not long:
             return None
         return f"{key.props} {text}" if key.props else text
 

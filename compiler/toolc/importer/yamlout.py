@@ -2,8 +2,10 @@
 
 ``dump(data)`` writes block style (one key per line, nested blocks indented by two),
 with short mappings and lists of plain scalars in flow style (``{type: string}``,
-``[a, b]``) when they fit on a line, and multi-line text as literal blocks (``|``).
-Key order is kept as given. What toolc's loader reads back is the very same JSON:
+``[a, b]``) when they fit on a line, and multi-line text as literal blocks (``|``), then
+puts that in the canonical layout of ``toolc fmt`` (:mod:`toolc.formatting`), so that an
+imported spec is one ``toolc fmt --check`` passes. Key order is kept as given where the
+format does not name one (the pinned tools' schemas: exactly as the server gives them). What toolc's loader reads back is the very same JSON:
 
 - a string is written plain only when no YAML reader would take it for anything else:
   not for toolc's YAML 1.2 core schema (``1``, ``1e5``, ``0o17``, ``null``, ``.inf``),
@@ -25,7 +27,9 @@ import math
 from typing import Any
 
 from ..diagnostics import SpecError
+from ..formatting import FormatBug, format_text
 from ..formatting.meaning import first_difference, json_pointer_token
+from ..formatting.order import reordered
 from ..formatting.scalars import MAX_KEY, float_text, literal_block, plain_ok, quoted
 from ..loader import load_text
 
@@ -38,13 +42,19 @@ class YamlWriteError(ValueError):
 
 
 def dump(data: dict[str, Any], *, header: str = "") -> str:
-    """``data`` as YAML text (``header``: comment lines put first), checked by reading back."""
+    """``data`` as YAML text (``header``: comment lines put first), checked by reading back,
+    in the canonical layout of ``toolc fmt`` (so that an imported spec is formatted)."""
     check_json(data)
     lines = [f"# {line}".rstrip() for line in header.splitlines()]
     lines += _mapping_lines(data, 0) if data else ["{}"]
     text = "\n".join(lines) + "\n"
     _verify(text, data)
-    return text
+    try:
+        formatted = format_text(text, "<written spec>")
+    except FormatBug as exc:
+        raise YamlWriteError(f"internal error: {exc}") from None
+    _verify(formatted, reordered(data))
+    return formatted
 
 
 # -- what can be written -----------------------------------------------------------------
