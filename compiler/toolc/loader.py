@@ -91,6 +91,14 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
     or a FIFO, and neither may be read, nor echoed in a diagnostic.
     """
     shown = display or path
+    loaded = (parse or load_bytes)(read_bytes(path, shown, root), shown)
+    loaded.origin = path
+    return loaded
+
+
+def read_bytes(path: str, shown: str, root: str | None = None) -> bytes:
+    """The bytes of a spec file (at most ``MAX_BYTES + 1``), read as :func:`load_file`
+    reads them: a regular file, through a link only to a file inside ``root``."""
     problem = link_problem(path, root)
     if problem is not None:
         fail("TC010", f"{shown} {problem}", Span(shown, 1, 1))
@@ -107,12 +115,9 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 fail("TC010", f"{shown} is not a regular file; a spec must be one",
                      Span(shown, 1, 1))
-            raw = f.read(MAX_BYTES + 1)
+            return f.read(MAX_BYTES + 1)
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    loaded = (parse or load_bytes)(raw, shown)
-    loaded.origin = path
-    return loaded
 
 
 def link_problem(path: str, root: str | None) -> str | None:
@@ -380,4 +385,4 @@ def spans_at(data: Any, path: tuple[Any, ...]) -> tuple[Span | None, Span | None
 
 
 __all__ = ["LoadedFile", "SpecError", "YList", "YMap", "load_bytes", "load_file", "load_text",
-           "spans_at"]
+           "read_bytes", "spans_at"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,9 +24,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..config import Config
-from ..diagnostics import Span, SpecError, fail
+from ..diagnostics import SpecError
 from ..formatting import FormatBug, format_text
-from ..loader import MAX_BYTES, load_bytes
+from ..loader import load_bytes, read_bytes
 from ..report.diagnostic_formats import escape_controls, render
 from ..specs import SPEC_SUFFIX, discover, shown_path
 from .common import (
@@ -106,7 +105,7 @@ def _one(config: Config, path: Path, run: _Run, *, check: bool, diff: bool) -> N
                       "it points to where it lies)\n")
         return
     try:
-        raw = _read(path, shown)
+        raw = read_bytes(str(path), shown, str(config.root))
         text = load_bytes(raw, shown).text
         formatted = format_text(text, shown)
     except SpecError as exc:
@@ -141,23 +140,9 @@ def _one(config: Config, path: Path, run: _Run, *, check: bool, diff: bool) -> N
     run.out.write(f"reformatted {said}\n")
 
 
-def _read(path: Path, shown: str) -> bytes:
-    """The spec's bytes: a regular file, opened through no link, at most MAX_BYTES + 1."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            fail("TC010", f"{shown} is not a regular file; a spec must be one",
-                 Span(shown, 1, 1))
-        return f.read(MAX_BYTES + 1)
-
-
 def _readable(path: Path, shown: str) -> str:
     try:
-        return _read(path, shown)[:1_000_000].decode("utf-8", "replace")
+        return read_bytes(str(path), shown)[:1_000_000].decode("utf-8", "replace")
     except SpecError:
         return ""
 
