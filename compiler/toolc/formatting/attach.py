@@ -33,13 +33,15 @@ def attach(document: Document, comments: list[Comment]) -> set[int]:
         e.blank_before = separated(e.line)
     eol_lines = {c.line for c in comments if not c.own_line}
     pinned = _pinned(entries, eol_lines, owners)
+    in_pinned = {id(e) for e in entries if any(id(c) in pinned for c in _ancestors(e, owners))
+                 } if pinned else set()
     starts = [e.line for e in entries]
     for comment in comments:
         comment.blank_before = comment.own_line and separated(comment.line)
         if comment.own_line:
             _own_line(comment, entries, starts, owners, document)
         else:
-            _end_of_line(comment, entries, starts, owners, pinned, document)
+            _end_of_line(comment, entries, starts, owners, in_pinned, document)
     for e in entries:  # above a list item's first key is above the item (`- key: ...`)
         value = e.value
         if e.key is None and isinstance(value, Collection) and value.is_map and \
@@ -68,6 +70,17 @@ def _ancestors(entry: Entry, owners: dict[int, Entry]) -> list[Collection]:
     return chain
 
 
+def _covering(entries: list[Entry], count: int, line: int, owners: dict[int, Entry],
+              skip: set[int] | None = None) -> Entry | None:
+    """The innermost entry among the first ``count`` (those that begin before the line,
+    or on it) that reaches ``line``: on the way out from the last of them, as entries nest
+    (two on one line are siblings in a flow collection: the later one is taken)."""
+    entry: Entry | None = entries[count - 1] if count else None
+    while entry is not None and (entry.end_line < line or (skip and id(entry) in skip)):
+        entry = owners.get(id(entry.parent))
+    return entry
+
+
 def _pinned(entries: list[Entry], eol_lines: set[int], owners: dict[int, Entry]) -> set[int]:
     pinned: set[int] = set()
     for e in entries:
@@ -80,13 +93,9 @@ def _pinned(entries: list[Entry], eol_lines: set[int], owners: dict[int, Entry])
 
 
 def _end_of_line(comment: Comment, entries: list[Entry], starts: list[int],
-                 owners: dict[int, Entry], pinned: set[int], document: Document) -> None:
-    line = comment.line
-    owner: Entry | None = None
-    for e in entries[:bisect.bisect_right(starts, line)]:
-        if e.end_line >= line and (owner is None or e.depth >= owner.depth) and not any(
-                id(c) in pinned for c in _ancestors(e, owners)):
-            owner = e
+                 owners: dict[int, Entry], in_pinned: set[int], document: Document) -> None:
+    owner = _covering(entries, bisect.bisect_right(starts, comment.line), comment.line,
+                      owners, in_pinned)
     if owner is None:
         document.comments.append(comment)
     elif owner.eol is None:
@@ -101,10 +110,8 @@ def _own_line(comment: Comment, entries: list[Entry], starts: list[int],
     before = bisect.bisect_left(starts, line)
     after = bisect.bisect_right(starts, line)
     following = entries[after] if after < len(entries) else None
-    holder: Entry | None = None  # the innermost entry whose value the comment lies in
-    for e in entries[:before]:
-        if e.end_line >= line and (holder is None or e.depth >= holder.depth):
-            holder = e
+    # the innermost entry whose value the comment lies in
+    holder = _covering(entries, before, line, owners)
     if holder is not None and not (following is not None and _within(following, holder,
                                                                       owners)):
         value = holder.value
@@ -115,8 +122,9 @@ def _own_line(comment: Comment, entries: list[Entry], starts: list[int],
         return
     previous = entries[before - 1] if before > 0 else None
     if previous is not None:
+        around = _ancestors(following, owners) if following is not None else []
         for collection in _ancestors(previous, owners):
-            if following is not None and collection in _ancestors(following, owners):
+            if any(collection is c for c in around):
                 break
             if collection.entries[0].col <= col:
                 collection.trailing.append(comment)

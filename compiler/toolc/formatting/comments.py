@@ -20,6 +20,9 @@ import yaml  # type: ignore[import-untyped, unused-ignore]
 # lines at NEL and the Unicode line and paragraph separators).
 BREAKS = "\n\x85\u2028\u2029"
 _COMMENT = re.compile(f"#[^{BREAKS}]*")
+# Where a comment may begin: a `#` at the start of a line or after a blank. A text with
+# none has no comment, and its tokens need not be read.
+_MAYBE = re.compile(f"(?:^|(?<=[ \t{BREAKS}]))#", re.MULTILINE)
 _HEADER_COMMENT = re.compile(r"[ \t]+(#.*)$")
 _Scanner: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -61,6 +64,8 @@ class Comment:
 
 def find_comments(text: str, lines: Lines) -> list[Comment]:
     """Every comment of ``text`` (which parses), in order."""
+    if _MAYBE.search(text) is None:
+        return []
     found: list[Comment] = []
     scanner = _Scanner(text)
     end = 0

@@ -54,6 +54,7 @@ class Layout:
         self.owners = {id(e.value): e for e in document.entries
                        if isinstance(e.value, Collection)}
         self.commented = self._commented()
+        self._flows: dict[tuple[int, bool], str | None] = {}  # (node, strict) -> its flow
         self.reorder = True
         root = document.root
         if root is not None and not self._anchors_in_order(root, TOP, {}):
@@ -201,6 +202,12 @@ class Layout:
 
     def flow(self, node: Collection, place: str | None, *, strict: bool) -> str | None:
         """``{...}`` or ``[...]``; None where it cannot (or, ``strict``, should not) be."""
+        known = (id(node), strict)  # a node is asked again by each collection around it
+        if known not in self._flows:
+            self._flows[known] = self._flow(node, place, strict)
+        return self._flows[known]
+
+    def _flow(self, node: Collection, place: str | None, strict: bool) -> str | None:
         parts: list[str] = []
         for entry, below in self.ordered(node, place):
             value = entry.value

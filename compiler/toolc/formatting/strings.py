@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from .scalars import literal_block, plain_ok, quoted, quoted_readably, reads_back
 from .tree import Scalar
 
@@ -29,6 +31,7 @@ def flow_text(node: Scalar) -> str:
     return string_text(node.value, flow=True)
 
 
+@functools.lru_cache(maxsize=4096)  # a spec says the same words many times over
 def string_text(text: str, flow: bool = False, key: bool = False) -> str:
     if "\n" not in text and plain_ok(text, flow, key, every_reader=False):
         return text
