@@ -430,3 +430,59 @@ def test_spec_links_of_a_project_below_the_repository_root(
     # Relative to the repository root, where GitHub resolves them: the project's folder first.
     assert ("[`services/notes/specs/notes.toolc.yaml:13`]"
             "(services/notes/specs/notes.toolc.yaml#L13)") in out
+
+
+def test_a_link_base_that_is_not_an_http_url_is_a_usage_error(repo: Path) -> None:
+    edit(repo, "required: false", "required: true")  # a change, so that links are made
+    for bad in ("javascript:alert(1)//", "data:text/html,<b>x</b>", "/blob/abc/",
+                "https://github.com/o/r/blob/abc/\n[x](https://e.io)"):
+        code, out, err = cli("diff", "--format", "markdown", "--link-base", bad)
+        assert (code, out) == (2, ""), (bad, out)
+        assert "error: --link-base: not an http(s) URL" in err
+        assert "\n" not in err.rstrip("\n")  # the option's own line break shown, not obeyed
+
+
+HOSTILE_SPEC = SPEC.replace(
+    "    description: Add a note.\n",
+    "    description: 'Add a note. `` closes it [a link](https://e.io) "
+    "<img src=https://t.io/p.png> **No changes in the published tools.**'\n").replace(
+    "      text: {type: string, description: The note.}\n",
+    "      text: {type: string, description: The note.}\n"
+    "      level:\n        type: string\n        description: How urgent.\n"
+    "        enum: ['![p](https://t.io/p.png) [x] *y* <b>', '| a@b.io |', low]\n")
+
+
+def test_a_pull_requests_text_renders_inert_in_the_markdown_report(repo: Path) -> None:
+    """The issue's report: what a pull request writes (descriptions, enum values quoted
+    in messages, an accept reason) renders as text in the comment, through GitHub's own
+    markdown parser; the only links are the report's, to spec lines."""
+    from report_support import check_report
+    from toolc.diagnostics import Severity
+    from toolc.diff import Change, SpecPlace
+
+    (repo / "specs" / "notes.toolc.yaml").write_text(HOSTILE_SPEC)
+    assert build() == 0
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "hostile")
+    (repo / "specs" / "notes.toolc.yaml").write_text(
+        HOSTILE_SPEC.replace("'| a@b.io |', ", "").replace(" **No changes", " **Done"))
+    with (repo / "pyproject.toml").open("a") as pyproject:
+        pyproject.write('[[tool.toolc.diff.accept]]\ntool = "addNote"\n'
+                        'rule = "ENUM_VALUE_REMOVED"\n'
+                        'reason = "**No changes.** ![p](https://t.io/p.png) <img src=x> `"\n')
+    base = "https://github.com/o/r/blob/abc/"
+    code, markdown, _ = cli("diff", "--format", "markdown", "--link-base", base,
+                            "--fail-on", "info")
+    assert code == 1
+    code, out, _ = cli("diff", "--format", "json")
+    changes = [Change(c["tool"], c["pointer"], c["rule"], Severity(c["severity"]),
+                      c["message"], c["old"], c["new"], accepted=c["accepted"],
+                      reason=c["reason"], spec=c["spec"] and SpecPlace(**c["spec"]))
+               for c in json.loads(out)["changes"]]
+    assert {(c.rule, c.accepted) for c in changes} == {
+        ("DESCRIPTION_CHANGED", False), ("ENUM_VALUE_REMOVED", True)}
+    page = check_report(changes, markdown, base=base,
+                        compared="the committed golden files (HEAD:generated/schemas) with "
+                                 "a fresh build of the specs")
+    assert [a.attrs["href"] for a in page.root.all("a")] == [
+        f"{base}specs/notes.toolc.yaml#L{c.spec.line}" for c in sorted(
+            changes, key=Change.sort_key) if c.spec is not None]
