@@ -255,6 +255,19 @@ def workflow_commands(output: str) -> list[WorkflowCommand | None]:
     return commands
 
 
+def in_a_log(text: str) -> str:
+    """What a workflow command's text reads as once the runner has unescaped it: its
+    line breaks, and every other control character shown as an escape."""
+    return "\n".join("\r".join(escape_controls(part) for part in line.split("\r"))
+                     for line in text.split("\n"))
+
+
+def raw_controls(text: str) -> list[str]:
+    """The control characters (and lone surrogates) ``text`` holds, line breaks apart:
+    what a terminal would obey or an encoder refuse."""
+    return [ch for ch in text if ch != "\n" and escape_controls(ch) != ch]
+
+
 def _unescape(text: str, *mappings: tuple[str, str]) -> str:
     for escaped, token in mappings:  # one after another, in the runner's order
         text = text.replace(escaped, token)

@@ -486,3 +486,24 @@ def test_a_pull_requests_text_renders_inert_in_the_markdown_report(repo: Path) -
     assert [a.attrs["href"] for a in page.root.all("a")] == [
         f"{base}specs/notes.toolc.yaml#L{c.spec.line}" for c in sorted(
             changes, key=Change.sort_key) if c.spec is not None]
+
+
+def test_a_lone_surrogate_in_a_golden_file_is_shown_in_every_format(tmp_path: Path) -> None:
+    """JSON may write "\\ud800", which no encoder writes as UTF-8: every format of a real
+    `toolc diff` stopped with a UnicodeEncodeError traceback."""
+    import os
+
+    for side, description in (("old", "\\ud800 \\u001b[2J"), ("new", "fine")):
+        (tmp_path / side / "m").mkdir(parents=True)
+        (tmp_path / side / "m" / "t.json").write_text(
+            f'{{"name": "t", "description": "{description}", "inputSchema": {{}}}}\n')
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    for fmt in ("text", "markdown", "json", "github"):
+        run = subprocess.run([sys.executable, "-m", "toolc", "diff", "old", "new", "--format",
+                              fmt, "--fail-on", "info"], cwd=tmp_path, env=env,
+                             capture_output=True, timeout=120, check=False)
+        assert (run.returncode, run.stderr) == (1, b""), (fmt, run.stderr)
+        out = run.stdout.decode("utf-8")
+        assert "\x1b" not in out and "\\ud800" in out  # an escape, in JSON too
+        if fmt == "json":
+            assert json.loads(out)["changes"][0]["old"] == "\ud800 \x1b[2J"

@@ -9,10 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from report_support import hostile_text, in_a_log, raw_controls, workflow_commands
 from toolc.diagnostics import Severity
-from toolc.diff import Change, Policy, ToolSet, diff_tools, golden_text, load_folder
+from toolc.diff import Change, Policy, SpecPlace, ToolSet, diff_tools, golden_text, load_folder
 from toolc.diff.result import SchemaDiff
-from toolc.report.changes import FORMATS, render, render_diff, want_color
+from toolc.report.changes import FORMATS, WHOLE_TOOL, render, render_diff, want_color
+from toolc.report.diagnostic_formats import escape_controls
 
 MULTI = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "_multi"
 EXPECTED = {"text": "report.txt", "markdown": "report.md", "json": "report.json",
@@ -235,3 +239,58 @@ def test_a_schema_diff_renders_its_changes_with_both_sides_files() -> None:
     assert [c.rule for c in diff.changes] == ["DESCRIPTION_ADDED"]
     rendered = json.loads(render_diff(diff, "json", golden_root="generated/schemas"))
     assert [c["rule"] for c in rendered["changes"]] == ["DESCRIPTION_ADDED"]
+
+
+@st.composite
+def hostile_changes(draw: st.DrawFn) -> list[Change]:
+    tools = draw(st.lists(hostile_text, min_size=1, max_size=3, unique=True))
+    items = []
+    for _ in range(draw(st.integers(1, 4))):
+        accepted = draw(st.booleans())
+        items.append(Change(
+            tool=draw(st.sampled_from(tools)), pointer=draw(hostile_text),
+            rule=draw(st.sampled_from(["TOOL_REMOVED"]) | hostile_text),
+            severity=draw(st.sampled_from([Severity.ERROR, Severity.WARNING, Severity.INFO])),
+            message=draw(hostile_text), old=draw(st.none() | hostile_text),
+            new=draw(st.none() | st.dictionaries(hostile_text, hostile_text, max_size=2)),
+            accepted=accepted, reason=draw(hostile_text) if accepted else None,
+            spec=draw(st.none() | st.builds(SpecPlace, hostile_text, st.integers(1, 10**6),
+                                            st.integers(1, 999), st.none() | hostile_text))))
+    return items
+
+
+@given(hostile_changes(), st.dictionaries(hostile_text, hostile_text, max_size=3))
+def test_no_text_of_a_change_starts_a_workflow_command_or_forges_a_property(
+        items: list[Change], files: dict[str, str]) -> None:
+    """Each change is one command, as the Actions runner reads it, with the report's own
+    properties only; its text arrives with its line breaks, controls shown."""
+    paths = {c.tool: files.get(c.tool, "m/t.json") for c in items}
+    out = render(items, "github", paths=paths, golden_root="generated/schemas")
+    assert raw_controls(out) == [] and out.encode("utf-8")
+    commands = workflow_commands(out)
+    assert len(commands) == len(items)
+    for change, command in zip(items, commands, strict=True):
+        assert command is not None
+        assert command.name == ("notice" if change.accepted or change.severity is Severity.INFO
+                                else str(change.severity))
+        assert command.properties == {
+            "file": in_a_log(f"generated/schemas/{paths[change.tool]}"),
+            "title": in_a_log(f"{change.rule} in {change.tool} ({change.severity})")}
+        assert in_a_log(change.message) in command.data
+        assert f"\npointer: {in_a_log(change.pointer or WHOLE_TOOL)}" in command.data
+
+
+@given(hostile_changes())
+def test_json_is_one_document_that_reads_back_whatever_the_data(items: list[Change]) -> None:
+    out = render(items, "json")
+    assert raw_controls(out) == [] and out.encode("utf-8")
+    assert json.loads(out) == {"changes": [c.to_json() for c in items]}  # one document
+
+
+@given(hostile_changes())
+def test_text_shows_control_characters_and_never_sends_them(items: list[Change]) -> None:
+    out = render(items, "text", paths={c.tool: "m/t.json" for c in items})
+    assert raw_controls(out) == [] and out.encode("utf-8")
+    for change in items:
+        assert f"tool {escape_controls(change.tool)} (generated/schemas/m/t.json)" in out
+        assert f"    {escape_controls(change.message)}\n" in out + "\n"
