@@ -289,3 +289,23 @@ FRAGMENTS = ("`", "``", "```", " ", "  ", "|", "\\", "\\|", "[", "]", "](", "(",
 hostile_text = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=3), max_size=10).map(
     "".join)
 """Strings made of :data:`FRAGMENTS` and any characters."""
+
+
+@st.composite
+def hostile_changes(draw: st.DrawFn) -> list[Change]:
+    """One to four changes of up to three tools, every string of them hostile text."""
+    tools = draw(st.lists(hostile_text.filter(bool), min_size=1, max_size=3, unique=True))
+    place = st.builds(SpecPlace, hostile_text.filter(bool), st.integers(1, 10**6),
+                      st.integers(1, 999), st.none() | hostile_text)
+    items = []
+    for _ in range(draw(st.integers(1, 4))):
+        accepted = draw(st.booleans())
+        items.append(Change(
+            tool=draw(st.sampled_from(tools)), pointer=draw(hostile_text),
+            rule=draw(st.sampled_from(["TOOL_REMOVED"]) | hostile_text.filter(bool)),
+            severity=draw(st.sampled_from([Severity.ERROR, Severity.WARNING, Severity.INFO])),
+            message=draw(hostile_text), old=draw(st.none() | hostile_text),
+            new=draw(st.none() | st.dictionaries(hostile_text, hostile_text, max_size=2)),
+            accepted=accepted, reason=draw(hostile_text) if accepted else None,
+            spec=draw(st.none() | place)))
+    return items

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from report_support import hostile_text, in_a_log, raw_controls, workflow_commands
+from report_support import (
+    hostile_changes,
+    hostile_text,
+    in_a_log,
+    raw_controls,
+    workflow_commands,
+)
 from toolc.diagnostics import Severity
 from toolc.diff import Change, Policy, SpecPlace, ToolSet, diff_tools, golden_text, load_folder
 from toolc.diff.result import SchemaDiff
@@ -176,7 +182,6 @@ def test_review_summary_speaks_of_changes_not_errors() -> None:
 
 
 def _placed(spec: object, pointer: str = "/inputSchema/properties/level") -> Change:
-    from toolc.diff import SpecPlace
 
     assert spec is None or isinstance(spec, SpecPlace)
     return Change(tool="desk/note", pointer=pointer, rule="REQUIRED_ADDED",
@@ -185,7 +190,6 @@ def _placed(spec: object, pointer: str = "/inputSchema/properties/level") -> Cha
 
 
 def test_each_format_shows_the_spec_place_beside_the_pointer() -> None:
-    from toolc.diff import SpecPlace
 
     change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
     text = render([change], "text")
@@ -202,7 +206,6 @@ def test_each_format_shows_the_spec_place_beside_the_pointer() -> None:
 
 
 def test_markdown_links_spec_lines_from_the_repository_root() -> None:
-    from toolc.diff import SpecPlace
 
     change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
     gone = _placed(None, "/inputSchema/properties/old")
@@ -221,7 +224,6 @@ def test_markdown_links_spec_lines_from_the_repository_root() -> None:
 
 
 def test_markdown_spec_links_cannot_be_broken_by_file_names() -> None:
-    from toolc.diff import SpecPlace
 
     hostile = _placed(SpecPlace("specs/a) [x](evil|b.toolc.yaml", 3, 1, "removed"))
     out = render([hostile], "markdown")
@@ -239,24 +241,6 @@ def test_a_schema_diff_renders_its_changes_with_both_sides_files() -> None:
     assert [c.rule for c in diff.changes] == ["DESCRIPTION_ADDED"]
     rendered = json.loads(render_diff(diff, "json", golden_root="generated/schemas"))
     assert [c["rule"] for c in rendered["changes"]] == ["DESCRIPTION_ADDED"]
-
-
-@st.composite
-def hostile_changes(draw: st.DrawFn) -> list[Change]:
-    tools = draw(st.lists(hostile_text, min_size=1, max_size=3, unique=True))
-    items = []
-    for _ in range(draw(st.integers(1, 4))):
-        accepted = draw(st.booleans())
-        items.append(Change(
-            tool=draw(st.sampled_from(tools)), pointer=draw(hostile_text),
-            rule=draw(st.sampled_from(["TOOL_REMOVED"]) | hostile_text),
-            severity=draw(st.sampled_from([Severity.ERROR, Severity.WARNING, Severity.INFO])),
-            message=draw(hostile_text), old=draw(st.none() | hostile_text),
-            new=draw(st.none() | st.dictionaries(hostile_text, hostile_text, max_size=2)),
-            accepted=accepted, reason=draw(hostile_text) if accepted else None,
-            spec=draw(st.none() | st.builds(SpecPlace, hostile_text, st.integers(1, 10**6),
-                                            st.integers(1, 999), st.none() | hostile_text))))
-    return items
 
 
 @given(hostile_changes(), st.dictionaries(hostile_text, hostile_text, max_size=3))

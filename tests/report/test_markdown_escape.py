@@ -13,6 +13,7 @@ from report_support import (
     WORD_JOINER,
     Element,
     check_report,
+    hostile_changes,
     hostile_text,
     rendered,
     shown,
@@ -154,27 +155,7 @@ def test_spec_paths_that_leave_the_repository_are_not_linked() -> None:
         assert page.root.all("a") == [], path
 
 
-place = st.builds(SpecPlace, hostile_text.filter(bool), st.integers(1, 10**6),
-                  st.integers(1, 999), st.none() | hostile_text)
-
-
-@st.composite
-def changes(draw: st.DrawFn) -> list[Change]:
-    tools = draw(st.lists(hostile_text.filter(bool), min_size=1, max_size=3, unique=True))
-    items = []
-    for _ in range(draw(st.integers(1, 4))):
-        accepted = draw(st.booleans())
-        items.append(Change(
-            tool=draw(st.sampled_from(tools)), pointer=draw(hostile_text),
-            rule=draw(st.sampled_from(["TOOL_REMOVED"]) | hostile_text.filter(bool)),
-            severity=draw(st.sampled_from([Severity.ERROR, Severity.WARNING, Severity.INFO])),
-            message=draw(hostile_text), old=draw(st.none() | hostile_text),
-            new=draw(st.none() | hostile_text), accepted=accepted,
-            reason=draw(hostile_text) if accepted else None, spec=draw(st.none() | place)))
-    return items
-
-
-@given(changes(), st.none() | hostile_text.filter(bool), st.sampled_from(["", BASE]))
+@given(hostile_changes(), st.none() | hostile_text.filter(bool), st.sampled_from(["", BASE]))
 def test_no_element_of_any_report_comes_from_its_data(
         items: list[Change], compared: str | None, base: str) -> None:
     check_report(items, render(items, "markdown", compared=compared, link_base=base),
