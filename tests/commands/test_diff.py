@@ -378,7 +378,7 @@ def test_diff_markdown_links_each_change_to_its_spec_line(repo: Path) -> None:
         rows["`CONSTRAINT_TIGHTENED`"]
     renamed = [line for line in out.splitlines() if "/desk.toolc.yaml#L24)" in line]
     assert len(renamed) == 2  # the old name and the new: both at the `names` entry
-    assert any("(removed: now published as 'assign_to')" in line and "`TOOL_REMOVED`" in line
+    assert any("(removed: now published as 'assign\\_to')" in line and "`TOOL_REMOVED`" in line
                for line in renamed)
     assert any("(renaming 'assign' in toolset 'public')" in line and "`TOOL_ADDED`" in line
                for line in renamed)
