@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from itertools import groupby
@@ -17,7 +18,7 @@ from cmarkgfm.cmark import Options
 from hypothesis import strategies as st
 from toolc.diagnostics import Severity
 from toolc.diff import Change, SpecPlace
-from toolc.report.changes import WHOLE_TOOL, summary
+from toolc.report.changes import WHOLE_TOOL, rules_summary, summary
 from toolc.report.diagnostic_formats import escape_controls
 
 
@@ -133,9 +134,10 @@ def value_code(value: object) -> str:
 
 
 def check_report(changes: list[Change], markdown: str, *, compared: str | None = None,
-                 base: str = "") -> Page:
+                 base: str = "", policy: Sequence[Change] = ()) -> Page:
     """The rendered report holds the report's own elements only, each where the report
-    puts it, and every string of the changes shows as it is."""
+    puts it, and every string of the changes (and of ``policy``, the changes to the
+    gate's rules) shows as it is."""
     page = rendered(markdown)
     assert page.comments == [" toolc-schema-diff "] and page.other == []
     assert {e.tag for e in page.root.all()} <= REPORT_TAGS
@@ -147,28 +149,33 @@ def check_report(changes: list[Change], markdown: str, *, compared: str | None =
         assert blocks[0].text().replace(WORD_JOINER, "") == (
             f"Compared {shown(compared)}.".replace(WORD_JOINER, ""))
         blocks = blocks[1:]
-    verdict = blocks[0]  # the verdict: the report's words, in bold
-    assert [(e.tag, e.text()) for e in verdict.all()] == [("strong", summary(changes))]
-    assert verdict.text() == summary(changes)
-    header = HEADER if any(c.spec is not None for c in changes) else [
+    verdicts = ([rules_summary(policy)] if policy else []) + [summary(changes)]
+    for verdict, words in zip(blocks, verdicts, strict=False):  # the report's, in bold
+        assert [(e.tag, e.text()) for e in verdict.all()] == [("strong", words)]
+        assert verdict.text() == words
+    blocks = blocks[len(verdicts):]
+    spec_column = HEADER if any(c.spec is not None for c in changes) else [
         h for h in HEADER if h != "spec"]
-    groups = [list(g) for _, g in groupby(sorted(changes, key=Change.sort_key),
-                                          key=lambda c: c.tool)]
-    assert [b.tag for b in blocks[1:]] == ["h4", "table"] * len(groups)
-    for group, heading, table in zip(groups, blocks[1::2], blocks[2::2], strict=True):
+    groups = [("pyproject.toml", HEADER, list(policy))] if policy else []
+    groups += [(g[0].tool, spec_column, g) for g in (
+        list(g) for _, g in groupby(sorted(changes, key=Change.sort_key), lambda c: c.tool))]
+    assert [b.tag for b in blocks] == ["h4", "table"] * len(groups)
+    for (tool, header, group), heading, table in zip(groups, blocks[::2], blocks[1::2],
+                                                     strict=True):
         assert [(e.tag, e.text()) for e in heading.all()] == [
-            ("code", escape_controls(group[0].tool) or " ")]
+            ("code", escape_controls(tool) or " ")]
         assert [th.text() for th in table.all("th")] == header
         rows = table.all("tbody")[0].elements()
         assert len(rows) == len(group)
         for change, row in zip(group, rows, strict=True):
             cells = dict(zip(header, row.elements(), strict=True))
             check_row(change, cells, base)
+    every = [*policy, *changes]
     strong = [e.text() for e in page.root.all("strong")]
     assert sorted(strong) == sorted(
-        [summary(changes)] + ["accepted:"] * sum(c.accepted for c in changes)
-        + ["error"] * sum(c.severity is Severity.ERROR and not c.accepted for c in changes))
-    assert len(page.root.all("del")) == sum(c.accepted for c in changes)
+        verdicts + ["accepted:"] * sum(c.accepted for c in every)
+        + ["error"] * sum(c.severity is Severity.ERROR and not c.accepted for c in every))
+    assert len(page.root.all("del")) == sum(c.accepted for c in every)
     return page
 
 

@@ -491,18 +491,22 @@ def test_a_pull_requests_text_renders_inert_in_the_markdown_report(repo: Path) -
                             "--fail-on", "info")
     assert code == 1
     code, out, _ = cli("diff", "--format", "json")
-    changes = [Change(c["tool"], c["pointer"], c["rule"], Severity(c["severity"]),
-                      c["message"], c["old"], c["new"], accepted=c["accepted"],
-                      reason=c["reason"], spec=c["spec"] and SpecPlace(**c["spec"]))
-               for c in json.loads(out)["changes"]]
+    document = json.loads(out)
+    changes, policy = ([Change(c["tool"], c["pointer"], c["rule"], Severity(c["severity"]),
+                               c["message"], c["old"], c["new"], accepted=c["accepted"],
+                               reason=c["reason"], spec=c["spec"] and SpecPlace(**c["spec"]))
+                        for c in document.get(key, [])] for key in ("changes", "policy"))
     assert {(c.rule, c.accepted) for c in changes} == {
         ("DESCRIPTION_CHANGED", False), ("ENUM_VALUE_REMOVED", True)}
-    page = check_report(changes, markdown, base=base,
+    # The acceptance is the pull request's: listed, with its reason, among the rules' changes.
+    assert [c.rule for c in policy] == ["ACCEPTANCE_ADDED"]
+    assert "**No changes.** ![p](https://t.io/p.png)" in policy[0].message
+    page = check_report(changes, markdown, base=base, policy=policy,
                         compared="the committed golden files (HEAD:generated/schemas) with "
                                  "a fresh build of the specs")
     assert [a.attrs["href"] for a in page.root.all("a")] == [
-        f"{base}specs/notes.toolc.yaml#L{c.spec.line}" for c in sorted(
-            changes, key=Change.sort_key) if c.spec is not None]
+        f"{base}{c.spec.path}#L{c.spec.line}" for c in [*policy, *sorted(
+            changes, key=Change.sort_key)] if c.spec is not None]
 
 
 def test_a_lone_surrogate_in_a_golden_file_is_shown_in_every_format(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,9 @@ from report_support import (
 )
 from toolc.diagnostics import Severity
 from toolc.diff import Change, Policy, SpecPlace, ToolSet, diff_tools, golden_text, load_folder
+from toolc.diff.gate import PYPROJECT
 from toolc.diff.result import SchemaDiff
+from toolc.diff.rules import POLICY_RULES
 from toolc.report.changes import FORMATS, WHOLE_TOOL, render, render_diff, want_color
 from toolc.report.diagnostic_formats import escape_controls
 
@@ -243,32 +246,50 @@ def test_a_schema_diff_renders_its_changes_with_both_sides_files() -> None:
     assert [c["rule"] for c in rendered["changes"]] == ["DESCRIPTION_ADDED"]
 
 
-@given(hostile_changes(), st.dictionaries(hostile_text, hostile_text, max_size=3))
+rules_changes = st.builds(
+    lambda items, rules: [replace(c, tool=PYPROJECT, rule=r)
+                          for c, r in zip(items, rules, strict=False)],
+    hostile_changes(), st.lists(st.sampled_from(sorted(POLICY_RULES)), min_size=4, max_size=4))
+"""Changes to the gate's rules, as toolc.diff.gate makes them (of pyproject.toml), of
+hostile text."""
+
+
+@given(hostile_changes(), st.dictionaries(hostile_text, hostile_text, max_size=3),
+       st.none() | rules_changes)
 def test_no_text_of_a_change_starts_a_workflow_command_or_forges_a_property(
-        items: list[Change], files: dict[str, str]) -> None:
+        items: list[Change], files: dict[str, str], policy: list[Change] | None) -> None:
     """Each change is one command, as the Actions runner reads it, with the report's own
-    properties only; its text arrives with its line breaks, controls shown."""
+    properties only; its text arrives with its line breaks, controls shown. The changes
+    to the gate's rules come first, on pyproject.toml's line when they have one."""
     paths = {c.tool: files.get(c.tool, "m/t.json") for c in items}
-    out = render(items, "github", paths=paths, golden_root="generated/schemas")
+    out = render(items, "github", paths=paths, golden_root="generated/schemas", policy=policy)
     assert raw_controls(out) == [] and out.encode("utf-8")
     commands = workflow_commands(out)
-    assert len(commands) == len(items)
-    for change, command in zip(items, commands, strict=True):
+    every = [*(policy or ()), *items]
+    assert len(commands) == len(every)
+    for change, command in zip(every, commands, strict=True):
         assert command is not None
         assert command.name == ("notice" if change.accepted or change.severity is Severity.INFO
                                 else str(change.severity))
-        assert command.properties == {
-            "file": in_a_log(f"generated/schemas/{paths[change.tool]}"),
-            "title": in_a_log(f"{change.rule} in {change.tool} ({change.severity})")}
+        title = {"title": in_a_log(f"{change.rule} in {change.tool} ({change.severity})")}
+        if change.rule in POLICY_RULES:
+            assert command.properties == (title if change.spec is None else {
+                "file": in_a_log(change.spec.path), "line": str(change.spec.line), **title})
+        else:
+            assert command.properties == {
+                "file": in_a_log(f"generated/schemas/{paths[change.tool]}"), **title}
         assert in_a_log(change.message) in command.data
         assert f"\npointer: {in_a_log(change.pointer or WHOLE_TOOL)}" in command.data
 
 
-@given(hostile_changes())
-def test_json_is_one_document_that_reads_back_whatever_the_data(items: list[Change]) -> None:
-    out = render(items, "json")
+@given(hostile_changes(), st.none() | rules_changes)
+def test_json_is_one_document_that_reads_back_whatever_the_data(
+        items: list[Change], policy: list[Change] | None) -> None:
+    out = render(items, "json", policy=policy)
     assert raw_controls(out) == [] and out.encode("utf-8")
-    assert json.loads(out) == {"changes": [c.to_json() for c in items]}  # one document
+    rows = {"changes": [c.to_json() for c in items]}
+    assert json.loads(out) == (rows if policy is None else  # one document
+                               {"policy": [c.to_json() for c in policy], **rows})
 
 
 @given(hostile_changes())

@@ -155,11 +155,15 @@ def test_spec_paths_that_leave_the_repository_are_not_linked() -> None:
         assert page.root.all("a") == [], path
 
 
-@given(hostile_changes(), st.none() | hostile_text.filter(bool), st.sampled_from(["", BASE]))
+@given(hostile_changes(), st.none() | hostile_text.filter(bool), st.sampled_from(["", BASE]),
+       st.none() | hostile_changes())
 def test_no_element_of_any_report_comes_from_its_data(
-        items: list[Change], compared: str | None, base: str) -> None:
-    check_report(items, render(items, "markdown", compared=compared, link_base=base),
-                 compared=compared, base=base)
+        items: list[Change], compared: str | None, base: str,
+        policy: list[Change] | None) -> None:
+    """Any changes, and any changes to the gate's rules (globs, acceptances and their
+    reasons are the pull request's text too)."""
+    out = render(items, "markdown", compared=compared, link_base=base, policy=policy)
+    check_report(items, out, compared=compared, base=base, policy=policy or ())
 
 
 def test_the_fragments_include_the_issues_inputs() -> None:
