@@ -110,11 +110,15 @@ def schema_changes(config: Config, old: ToolSet, new: ToolSet,
     from .diff import Policy, diff_tools
 
     # lazy: 8 more toolc module(s), only when this runs
-    from .diff.places import with_places
+    from .diff import renames
+    from .diff.places import definitions, with_places
     from .diff.result import SchemaDiff
+    from .diff.rows import rows
 
-    changes = diff_tools(old, new, Policy.from_config(config.diff))
-    return SchemaDiff(with_places(changes, project), old, new)
+    declared = renames.declared(project)
+    changes = diff_tools(old, new, Policy.from_config(config.diff), renames.renames(declared))
+    return SchemaDiff(rows(with_places(changes, project), definitions(project)), old, new,
+                      problems=renames.problems(declared, old, new))
 
 
 def golden_on_disk(config: Config, known: ToolSet | None = None,
@@ -357,11 +361,15 @@ def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
         new = new_golden(result.files)
         taken = result.compiled.taken
         old = golden_on_disk(config, new, taken.golden_read() if taken is not None else None)
-        return schema_changes(config, old, new, result.compiled.project)
+        diff = schema_changes(config, old, new, result.compiled.project)
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",
                                    Span(config.relative(config.output), 1, 1))
         return None
+    for problem in diff.problems:  # said with the diagnostics, at the spec's line
+        result.compiled.bag.report(problem.code, problem.message, problem.span,
+                                   notes=problem.notes)
+    return diff
 
 
 def in_ci() -> bool:

@@ -21,7 +21,8 @@ ISSUE_TABLE = {
 # Rules beyond the issue's table, with the severities docs/diff.md documents.
 EXTRA = {"OUTPUT_SCHEMA_ADDED": (I, I), "OUTPUT_SCHEMA_REMOVED": (E, E),
          "META_CHANGED": (I, I), "OTHER_CHANGED": (W, W),
-         "APPROVAL_REMOVED": (E, E), "APPROVAL_ADDED": (W, W)}
+         "APPROVAL_REMOVED": (E, E), "APPROVAL_ADDED": (W, W),
+         "TOOL_RENAMED": (E, E)}  # issue 22: breaking by default
 
 
 def test_catalogue_is_the_issue_table_plus_documented_extras() -> None:

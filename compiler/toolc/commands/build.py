@@ -76,7 +76,7 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     if result.diff is None or not result.diff.changes:
         return
     # lazy: the report of changes (8 more toolc modules), only when there are changes
-    from ..report.changes import render_diff, review_summary
+    from ..report.changes import render_diff
 
     golden_root = f"{config.relative(config.output)}/schemas"
     if fmt == "github":
@@ -85,9 +85,9 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
 
     side = "in" if checking else "this build replaces in"
     out.write(f"\nSchema changes against the golden files {side} {golden_root}/:\n\n")
-    closing = review_summary(result.diff.changes, ci_fail_on(config))
+    # The summary says what CI's gate, `toolc diff --against`, will make of them.
     out.write(render_diff(result.diff, "text", color=color, golden_root=golden_root,
-                          closing=closing) + "\n\n")
+                          fail_on=ci_fail_on(config)) + "\n\n")
 
 
 def _print_budgets(result: BuildResult, out: TextIO) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..collector import collector_paused
 from ..config import Config
 from ..report.changes import render_diff
+from ..report.diagnostic_formats import render
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -19,6 +20,8 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..diff import ToolSet
+    from ..diff.result import SchemaDiff
+    from ..specs import Compiled
 
 
 @collector_paused()  # the build GC policy, for the whole command (toolc.collector)
@@ -60,7 +63,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     # lazy: loads pydantic, yaml
     from ..pipeline import new_golden, render_outputs, schema_changes
 
-    project = None
+    project, compiled = None, None
     golden_root = f"{config.relative(config.output)}/schemas"
     try:
         before, old_label = _old_side(config, old, against, golden_root, err)
@@ -78,9 +81,11 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    text = render_diff(result, fmt, color=color, golden_root=golden_root,
-                         compared=f"{old_label} with {new_label}", link_base=link_base,
-                         spec_prefix=repo_prefix(config.root) if project else "")
+    if compiled is not None:
+        _print_problems(result, compiled, err, color)
+    text = render_diff(result, fmt, color=color, golden_root=golden_root, fail_on=fail_on,
+                       compared=f"{old_label} with {new_label}", link_base=link_base,
+                       spec_prefix=repo_prefix(config.root) if project else "")
     if text:
         out.write(text + "\n")
     return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
@@ -116,3 +121,14 @@ def _old_side(config: Config, old: str | None, against: str | None, golden_root:
     err.write(f"toolc: not in a git repository with a commit: compared {label} "
               "with a fresh build of the specs\n")
     return golden_on_disk(config), label
+
+
+def _print_problems(result: SchemaDiff, compiled: Compiled, err: TextIO, color: bool) -> None:
+    """What only the comparison finds in the specs (TC520), on stderr as diagnostics,
+    with the project's severities and suppressions."""
+    bag = compiled.bag
+    before = len(bag.items)
+    for problem in result.problems:
+        bag.report(problem.code, problem.message, problem.span, notes=problem.notes)
+    if len(bag.items) > before:
+        err.write(render(bag.items[before:], "text", compiled.sources, color=color) + "\n")

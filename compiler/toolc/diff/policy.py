@@ -169,8 +169,15 @@ def worst(changes: Iterable[Change]) -> Severity | None:
                default=None)
 
 
+def failing(changes: Iterable[Change], fail_on: str = "error") -> list[Change]:
+    """The changes not accepted at or above ``fail_on`` (``never``: none): what the gate
+    refuses."""
+    threshold = _threshold(fail_on)
+    if threshold is None:
+        return []
+    return [c for c in changes if not c.accepted and c.severity >= threshold]
+
+
 def fails(changes: Iterable[Change], fail_on: str = "error") -> bool:
     """Whether a change not accepted is at or above ``fail_on`` (``never``: never fails)."""
-    threshold = _threshold(fail_on)
-    highest = worst(changes)
-    return threshold is not None and highest is not None and highest >= threshold
+    return bool(failing(changes, fail_on))
