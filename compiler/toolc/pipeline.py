@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .budget import from_record
 from .collector import collector_for_user_code
 from .config import Config
-from .diagnostics import CERTIFY_CODES, Span
+from .diagnostics import CERTIFY_CODES, COMPARISON_CODES, Span
 from .ir import ProjectIR
 from .output import components, incremental
 from .output.cache import (
@@ -104,21 +104,23 @@ def new_golden(files: dict[str, str]) -> ToolSet:
 
 
 def schema_changes(config: Config, old: ToolSet, new: ToolSet,
-                   project: ProjectIR | None = None) -> SchemaDiff:
-    """``project``: the build the new side comes from, so each change gets its spec place."""
+                   project: ProjectIR | None = None, *, gate: str | None = None) -> SchemaDiff:
+    """``project``: the build the new side comes from, so each change gets its spec place.
+    ``gate``: the comparison is one a gate makes (``X and Y``, what it compares): every
+    acceptance should then find its change, and one that finds none is a warning."""
     # lazy: 7 more toolc module(s), only when this runs
-    from .diff import Policy, diff_tools
-
     # lazy: 8 more toolc module(s), only when this runs
-    from .diff import renames
+    from .diff import Policy, diff_tools, renames
     from .diff.places import definitions, with_places
     from .diff.result import SchemaDiff
     from .diff.rows import rows
 
     declared = renames.declared(project)
-    changes = diff_tools(old, new, Policy.from_config(config.diff), renames.renames(declared))
+    policy = Policy.from_config(config.diff)
+    changes = diff_tools(old, new, policy, renames.renames(declared))
+    warnings = policy.unused_warnings(changes, gate) if gate is not None else []
     return SchemaDiff(rows(with_places(changes, project), definitions(project)), old, new,
-                      problems=renames.problems(declared, old, new))
+                      warnings=warnings, problems=renames.problems(declared, old, new))
 
 
 def golden_on_disk(config: Config, known: ToolSet | None = None,
@@ -311,7 +313,8 @@ def _remember(config: Config, key: str, analysed: _Analysed, result: BuildResult
                for name, outcome in inputs.code}
     for component in compiled.taken.components if compiled.taken is not None else ():
         lookups.update(component.code)
-    record = cache_record(config, key, certified=certified, diagnostics=list(compiled.bag),
+    said = [d for d in compiled.bag if d.code not in COMPARISON_CODES]  # another base next
+    record = cache_record(config, key, certified=certified, diagnostics=said,
                           code=reuse.user_code, schemas=reuse.schema_files, lookups=lookups)
     record["budget"] = [b.as_json() for b in compiled.budgets or ()]
     remember_build(config, record)

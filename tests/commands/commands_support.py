@@ -70,20 +70,7 @@ def cli(*args: str) -> tuple[int, str, str]:
 
 # -- five specs, one of whose tools the four others import and export (issue 22) ---------
 
-CORE = """\
-toolc: 1
-module: core
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string, description: The note.}
-      tags:
-        type: array
-        description: Labels for the note.
-        items: {type: string}
-        required: false
+CORE = SPEC.replace("module: notes\n", "module: core\n") + """\
   listNotes:
     description: List the notes.
     handler: notes_app:list_notes

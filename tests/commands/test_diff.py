@@ -491,3 +491,100 @@ def test_build_and_diff_summarise_the_same_change_in_the_same_words(repo: Path) 
     assert code == 1 and out.rstrip("\n").splitlines()[-1] == FIVE_SUMMARY
     code, out, _ = diff(against="HEAD", fmt="markdown")
     assert code == 1 and f"**{FIVE_SUMMARY}**" in out.splitlines()
+
+
+FIVE_ACCEPTANCES = """
+[[tool.toolc.diff.accept]]
+rule = "DESCRIPTION_CHANGED"
+tool = "*"
+reason = "reworded"
+
+[[tool.toolc.diff.accept]]
+rule = "REQUIRED_ADDED"
+module = "*"
+reason = "every caller tags its notes since 2.0"
+
+[[tool.toolc.diff.accept]]
+tool = "findNote"
+reason = "users search; agreed in #12"
+
+[[tool.toolc.diff.accept]]
+tool = "listNotes"
+rule = "CONSTRAINT_TIGHTENED"
+reason = "500 notes timed out"
+
+[[tool.toolc.diff.accept]]
+rule = "DESCRIPTION_REMOVED"
+pointer = "/inputSchema/properties/tags"
+reason = "the name says it"
+
+[[tool.toolc.diff.accept]]
+rule = "TOOL_REMOVED"
+tool = "fndNote"
+reason = "a typo: it matches nothing"
+"""
+
+
+def test_five_edits_are_accepted_by_five_entries_and_a_stray_one_is_a_warning(
+        repo: Path) -> None:
+    """Accepting the five edits took 11 entries, each naming its tool; an entry that
+    matched nothing said nothing."""
+    reexports_repo(repo)
+    relax_missing_descriptions(repo, "[tool.toolc.diff]\n" + FIVE_ACCEPTANCES)
+    code, out, err = diff(against="HEAD")
+    assert code == 0, out
+    assert out.rstrip("\n").splitlines()[-1] == "5 changes in 3 tools: 5 accepted; none fails CI"
+    stray = ('warning: [tool.toolc.diff].accept[5] (rule = "TOOL_REMOVED", tool = "fndNote") '
+             "matches no change between HEAD:generated/schemas and a fresh build of the specs: "
+             "correct it, or delete it if its change is in the base already")
+    assert stray in out.splitlines() and "TC" not in err
+    code, out, _ = diff(against="HEAD", fmt="json")
+    document = json.loads(out)
+    assert code == 0 and all(row["accepted"] for row in document["changes"])
+    assert {row["reason"] for row in document["changes"]} == {
+        "reworded", "every caller tags its notes since 2.0", "users search; agreed in #12",
+        "500 notes timed out", "the name says it"}
+    assert document["warnings"] == [stray.removeprefix("warning: ")]
+    code, out, _ = diff(against="HEAD", fmt="markdown")
+    (warned,) = [line for line in out.splitlines() if line.startswith("**warning:** ")]
+    assert code == 0 and "accept" in warned and "fndNote" in warned
+    # The committed golden files leave out what the branch committed: no warning there.
+    assert "warning" not in diff()[1]
+
+
+RENAMED_FROM = [("  findNote:", "  searchNotes:\n    renamed_from: findNote"),
+                ("listNotes, findNote]", "listNotes, searchNotes]"),
+                ("Find a note by its text.", "Find the notes whose text holds the query.")]
+
+
+def test_renamed_from_makes_a_changed_tool_one_rename_at_its_line(repo: Path) -> None:
+    spec = reexports_repo(repo, RENAMED_FROM)
+    code, out, err = diff(against="HEAD", fmt="json")
+    assert code == 1 and err == ""
+    line = spec.read_text().splitlines().index("  searchNotes:") + 1
+    found = {(r["rule"], r["pointer"]): r for r in json.loads(out)["changes"]}
+    assert set(found) == {("TOOL_RENAMED", "/name"), ("DESCRIPTION_CHANGED", "/description")}
+    renamed = found[("TOOL_RENAMED", "/name")]
+    assert renamed["spec"] == {"path": "specs/core.toolc.yaml", "line": line, "col": 3,
+                               "note": None}
+    assert renamed["tools"] == [f"{m}/searchNotes" for m in MODULES]
+    assert (renamed["old"], renamed["new"], renamed["severity"]) == (
+        "findNote", "searchNotes", "error")
+
+
+def test_renamed_from_naming_no_tool_of_the_base_is_a_located_warning(repo: Path) -> None:
+    spec = reexports_repo(repo, [(old.replace("renamed_from: findNote", "renamed_from: fndNote"),
+                                  new.replace("renamed_from: findNote", "renamed_from: fndNote"))
+                                 for old, new in RENAMED_FROM])
+    line = spec.read_text().splitlines().index("    renamed_from: fndNote") + 1
+    code, out, err = diff(against="HEAD", fmt="json")
+    assert code == 1
+    assert err.startswith(
+        f"specs/core.toolc.yaml:{line}:19: warning[TC520]: renamed_from 'fndNote': the "
+        "golden files compared with have no tool 'core/fndNote' (nor in the 4 other "
+        "module(s) that export it), so 'core/searchNotes' is reported as added\n")
+    assert "= note: did you mean 'findNote'?" in err
+    assert sorted(r["rule"] for r in json.loads(out)["changes"]) == ["TOOL_ADDED", "TOOL_REMOVED"]
+    code, built, _ = cli("build", "--no-certify")  # and with the build's own diagnostics
+    assert code == 0 and f"specs/core.toolc.yaml:{line}:19: warning[TC520]" in built
+    assert "warning[TC520]" not in cli("build", "--no-certify")[1]  # the base has it now
