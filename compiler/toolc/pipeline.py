@@ -104,10 +104,11 @@ def new_golden(files: dict[str, str]) -> ToolSet:
 
 
 def schema_changes(config: Config, old: ToolSet, new: ToolSet,
-                   project: ProjectIR | None = None, *, gate: str | None = None) -> SchemaDiff:
+                   project: ProjectIR | None = None, *,
+                   unused_between: str | None = None) -> SchemaDiff:
     """``project``: the build the new side comes from, so each change gets its spec place.
-    ``gate``: the comparison is one a gate makes (``X and Y``, what it compares): every
-    acceptance should then find its change, and one that finds none is a warning."""
+    ``unused_between`` (``X and Y``, what is compared): the comparison holds a whole
+    branch, as a gate's does, so an acceptance that matches no change is a warning."""
     # lazy: 7 more toolc module(s), only when this runs
     # lazy: 8 more toolc module(s), only when this runs
     from .diff import Policy, diff_tools, renames
@@ -118,8 +119,9 @@ def schema_changes(config: Config, old: ToolSet, new: ToolSet,
     declared = renames.declared(project)
     policy = Policy.from_config(config.diff)
     changes = diff_tools(old, new, policy, renames.renames(declared))
-    warnings = policy.unused_warnings(changes, gate) if gate is not None else []
-    return SchemaDiff(rows(with_places(changes, project), definitions(project)), old, new,
+    warnings = [] if unused_between is None else policy.unused_warnings(changes, unused_between)
+    placed = with_places(changes, project)
+    return SchemaDiff(rows(placed, definitions(project), (old.texts, new.texts)), old, new,
                       warnings=warnings, problems=renames.problems(declared, old, new))
 
 

@@ -88,3 +88,16 @@ def test_rows_come_sorted_and_a_single_change_is_unchanged() -> None:
     changes = diff_tools(exported(("core",), "Add a note."), exported(("core",), "Add."))
     assert rows(changes) == changes
     assert rows([]) == []
+
+
+def test_a_tool_added_to_two_modules_alike_is_one_row_and_unlike_two() -> None:
+    from toolc.diff import ToolSet, golden_text
+
+    plain = tool("addNote", "Add.")
+    asking = {**plain, "_meta": {"toolc/requiresApproval": True}}  # an approval_required set
+    new = ToolSet.from_texts({"core/addNote.json": golden_text(plain),
+                              "alpha/addNote.json": golden_text(plain),
+                              "beta/addNote.json": golden_text(asking)})
+    found = rows(diff_tools({}, new), lambda key: "one definition", ({}, new.texts))
+    assert [r.tools for r in found] == [("alpha/addNote", "core/addNote"), ("beta/addNote",)]
+    assert found[0].new == plain and found[1].new == asking

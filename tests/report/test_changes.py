@@ -213,3 +213,43 @@ def test_a_schema_diff_renders_its_changes_with_both_sides_files() -> None:
     assert [c.rule for c in diff.changes] == ["DESCRIPTION_ADDED"]
     rendered = json.loads(render_diff(diff, "json", golden_root="generated/schemas"))
     assert [c["rule"] for c in rendered["changes"]] == ["DESCRIPTION_ADDED"]
+
+
+def test_a_row_in_three_modules_names_every_key_and_golden_file_in_every_format() -> None:
+    from toolc.diff.rows import rows
+
+    def published(module: str, description: str) -> tuple[str, str]:
+        return f"{module}/addNote.json", golden_text({"name": "addNote",
+                                                      "description": description})
+
+    modules = ("core", "alpha", "beta")
+    old = ToolSet.from_texts(dict(published(m, "Add.") for m in modules))
+    new = ToolSet.from_texts(dict(published(m, "Add one.") for m in modules))
+    (row,) = rows(diff_tools(old, new), texts=(old.texts, new.texts))
+    files = [f"generated/schemas/{m}/addNote.json" for m in ("alpha", "beta", "core")]
+    shown = {fmt: render_diff(SchemaDiff([row], old, new), fmt, golden_root="generated/schemas")
+             for fmt in FORMATS}
+    assert shown["text"].startswith("tool addNote in alpha, beta, core\n"
+                                    + "".join(f"  {f}\n" for f in files)
+                                    + "  info[DESCRIPTION_CHANGED] /description\n"
+                                    "    tool 'addNote': description changed\n")
+    assert shown["text"].endswith("1 change in 1 tool: 1 compatible; none fails CI")
+    assert "#### `addNote` in `alpha`, `beta`, `core`\n\nIn " + ", ".join(
+        f"`{f}`" for f in files) + ".\n" in shown["markdown"]
+    (document,) = json.loads(shown["json"])["changes"]
+    assert document["tools"] == ["alpha/addNote", "beta/addNote", "core/addNote"]
+    assert document["files"] == files and document["tool"] == "alpha/addNote"
+    (annotation,) = shown["github"].splitlines()
+    assert annotation.startswith(f"::notice file={files[0]},line=2,")
+    assert f"%0Aalso in: {files[1]}, {files[2]}%0A" in annotation
+
+
+def test_warnings_are_said_in_every_format() -> None:
+    old, new = sets()
+    warned = "[tool.toolc.diff].accept[0] (tool = \"x\") matches no change between a and b"
+    diff = SchemaDiff([], old, new, warnings=[warned])
+    assert render_diff(diff, "text", golden_root="g") == (
+        f"warning: {warned}\n\nNo changes in the published tools.")
+    assert json.loads(render_diff(diff, "json", golden_root="g"))["warnings"] == [warned]
+    assert render_diff(diff, "github", golden_root="g").startswith("::warning title=")
+    assert "**warning:** " in render_diff(diff, "markdown", golden_root="g")

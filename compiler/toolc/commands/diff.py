@@ -80,8 +80,8 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
         # Against a ref or folder given (CI's `--against origin/main`) the comparison holds
         # the whole branch, and every acceptance should find its change; the committed
         # golden files (the default) leave out what the branch has committed already.
-        gate = f"{old_label} and {new_label}" if against or old else None
-        result = schema_changes(config, before, after, project, gate=gate)
+        between = f"{old_label} and {new_label}" if against or old else None
+        result = schema_changes(config, before, after, project, unused_between=between)
     except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
