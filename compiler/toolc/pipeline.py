@@ -47,6 +47,7 @@ from .specs import Compiled, Progress, compile_specs, discover, shown_path, sour
 if TYPE_CHECKING:
     from .certify.process import Certifier
     from .diff import ToolSet
+    from .diff.gate import Base
     from .diff.result import SchemaDiff
     from .generate import ModuleSink
     from .output.incremental import Reuse
@@ -104,25 +105,36 @@ def new_golden(files: dict[str, str]) -> ToolSet:
 
 
 def schema_changes(config: Config, old: ToolSet, new: ToolSet,
-                   project: ProjectIR | None = None, *,
+                   project: ProjectIR | None = None, base: Base | None = None, *,
                    unused_between: str | None = None) -> SchemaDiff:
-    """``project``: the build the new side comes from, so each change gets its spec place.
+    """``project``: the build the new side comes from, so each change gets its spec place
+    (and the renames its specs declare, ``toolc.diff.renames``); the same change in
+    several modules' golden files is one row (``toolc.diff.rows``). ``base``: the rules
+    that judge (``toolc.diff.gate``): its severities and threshold with the project's
+    acceptances, and the project's changes to those rules as findings.
     ``unused_between`` (``X and Y``, what is compared): the comparison holds a whole
     branch, as a gate's does, so an acceptance that matches no change is a warning."""
-    # lazy: 7 more toolc module(s), only when this runs
     # lazy: 8 more toolc module(s), only when this runs
     from .diff import Policy, diff_tools, renames
+    from .diff.gate import own_text, rule_changes
     from .diff.places import definitions, with_places
     from .diff.result import SchemaDiff
     from .diff.rows import rows
 
     declared = renames.declared(project)
-    policy = Policy.from_config(config.diff)
-    changes = diff_tools(old, new, policy, renames.renames(declared))
-    warnings = [] if unused_between is None else policy.unused_warnings(changes, unused_between)
-    placed = with_places(changes, project)
-    return SchemaDiff(rows(placed, definitions(project), (old.texts, new.texts)), old, new,
-                      warnings=warnings, problems=renames.problems(declared, old, new))
+    own = Policy.from_config(config.diff)
+    judging = own if base is None else base.judging(own)
+    changes = diff_tools(old, new, judging, renames.renames(declared))
+    placed = rows(with_places(changes, project), definitions(project), (old.texts, new.texts))
+    found = SchemaDiff(placed, old, new, problems=renames.problems(declared, old, new))
+    if base is not None:
+        spec_paths = sorted(project.inputs) if project is not None else ()
+        found.policy = rule_changes(base, config.gate_rules(), placed, own_text(config),
+                                    spec_paths)
+        found.note, found.fail_on = base.note, base.policy.fail_on or "error"
+    if unused_between is not None:  # the rules' own findings may be accepted too
+        found.warnings = judging.unused_warnings(found.findings(), unused_between)
+    return found
 
 
 def golden_on_disk(config: Config, known: ToolSet | None = None,
@@ -359,14 +371,17 @@ def _certify(config: Config, project: ProjectIR, result: BuildResult,
 
 
 def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
+    """The golden files replaced against the new ones, judged by HEAD's rules (what
+    ``toolc diff`` would say; CI's gate judges by its base's)."""
     # lazy: 7 more toolc module(s), only when this runs
     from .diff import DiffInputError
+    from .diff.gate import head_base
 
     try:
         new = new_golden(result.files)
         taken = result.compiled.taken
         old = golden_on_disk(config, new, taken.golden_read() if taken is not None else None)
-        diff = schema_changes(config, old, new, result.compiled.project)
+        diff = schema_changes(config, old, new, result.compiled.project, head_base(config))
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",
                                    Span(config.relative(config.output), 1, 1))

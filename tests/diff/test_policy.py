@@ -239,3 +239,25 @@ def test_an_acceptance_that_matches_nothing_is_a_warning_naming_the_entry() -> N
         '[tool.toolc.diff].accept[1] (rule = "TOOL_REMOVED", tool = "fndNote") matches no '
         f"change between {compared}: correct it, or delete it if its change is in the base "
         "already")
+
+
+def test_an_acceptance_says_what_it_accepts_in_words() -> None:
+    def scope(**entry: str) -> str:
+        return Policy.from_config({"accept": [{**entry, "reason": "r"}]}).accept[0].scope()
+
+    assert scope(rule="TOOL_REMOVED", tool="oldTool") == "TOOL_REMOVED in oldTool"
+    assert scope(rule="DESCRIPTION_CHANGED", tool="*") == "DESCRIPTION_CHANGED in every tool"
+    assert scope(rule="DESCRIPTION_CHANGED") == "DESCRIPTION_CHANGED in every tool"
+    assert scope(module="legacy") == "every change in module legacy"
+    assert scope(tool="read*", module="wb", pointer="/inputSchema") == (
+        "every change in read* of module wb at /inputSchema")
+
+
+def test_a_change_to_the_gates_rules_is_accepted_only_by_an_entry_naming_its_rule() -> None:
+    weakened = Change("pyproject.toml", "/tool/toolc/diff/fail_on", "POLICY_WEAKENED",
+                      Severity.ERROR, "m")
+    for entry in ({"tool": "*"}, {"tool": "pyproject.toml"}):
+        assert not Policy.from_config({"accept": [{**entry, "reason": "r"}]}).accept[0] \
+            .matches(weakened), entry
+    named = {"tool": "pyproject.toml", "rule": "POLICY_WEAKENED", "reason": "agreed in #12"}
+    assert Policy.from_config({"accept": [named]}).accept[0].matches(weakened)

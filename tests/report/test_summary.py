@@ -48,3 +48,15 @@ def test_a_row_in_five_modules_is_one_change_in_one_tool() -> None:
 
 def test_no_changes() -> None:
     assert summary([]) == summary([], "info") == "No changes in the published tools."
+
+
+def test_a_weakening_of_the_gates_rules_is_counted_first_and_judged() -> None:
+    weakened = change("POLICY_WEAKENED", Severity.ERROR, tool="pyproject.toml")
+    added = change("ACCEPTANCE_ADDED", Severity.INFO, tool="pyproject.toml")
+    assert summary([], policy=[weakened]) == (
+        "No change to the published tools: 1 weakening of the gate's rules; CI fails on it "
+        "unless accepted in [tool.toolc.diff]")
+    assert summary(BREAKING[:1], policy=[weakened]) == (
+        "1 change in 1 tool: 1 weakening of the gate's rules, 1 breaking; CI fails on them "
+        "unless accepted in [tool.toolc.diff]")
+    assert summary([], policy=[added]) == "No change to the published tools; none fails CI"

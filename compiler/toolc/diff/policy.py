@@ -23,7 +23,7 @@ from typing import Any
 
 from ..diagnostics import Severity
 from .result import Change, DiffInputError
-from .rules import RULES
+from .rules import POLICY_RULES, RULES
 
 FAIL_ON = ("error", "warning", "info", "never")
 
@@ -56,14 +56,25 @@ class Acceptance:
     def matches(self, change: Change) -> bool:
         if self.rule is not None and change.rule != self.rule:
             return False
-        keys = [change.tool]
+        if self.rule is None and change.rule in POLICY_RULES:
+            return False  # a change to the gate's rules is taken only by naming its rule
+        keys = list(change.tools)  # a row in several tools: any of them
         if change.rule == "TOOL_RENAMED" and isinstance(change.old, str):
-            keys.append(f"{change.tool.rpartition('/')[0]}/{change.old}".lstrip("/"))
+            keys += [f"{key.rpartition('/')[0]}/{change.old}".lstrip("/") for key in keys]
         if not any(self.matches_tool(key) for key in keys):
             return False
         if self.pointer is None:
             return True
         return change.pointer == self.pointer or change.pointer.startswith(self.pointer + "/")
+
+    def scope(self) -> str:
+        """What it accepts, in words: ``TOOL_REMOVED in oldTool``, ``DESCRIPTION_CHANGED in
+        every tool``, ``every change in module legacy``, ``... at /inputSchema``."""
+        tool = None if self.tool == "*" else self.tool
+        where = [tool or "", f"module {self.module}" if self.module else ""]
+        place = " of ".join(w for w in where if w) or "every tool"
+        at = f" at {self.pointer}" if self.pointer else ""
+        return f"{self.rule or 'every change'} in {place}{at}"
 
     def describe(self) -> str:
         """What it names, as written: ``rule = "TOOL_REMOVED", tool = "oldTool"``."""
@@ -110,9 +121,8 @@ class Policy:
         return result
 
     def unused(self, changes: Iterable[Change]) -> list[Acceptance]:
-        """Acceptances that match none of ``changes``: stale entries worth deleting. A row
-        in several tools (toolc.diff.rows) is the change in each of them."""
-        listed = [replace(c, tool=key, also=()) for c in changes for key in c.tools]
+        """Acceptances that match none of ``changes``: stale entries worth deleting."""
+        listed = list(changes)
         return [a for a in self.accept if not any(a.matches(c) for c in listed)]
 
     def unused_warnings(self, changes: Iterable[Change], compared: str,

@@ -15,6 +15,11 @@ summary.
 Where a change has a spec place (the new side is a fresh build: :mod:`toolc.diff.places`),
 text and github show it beside the pointer (``specs/desk.toolc.yaml:14:7``).
 
+Compared with a base (:mod:`toolc.diff.gate`), the pull request's changes to the gate's
+rules come first in every format: counted in a line and grouped apart in text and
+markdown, as ``"policy"`` before ``"changes"`` in json, as the first annotations (on
+``pyproject.toml``) in github. They are rows like the others, escaped by the same code.
+
 For ``github`` (and the file names in ``text``), the caller says where each tool's golden
 file is: ``paths`` maps a tool to its file relative to ``golden_root`` (a ToolSet's
 ``paths``), and ``new_texts`` / ``old_texts`` map a tool to its file's text, new and old
@@ -30,6 +35,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import groupby
 from typing import TextIO
 from urllib.parse import quote
@@ -37,6 +43,7 @@ from urllib.parse import quote
 from ..diagnostics import Severity
 from ..diff.result import Change, Json, SchemaDiff, SpecPlace
 from ..diff.rows import name_of
+from ..diff.rules import POLICY_RULES
 from ..diff.sources import line_of, pointer_lines
 from .diagnostic_formats import (
     SEVERITY_COLORS,
@@ -45,7 +52,7 @@ from .diagnostic_formats import (
     github_command,
     json_text,
 )
-from .summary import summary
+from .summary import rules_summary, summary
 
 FORMATS = ("text", "markdown", "json", "github")
 
@@ -73,7 +80,7 @@ def render_diff(diff: SchemaDiff, fmt: str, *, color: bool = False, golden_root:
                   paths={**diff.old.paths, **diff.new.paths},
                   new_texts=diff.new.texts, old_texts=diff.old.texts, fail_on=fail_on,
                   compared=compared, link_base=link_base, spec_prefix=spec_prefix,
-                  warnings=diff.warnings)
+                  warnings=diff.warnings, policy=diff.policy)
 
 
 def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
@@ -81,26 +88,42 @@ def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
            new_texts: Mapping[str, str] | None = None,
            old_texts: Mapping[str, str] | None = None, fail_on: str = "error",
            compared: str | None = None, link_base: str = "", spec_prefix: str = "",
-           warnings: Sequence[str] = ()) -> str:
+           warnings: Sequence[str] = (), policy: Sequence[Change] | None = None,
+           closing: str | None = None) -> str:
     """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline.
     ``fail_on``: the gate's threshold, which the summary says the changes meet or not;
-    ``compared`` (``X with Y``) says in ``markdown`` which sets were compared, for the
-    reviewer who reads only that. ``spec_prefix`` (the project's folder in its
-    repository, ``app/``) and ``link_base`` (``https://github.com/ORG/REPO/blob/SHA/``)
-    make markdown's links to spec lines."""
-    items = list(changes)
+    ``policy``: the changes to the gate's rules of a comparison with a base
+    (``toolc.diff.gate``), shown first in every format; ``closing`` replaces the summary
+    that ends ``text``. ``compared`` (``X with Y``) says in ``markdown`` which sets were
+    compared, for the reviewer who reads only that. ``spec_prefix`` (the project's
+    folder in its repository, ``app/``) and ``link_base``
+    (``https://github.com/ORG/REPO/blob/SHA/``) make markdown's links to spec lines."""
+    items, rules = list(changes), None if policy is None else list(policy)
     locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
+    said = _Said(fail_on, warnings, rules or ())
     if fmt == "text":
-        return render_text(items, color=color, locate=locate, fail_on=fail_on,
-                           warnings=warnings)
+        return render_text(items, color=color, locate=locate, said=said, closing=closing)
     if fmt == "markdown":
         return render_markdown(items, compared, SpecLinks(link_base, spec_prefix),
-                               locate=locate, fail_on=fail_on, warnings=warnings)
+                               locate=locate, said=said)
     if fmt == "json":
-        return render_json(items, locate, warnings)
+        return render_json(items, locate, warnings, rules)
     if fmt == "github":
-        return render_github(items, locate, warnings)
+        return render_github([*said.policy, *items], locate, warnings)
     raise ValueError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """What a report says beside the tools' changes: the gate's threshold (which its
+    summary measures them by), its warnings, the changes to the gate's rules."""
+
+    fail_on: str = "error"
+    warnings: Sequence[str] = ()
+    policy: Sequence[Change] = ()
+
+    def summary(self, changes: Sequence[Change]) -> str:
+        return summary(changes, self.fail_on, self.policy)
 
 
 class Locator:
@@ -152,6 +175,17 @@ def _by_tool(changes: list[Change]) -> list[tuple[tuple[str, ...], list[Change]]
     return [(tools, list(group)) for tools, group in groupby(ordered, key=lambda c: c.tools)]
 
 
+def _groups(policy: Sequence[Change], changes: list[Change]
+            ) -> list[tuple[tuple[str, ...] | None, list[Change]]]:
+    """The changes to the gate's rules first (the group of no tool), then per tool."""
+    first: list[tuple[tuple[str, ...] | None, list[Change]]] = (
+        [(None, list(policy))] if policy else [])
+    return first + list(_by_tool(changes))
+
+
+RULES_HEADING = "the gate's rules (pyproject.toml), as this pull request changes them"
+
+
 def tools_label(tools: Sequence[str], code: Callable[[str], str] = str) -> str:
     """``alpha/addNote``; ``addNote in alpha, core`` for one name in several folders;
     ``code`` renders each name."""
@@ -173,16 +207,17 @@ def _text_head(tools: tuple[str, ...], locate: Locator | None) -> list[str]:
 
 
 def render_text(changes: list[Change], *, color: bool = False,
-                locate: Locator | None = None, fail_on: str = "error",
-                warnings: Sequence[str] = ()) -> str:
+                locate: Locator | None = None, said: _Said | None = None,
+                closing: str | None = None) -> str:
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
-    blocks = []
-    for tools, group in _by_tool(changes):
+    said = said or _Said()
+    blocks = [rules_summary(said.policy)] if said.policy else []
+    for tools, group in _groups(said.policy, changes):
         # Names, pointers and values come from the golden files (a pull request's):
         # their control characters are shown, never sent to the terminal.
-        head, *files = _text_head(tools, locate)
+        head, *files = [RULES_HEADING] if tools is None else _text_head(tools, locate)
         lines = [paint(_BOLD, head), *files]
         for c in group:
             # An accepted change is dimmed: it is shown, but it does not fail anything.
@@ -201,16 +236,20 @@ def render_text(changes: list[Change], *, color: bool = False,
                 new = escape_controls(_value(c.new, shorten=True))
                 lines.append("    " + paint(_GREEN, f"+ {new}"))
         blocks.append("\n".join(lines))
-    if warnings:
-        blocks.append("\n".join(f"warning: {escape_controls(w)}" for w in warnings))
-    blocks.append(summary(changes, fail_on))
+    if said.warnings:
+        blocks.append("\n".join(f"warning: {escape_controls(w)}" for w in said.warnings))
+    blocks.append(said.summary(changes) if closing is None else closing)
     return "\n\n".join(blocks)
 
 
 def render_json(changes: list[Change], locate: Locator | None = None,
-                warnings: Sequence[str] = ()) -> str:
-    rows = [{**c.to_json(), "files": locate.files(c) if locate else []} for c in changes]
-    return json_text({"changes": rows, "warnings": list(warnings)})
+                warnings: Sequence[str] = (), policy: Sequence[Change] | None = None) -> str:
+    """``{"changes": [...], "warnings": [...]}``; compared with a base, ``"policy"`` first."""
+    def rows(items: Iterable[Change]) -> list[dict[str, Json]]:
+        return [{**c.to_json(), "files": locate.files(c) if locate else []} for c in items]
+
+    found = {"changes": rows(changes), "warnings": list(warnings)}
+    return json_text(found if policy is None else {"policy": rows(policy), **found})
 
 
 MARKER = "<!-- toolc-schema-diff -->"
@@ -272,20 +311,24 @@ def _markdown_head(tools: tuple[str, ...], locate: Locator | None) -> list[str]:
 
 def render_markdown(changes: list[Change], compared: str | None = None,
                     links: SpecLinks | None = None, *, locate: Locator | None = None,
-                    fail_on: str = "error", warnings: Sequence[str] = ()) -> str:
-    links = links or SpecLinks()
-    spec_column = any(c.spec is not None for c in changes)
+                    said: _Said | None = None) -> str:
+    links, said = links or SpecLinks(), said or _Said()
     lines = [MARKER, "### Schema changes", ""]
     if compared:
         lines += [f"Compared {_cell(compared)}.", ""]
-    lines += [f"**warning:** {_cell(w)}" for w in warnings]
-    if warnings:
+    lines += [f"**warning:** {_cell(w)}" for w in said.warnings]
+    if said.warnings:
         lines.append("")
-    if not changes:
-        return "\n".join([*lines, summary(changes, fail_on)])
-    lines.append(f"**{summary(changes, fail_on)}**")
-    for tools, group in _by_tool(changes):
-        lines += ["", *_markdown_head(tools, locate), "",
+    if said.policy:
+        lines += [f"**{rules_summary(said.policy)}**", ""]
+    if not changes and not said.policy:
+        return "\n".join([*lines, said.summary(changes)])
+    lines.append(f"**{said.summary(changes)}**")
+    for tools, group in _groups(said.policy, changes):
+        spec_column = tools is None or any(c.spec is not None for c in changes)
+        head = (["#### The gate's rules: `pyproject.toml`"] if tools is None
+                else _markdown_head(tools, locate))
+        lines += ["", *head, "",
                   "| severity | rule | " + ("spec | " if spec_column else "")
                   + "pointer | change | old | new |",
                   "| --- | --- | --- | --- | --- | --- |" + (" --- |" if spec_column else "")]
@@ -319,10 +362,11 @@ def render_github(changes: list[Change], locate: Locator, warnings: Sequence[str
     for c in changes:
         kind = "notice" if c.accepted else github_command(c.severity)
         props = []
-        where = locate.file(c.tool)
+        rules = c.rule in POLICY_RULES and c.spec is not None  # pyproject.toml's own line
+        where = c.spec.path if rules and c.spec else locate.file(c.tool)
         if where is not None:
             props.append(f"file={_escape_prop(where)}")
-            line = locate.line(c)
+            line = c.spec.line if rules and c.spec else locate.line(c)
             if line is not None:
                 props.append(f"line={line}")
         props.append(f"title={_escape_prop(f'{c.rule} in {c.tool} ({c.severity})')}")
