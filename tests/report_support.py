@@ -18,8 +18,9 @@ from cmarkgfm.cmark import Options
 from hypothesis import strategies as st
 from toolc.diagnostics import Severity
 from toolc.diff import Change, SpecPlace
-from toolc.report.changes import WHOLE_TOOL, rules_summary, summary
+from toolc.report.changes import WHOLE_TOOL, tools_label
 from toolc.report.diagnostic_formats import escape_controls
+from toolc.report.summary import rules_summary, summary
 
 
 def github_html(markdown: str) -> str:
@@ -134,10 +135,11 @@ def value_code(value: object) -> str:
 
 
 def check_report(changes: list[Change], markdown: str, *, compared: str | None = None,
-                 base: str = "", policy: Sequence[Change] = ()) -> Page:
+                 base: str = "", policy: Sequence[Change] = (), warnings: Sequence[str] = (),
+                 fail_on: str = "error") -> Page:
     """The rendered report holds the report's own elements only, each where the report
     puts it, and every string of the changes (and of ``policy``, the changes to the
-    gate's rules) shows as it is."""
+    gate's rules, and of the ``warnings``) shows as it is."""
     page = rendered(markdown)
     assert page.comments == [" toolc-schema-diff "] and page.other == []
     assert {e.tag for e in page.root.all()} <= REPORT_TAGS
@@ -149,34 +151,50 @@ def check_report(changes: list[Change], markdown: str, *, compared: str | None =
         assert blocks[0].text().replace(WORD_JOINER, "") == (
             f"Compared {shown(compared)}.".replace(WORD_JOINER, ""))
         blocks = blocks[1:]
-    verdicts = ([rules_summary(policy)] if policy else []) + [summary(changes)]
+    if warnings:  # one paragraph, a line each
+        assert [e.text() for e in blocks[0].all("strong")] == ["warning:"] * len(warnings)
+        assert blocks[0].text().replace(WORD_JOINER, "") == "\n".join(
+            f"warning: {shown(w)}" if w else "warning:" for w in warnings).replace(WORD_JOINER, "")
+        blocks = blocks[1:]
+    verdicts = [*([rules_summary(policy)] if policy else []), summary(changes, fail_on, policy)]
     for verdict, words in zip(blocks, verdicts, strict=False):  # the report's, in bold
         assert [(e.tag, e.text()) for e in verdict.all()] == [("strong", words)]
         assert verdict.text() == words
-    blocks = blocks[len(verdicts):]
+    check_tables(changes, policy, blocks[len(verdicts):], base)
+    every = [*policy, *changes]
+    strong = [e.text() for e in page.root.all("strong")]
+    assert sorted(strong) == sorted(
+        verdicts + ["warning:"] * len(warnings) + ["accepted:"] * sum(c.accepted for c in every)
+        + ["error"] * sum(c.severity is Severity.ERROR and not c.accepted for c in every))
+    assert len(page.root.all("del")) == sum(c.accepted for c in every)
+    return page
+
+
+def check_tables(changes: list[Change], policy: Sequence[Change], blocks: list[Element],
+                 base: str) -> None:
+    """A heading and a table per tool (the gate's rules first), a row per change."""
     spec_column = HEADER if any(c.spec is not None for c in changes) else [
         h for h in HEADER if h != "spec"]
-    groups = [("pyproject.toml", HEADER, list(policy))] if policy else []
-    groups += [(g[0].tool, spec_column, g) for g in (
-        list(g) for _, g in groupby(sorted(changes, key=Change.sort_key), lambda c: c.tool))]
-    assert [b.tag for b in blocks] == ["h4", "table"] * len(groups)
-    for (tool, header, group), heading, table in zip(groups, blocks[::2], blocks[1::2],
-                                                     strict=True):
-        assert [(e.tag, e.text()) for e in heading.all()] == [
-            ("code", escape_controls(tool) or " ")]
+    groups: list[tuple[tuple[str, ...] | None, list[str], list[Change]]] = (
+        [(None, HEADER, list(policy))] if policy else [])
+    ordered = sorted(changes, key=lambda c: (c.tools, *c.sort_key()[1:]))
+    groups += [(tools, spec_column, list(g)) for tools, g in groupby(ordered, lambda c: c.tools)]
+    for tools, header, group in groups:
+        heading, blocks = blocks[0], blocks[1:]
+        assert heading.tag == "h4" and {e.tag for e in heading.all()} == {"code"}
+        assert heading.text() == ("The gate's rules: pyproject.toml" if tools is None else
+                                  tools_label(tools, lambda t: escape_controls(t) or " "))
+        if blocks[0].tag == "p":  # the golden files of a row in several tools
+            files, blocks = blocks[0], blocks[1:]
+            assert tools and len(tools) > 1 and {e.tag for e in files.all()} == {"code"}
+            assert files.text().startswith("In ") and files.text().endswith(".")
+        table, blocks = blocks[0], blocks[1:]
         assert [th.text() for th in table.all("th")] == header
         rows = table.all("tbody")[0].elements()
         assert len(rows) == len(group)
         for change, row in zip(group, rows, strict=True):
-            cells = dict(zip(header, row.elements(), strict=True))
-            check_row(change, cells, base)
-    every = [*policy, *changes]
-    strong = [e.text() for e in page.root.all("strong")]
-    assert sorted(strong) == sorted(
-        verdicts + ["accepted:"] * sum(c.accepted for c in every)
-        + ["error"] * sum(c.severity is Severity.ERROR and not c.accepted for c in every))
-    assert len(page.root.all("del")) == sum(c.accepted for c in every)
-    return page
+            check_row(change, dict(zip(header, row.elements(), strict=True)), base)
+    assert blocks == []
 
 
 def check_row(change: Change, cells: dict[str, Element], base: str) -> None:
@@ -299,8 +317,9 @@ hostile_text = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=3), max_si
 
 
 @st.composite
-def hostile_changes(draw: st.DrawFn) -> list[Change]:
-    """One to four changes of up to three tools, every string of them hostile text."""
+def hostile_changes(draw: st.DrawFn, several: bool = False) -> list[Change]:
+    """One to four changes of up to three tools, every string of them hostile text; with
+    ``several``, a change may be in more tools (a row of several modules' tools)."""
     tools = draw(st.lists(hostile_text.filter(bool), min_size=1, max_size=3, unique=True))
     place = st.builds(SpecPlace, hostile_text.filter(bool), st.integers(1, 10**6),
                       st.integers(1, 999), st.none() | hostile_text)
@@ -314,5 +333,7 @@ def hostile_changes(draw: st.DrawFn) -> list[Change]:
             message=draw(hostile_text), old=draw(st.none() | hostile_text),
             new=draw(st.none() | st.dictionaries(hostile_text, hostile_text, max_size=2)),
             accepted=accepted, reason=draw(hostile_text) if accepted else None,
-            spec=draw(st.none() | place)))
+            spec=draw(st.none() | place),
+            also=draw(st.lists(hostile_text.filter(bool), max_size=2 if several else 0,
+                               unique=True).map(tuple))))
     return items

@@ -155,15 +155,19 @@ def test_spec_paths_that_leave_the_repository_are_not_linked() -> None:
         assert page.root.all("a") == [], path
 
 
-@given(hostile_changes(), st.none() | hostile_text.filter(bool), st.sampled_from(["", BASE]),
-       st.none() | hostile_changes())
+@given(hostile_changes(several=True), st.none() | hostile_text.filter(bool),
+       st.sampled_from(["", BASE]), st.none() | hostile_changes(),
+       st.lists(hostile_text, max_size=2), st.sampled_from(["error", "info"]),
+       st.dictionaries(hostile_text, hostile_text))
 def test_no_element_of_any_report_comes_from_its_data(
-        items: list[Change], compared: str | None, base: str,
-        policy: list[Change] | None) -> None:
-    """Any changes, and any changes to the gate's rules (globs, acceptances and their
-    reasons are the pull request's text too)."""
-    out = render(items, "markdown", compared=compared, link_base=base, policy=policy)
-    check_report(items, out, compared=compared, base=base, policy=policy or ())
+        items: list[Change], compared: str | None, base: str, policy: list[Change] | None,
+        warnings: list[str], fail_on: str, files: dict[str, str]) -> None:
+    """Any changes, any changes to the gate's rules and any warnings (globs, acceptances
+    and their reasons are the pull request's text too), golden files of any name."""
+    out = render(items, "markdown", compared=compared, link_base=base, policy=policy,
+                 warnings=warnings, fail_on=fail_on, paths=files, golden_root="")
+    check_report(items, out, compared=compared, base=base, policy=policy or (),
+                 warnings=warnings, fail_on=fail_on)
 
 
 def test_the_fragments_include_the_issues_inputs() -> None:
