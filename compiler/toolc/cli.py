@@ -119,8 +119,8 @@ def init(force: bool, module: str | None) -> None:
 @click.option("--live", is_flag=True,
               help="Compare the pinned MCP servers' tools with what they publish now.")
 @click.option("--link-base", metavar="URL", default="",
-              help="markdown: link spec lines under this URL (https://github.com/ORG/REPO/"
-                   "blob/SHA/); default: links relative to the repository root.")
+              help="markdown: link spec lines under this http(s) URL (https://github.com/"
+                   "ORG/REPO/blob/SHA/); default: links relative to the repository root.")
 def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_on: str,
          live: bool, link_base: str) -> None:
     """Classify the changes between two sets of published tools.
