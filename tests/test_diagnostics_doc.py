@@ -80,6 +80,9 @@ _ELSEWHERE = {
              "docs/security.md).",
     "TC506": "Reported by `toolc build` as one line naming the file that could not be "
              "written (see tests/output/test_staging.py and tests/output/test_lock.py).",
+    **{code: "Reported by `toolc build` and `toolc validate` after the analysis, at the "
+               "export, with the budget's figures (see tests/test_budget.py and \"Token "
+               "budget\" in spec-format.md)." for code in ("TC512", "TC513", "TC514")},
     "TC5": "Reported by `toolc build` when it certifies the generated modules through a "
            "real MCP client (see tests/certify/test_compare.py).",
     "TC9": "Reported when reading `[tool.toolc]` in `pyproject.toml` (see "

@@ -185,6 +185,7 @@ RULES: dict[str, Rule] = _rules(
     ("TC511", "misspelt-search-key", W, "A `meta` key that is a near miss of a tool-search `_meta` key (`anthropic/alwaysLaod`)."),
     ("TC512", "token-budget", W, "An export costs more tokens upfront than `token-budget` (estimated: characters / 4)."),
     ("TC513", "tool-budget", W, "An export loads more tools upfront than `tool-budget`."),
+    ("TC514", "few-tools-searched", I, "Tool search defers the tools of an export of fewer than about ten, where loading them upfront is faster."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
     ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
@@ -205,9 +206,9 @@ class Suppression:
 
 # Certification and the budget report after the front end: a suppression of one of their
 # codes is judged by them (``judge_suppressions``), not at the end of the analysis.
-LATE_CODES = frozenset({"TC501", "TC502", "TC503", "TC512", "TC513"})
+LATE_CODES = frozenset({"TC501", "TC502", "TC503", "TC512", "TC513", "TC514"})
 CERTIFY_CODES = frozenset({"TC501", "TC502", "TC503"})
-BUDGET_CODES = frozenset({"TC512", "TC513"})
+BUDGET_CODES = frozenset({"TC512", "TC513", "TC514"})
 _RULE_NAMES: dict[str, str] = {}
 
 
