@@ -83,6 +83,9 @@ _ELSEWHERE = {
     **{code: "Reported by `toolc build` and `toolc validate` after the analysis, at the "
                "export, with the budget's figures (see tests/test_budget.py and \"Token "
                "budget\" in spec-format.md)." for code in ("TC512", "TC513", "TC514")},
+    "TC520": "Reported by `toolc build` and `toolc diff` when they compare the golden files "
+             "with a fresh build: only then is the base known (see tests/commands/test_diff.py "
+             "and docs/diff.md#renames).",
     "TC5": "Reported by `toolc build` when it certifies the generated modules through a "
            "real MCP client (see tests/certify/test_compare.py).",
     "TC9": "Reported when reading `[tool.toolc]` in `pyproject.toml` (see "

@@ -74,22 +74,22 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
 
 
 def _changes_fail(result: BuildResult, fail_on: str | None) -> bool:
-    if fail_on is None or result.diff is None or not result.diff.changes:
+    if fail_on is None or result.diff is None or not result.diff.findings():
         return False  # (a no-op build has no diff: it imports no diff code either)
     # lazy: the diff package and, through its rules, the runtime (pydantic): 0.1 s
     from ..diff import fails
 
-    return fails(result.diff.changes, fail_on)
+    return fails(result.diff.findings(), fail_on)
 
 
 def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
                    color: bool, checking: bool) -> None:
     """The schema changes, apart from the diagnostics and in their own words (a breaking
     change is not an error of the specs), closed by what CI will make of them."""
-    if result.diff is None or not result.diff.changes:
+    if result.diff is None or not result.diff.findings():
         return
     # lazy: the report of changes (8 more toolc modules), only when there are changes
-    from ..report.changes import render_diff, review_summary
+    from ..report.changes import render_diff
 
     golden_root = f"{config.relative(config.output)}/schemas"
     if fmt == "github":
@@ -98,9 +98,11 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
 
     side = "in" if checking else "this build replaces in"
     out.write(f"\nSchema changes against the golden files {side} {golden_root}/:\n\n")
-    closing = review_summary(result.diff.changes, ci_fail_on(config))
+    if result.diff.note:  # HEAD's rules could not be read: the defaults judge
+        out.write(f"toolc: {result.diff.note}\n")
+    # The summary says what CI's gate, `toolc diff --against`, will make of them.
     out.write(render_diff(result.diff, "text", color=color, golden_root=golden_root,
-                          closing=closing) + "\n\n")
+                          fail_on=result.diff.fail_on or ci_fail_on(config)) + "\n\n")
 
 
 def _print_budgets(result: BuildResult, out: TextIO) -> None:
@@ -122,8 +124,10 @@ def _build_json(result: BuildResult, config: Config, checking: bool, strict: boo
         # lazy: the report of changes (8 more toolc modules), only when there is a diff
         from ..report.changes import render_diff
 
-        doc["changes"] = json.loads(render_diff(result.diff, "json",
-                                                golden_root=golden_root))["changes"]
+        rows = json.loads(render_diff(result.diff, "json", golden_root=golden_root))
+        doc["changes"] = rows["changes"]
+        if "policy" in rows:  # judged by HEAD's rules: the changes to them
+            doc["policy"] = rows["policy"]
     p = result.plan
     budgets = result.compiled.budgets
     doc["budget"] = None if budgets is None else [b.as_json() for b in budgets]
