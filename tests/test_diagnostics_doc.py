@@ -80,6 +80,9 @@ _ELSEWHERE = {
              "docs/security.md).",
     "TC506": "Reported by `toolc build` as one line naming the file that could not be "
              "written (see tests/output/test_staging.py and tests/output/test_lock.py).",
+    **{code: "Reported by `toolc build` and `toolc validate` after the analysis, at the "
+               "export, with the budget's figures (see tests/test_budget.py and \"Token "
+               "budget\" in spec-format.md)." for code in ("TC512", "TC513", "TC514")},
     "TC520": "Reported by `toolc build` and `toolc diff` when they compare the golden files "
              "with a fresh build: only then is the base known (see tests/commands/test_diff.py "
              "and docs/diff.md#renames).",
