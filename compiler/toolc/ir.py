@@ -77,12 +77,12 @@ class ToolIR:
 
     def published(self) -> dict[str, JSON]:
         """The tool as MCP ``tools/list`` shows it: the runtime's wire shape
-        (:func:`toolc.runtime.abstract.published_tool`), with the approval marker in
+        (:func:`toolc.runtime.toolsets.abstract.published_tool`), with the approval marker in
         ``_meta`` as the runtime lists it (toolc.runtime.metakeys)."""
         # lazy: toolc.runtime's package imports pydantic (0.1-0.2 s), which a no-op
         # build, answered from its cache, never needs
-        from .runtime.abstract import published_tool
         from .runtime.metakeys import with_approval
+        from .runtime.toolsets.abstract import published_tool
 
         meta = with_approval(self.meta) if self.requires_approval else self.meta
         return published_tool(self.name, self.input_schema, title=self.title,
@@ -306,7 +306,7 @@ class ProjectIR:
 
     def stand_in_targets(self, *, unpinned: bool = False) -> dict[str, list[tuple[str, MCPToolsetIR]]]:
         """Per module, the ``mcp`` toolsets a ``PinnedToolset`` stands in for, by module
-        attribute (``toolc.runtime.pinned.stand_in_pinned``): those that pin their tools,
+        attribute (``toolc.runtime.mcp.pinned.stand_in_pinned``): those that pin their tools,
         and with ``unpinned`` the others too (what certification does)."""
         found = {}
         for module in self.modules.values():

@@ -29,7 +29,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from toolc.adapters._common import calling, failure_policy, pause_request, published_schema, require
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -38,6 +37,7 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.results import ToolResult, to_tool_result
+from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
 
 require("langchain", "langchain_core")
 

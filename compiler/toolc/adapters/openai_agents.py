@@ -37,7 +37,6 @@ from toolc.adapters._common import (
     published_schema,
     require,
 )
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -47,6 +46,7 @@ from toolc.runtime.deferred import (
 )
 from toolc.runtime.failures import FailurePolicy
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
+from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
 
 require("openai-agents", "agents")
 

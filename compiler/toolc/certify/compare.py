@@ -2,7 +2,7 @@
 
 The generated modules are imported from a staging folder (before anything is written),
 each module's exported toolset is served by a real mcp low-level ``Server`` through
-``toolc.runtime.server``, and a real ``mcp.Client`` lists the tools in-process. Then:
+``toolc.runtime.server.toolset_server``, and a real ``mcp.Client`` lists the tools in-process. Then:
 
 1. every description the spec gives (tool, properties at any depth, array items, named
    types, ``returns``) must stand on the wire at its own JSON pointer: not only inside an
@@ -20,7 +20,7 @@ does it all in this process, where no process can be forked.
 
 No ``mcp`` toolset is connected to: certification starts no server's command and
 contacts no URL (the spec, from a pull request maybe, names them). A pinned one's
-definitions (``toolc import``) stand in for its server (``toolc.runtime.pinned``), and
+definitions (``toolc import``) stand in for its server (``toolc.runtime.mcp.pinned``), and
 one that pins nothing lists no tools, so a build certifies offline what the module is
 known to publish; ``toolc diff --live`` compares the live servers with the pins. The listing is taken as the JSON sent, so fields the SDK's ``Tool``
 model does not know (a pinned tool's ``icons``, vendor fields) are compared too.
@@ -54,7 +54,7 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
     ``reuse``: the modules with a verdict there are not served, their verdict is said
     again; what each served module reported is kept in ``reuse.fresh``."""
     # lazy: 1 more toolc module(s), only when this runs
-    from ..runtime.pinned import stand_in_pinned
+    from ..runtime.mcp.pinned import stand_in_pinned
 
     served = list(project.modules) if reuse is None else reuse.served(project)
     if not served:
@@ -110,8 +110,8 @@ def _import_mcp() -> None:
     from mcp import Client  # noqa: F401
 
     # lazy: imported ahead on purpose, while the build does other work
-    from ..runtime.mcp_listing import list_raw_tools  # noqa: F401
-    from ..runtime.server import to_mcp_server  # noqa: F401
+    from ..runtime.mcp.listing import list_raw_tools  # noqa: F401
+    from ..runtime.server.toolset_server import to_mcp_server  # noqa: F401
 
 
 def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[str, str],
@@ -397,10 +397,10 @@ async def list_over_mcp(toolset: Any, deps: Any = None) -> list[dict[str, Any]]:
     from mcp import Client
 
     # lazy: 1 more toolc module(s), only when this runs
-    from ..runtime.mcp_listing import list_raw_tools
+    from ..runtime.mcp.listing import list_raw_tools
 
     # lazy: loads mcp (about a second)
-    from ..runtime.server import to_mcp_server
+    from ..runtime.server.toolset_server import to_mcp_server
 
     # The build's own client: its diagnostics need the real failure, not a masked ref.
     server = to_mcp_server(toolset, name="toolc-certify", deps=deps, expose_errors=True)

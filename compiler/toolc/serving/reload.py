@@ -7,7 +7,7 @@ again exactly as at the start (the spec compiled in memory and staged as a fresh
 package; a module imported afresh), its toolset entered, and swapped in behind the
 running server, which tells its clients: ``notifications/tools/list_changed`` on each
 connection, and an event on ``subscriptions/listen`` streams
-(:func:`toolc.runtime.server.replace_toolset`). A spec with errors mid-edit is reported
+(:func:`toolc.runtime.server.toolset_server.replace_toolset`). A spec with errors mid-edit is reported
 (its diagnostics on stderr) and the server goes on serving the last good toolset.
 
 Handler modules are imported once: a change to a handler needs a restart (a module
@@ -105,7 +105,7 @@ class Reloader:
         import anyio
 
         # lazy: loads mcp (about a second)
-        from ..runtime.server import replace_toolset
+        from ..runtime.server.toolset_server import replace_toolset
 
         # lazy: 6 more toolc module(s), only when this runs
         from .targets import ServeError

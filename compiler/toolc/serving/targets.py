@@ -190,7 +190,7 @@ def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
 
 def _stand_in(package: str | None, project: ProjectIR) -> None:
     # lazy: 1 more toolc module(s), only when this runs
-    from ..runtime.pinned import stand_in_pinned
+    from ..runtime.mcp.pinned import stand_in_pinned
 
     stand_in_pinned(package, project.stand_in_targets(), forward_calls=True)
 
@@ -259,7 +259,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
         _sigterm_unwinds()
         with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
             # lazy: loads mcp (about a second)
-            from ..runtime.server import to_mcp_server
+            from ..runtime.server.toolset_server import to_mcp_server
 
             server = to_mcp_server(chosen.toolset, name=chosen.name,
                                    instructions=chosen.instructions,

@@ -53,7 +53,6 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Too
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -63,6 +62,7 @@ from toolc.runtime.deferred import (
 )
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult
+from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition, ToolsetError
 
 logger = logging.getLogger("toolc.runtime")
 

@@ -28,18 +28,18 @@ from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from toolc.runtime.abstract import (
+from toolc.runtime.context import RunContext
+from toolc.runtime.deferred import DeferredCallError
+from toolc.runtime.failures import cannot_run, failure_result
+from toolc.runtime.results import ToolResult, to_tool_result
+from toolc.runtime.tool import LazyRef, LazyRefError
+from toolc.runtime.toolsets.abstract import (
     AbstractToolset,
     DelegatingToolset,
     ExitInfo,
     ToolDefinition,
     ToolsetError,
 )
-from toolc.runtime.context import RunContext
-from toolc.runtime.deferred import DeferredCallError
-from toolc.runtime.failures import cannot_run, failure_result
-from toolc.runtime.results import ToolResult, to_tool_result
-from toolc.runtime.tool import LazyRef, LazyRefError
 
 # The `next` a wrapper's `call_tool` receives: runs the inner set's tool.
 CallNext = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]

@@ -109,7 +109,7 @@ async def test_tools_list_is_the_definitions_exactly(mode: str) -> None:
 
 
 def test_the_sdks_own_result_pass_would_drop_a_null_in_meta() -> None:
-    """Why server.py puts definitions back after the SDK's per-version pass."""
+    """Why the server puts definitions back after the SDK's per-version pass."""
     tool = {"name": "t", "inputSchema": {"type": "object"}, "_meta": {"k": None}}
     result = {"tools": [tool], "ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
     sieved = serialize_server_result("tools/list", "2026-07-28", result)
@@ -288,7 +288,7 @@ async def test_a_changed_list_is_published_to_listen_streams() -> None:
 
 
 async def test_a_replaced_toolset_is_announced_to_every_handshake_connection() -> None:
-    from toolc.runtime.server import replace_toolset
+    from toolc.runtime.server.toolset_server import replace_toolset
 
     server = rt.to_mcp_server(rt.FunctionToolset([make_tool("echo")]))
     heard: dict[str, list[Any]] = {"a": [], "b": []}
@@ -311,7 +311,7 @@ async def test_a_replaced_toolset_is_announced_to_every_handshake_connection() -
 
 
 async def test_a_replaced_toolset_is_published_to_listen_streams() -> None:
-    from toolc.runtime.server import replace_toolset
+    from toolc.runtime.server.toolset_server import replace_toolset
 
     server = rt.to_mcp_server(rt.FunctionToolset([make_tool("echo")]))
     async with Client(server) as client:
@@ -326,7 +326,7 @@ async def test_a_replaced_toolset_is_published_to_listen_streams() -> None:
 
 async def test_replace_toolset_needs_a_toolc_server() -> None:
     from mcp.server import Server
-    from toolc.runtime.server import replace_toolset
+    from toolc.runtime.server.toolset_server import replace_toolset
 
     with pytest.raises(TypeError):
         await replace_toolset(Server("plain"), rt.FunctionToolset([]))

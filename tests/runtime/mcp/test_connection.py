@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
-from toolc.runtime.mcp_connection import Connection, describe_error, error_code, is_closed
+from toolc.runtime.mcp.connection import Connection, describe_error, error_code, is_closed
 
 pytestmark = pytest.mark.anyio
 

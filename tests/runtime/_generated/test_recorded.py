@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
-from toolc.runtime.recorded import ClassRecorder, Later, Recipe
+from toolc.runtime._generated.recorded import ClassRecorder, Later, Recipe
 
 HEAD = '''
 from __future__ import annotations

@@ -17,10 +17,10 @@ from typing import Any
 
 import anyio
 
-from toolc.runtime.abstract import ExitInfo, ToolDefinition, ToolsetError
-from toolc.runtime.combined import CombinedToolset, Conflicts
 from toolc.runtime.context import RunContext
-from toolc.runtime.mcp import MCPServerError, MCPToolset
+from toolc.runtime.mcp.toolset import MCPServerError, MCPToolset
+from toolc.runtime.toolsets.abstract import ExitInfo, ToolDefinition, ToolsetError
+from toolc.runtime.toolsets.combined import CombinedToolset, Conflicts
 
 logger = logging.getLogger("toolc.runtime")
 

@@ -16,11 +16,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
 from toolc.runtime.failures import cannot_run
 from toolc.runtime.results import ToolResult, unknown_tool
 from toolc.runtime.tool import LazyRef, call_inline, is_async_callable, resolve_callable
+from toolc.runtime.toolsets.abstract import (
+    AbstractToolset,
+    DelegatingToolset,
+    ToolDefinition,
+    ToolsetError,
+)
 
 Predicate = Callable[[RunContext[Any]], bool | Awaitable[bool]]
 

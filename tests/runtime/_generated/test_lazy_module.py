@@ -16,11 +16,11 @@ import toolc.runtime as rt
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from toolc.runtime import _generated as rtg
-from toolc.runtime import generated_support
+from toolc.runtime._generated import lazy_module
 
 
 def test_pydantic_is_imported_only_when_a_validator_is_made() -> None:
-    tree = ast.parse(Path(generated_support.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(lazy_module.__file__).read_text(encoding="utf-8"))
     top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
     assert all("pydantic" not in (getattr(n, "module", None) or "") for n in top)
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from toolc.runtime.abstract import DelegatingToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import approval_gate
 from toolc.runtime.metakeys import with_approval
 from toolc.runtime.results import ToolResult
+from toolc.runtime.toolsets.abstract import DelegatingToolset, ToolDefinition
 
 
 class ApprovalRequiredToolset(DelegatingToolset[Any]):

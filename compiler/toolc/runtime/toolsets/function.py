@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.results import ToolResult, unknown_tool
 from toolc.runtime.tool import Tool
+from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
 
 
 class FunctionToolset(AbstractToolset[Any]):

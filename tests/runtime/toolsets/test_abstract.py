@@ -139,7 +139,7 @@ def test_a_kind_says_what_entering_and_leaving_do_and_wrappers_pass_the_reason_o
 
 
 def test_the_async_with_dunders_are_written_once_in_the_contract() -> None:
-    import toolc.runtime.pinned  # noqa: F401 - its PinnedToolset is a kind too
+    import toolc.runtime.mcp.pinned  # noqa: F401 - its PinnedToolset is a kind too
 
     def kinds(cls: type) -> list[type]:
         return [cls, *(k for sub in cls.__subclasses__() for k in kinds(sub))]

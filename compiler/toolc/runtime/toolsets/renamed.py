@@ -9,10 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError
 from toolc.runtime.results import ToolResult, restate_unknown, unknown_tool
+from toolc.runtime.toolsets.abstract import (
+    AbstractToolset,
+    DelegatingToolset,
+    ToolDefinition,
+    ToolsetError,
+)
 
 
 class RenamedToolset(DelegatingToolset[Any]):

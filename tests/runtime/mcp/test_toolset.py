@@ -126,7 +126,7 @@ async def test_serving_an_mcp_set_republishes_every_field_its_server_sent(mode: 
     """A proxy of a third-party server: fields the SDK's Tool model does not know (icons'
     own keys, x-vendor, an unknown annotation hint) reach the proxy's clients unchanged."""
     from mcp import Client
-    from toolc.runtime.mcp_listing import list_raw_tools
+    from toolc.runtime.mcp.listing import list_raw_tools
 
     sent = toy_module().tool_list("")
     async with Client(rt.to_mcp_server(toy_stdio(id="toy")), mode=mode) as client:
@@ -142,7 +142,7 @@ async def test_serving_an_mcp_set_republishes_every_field_its_server_sent(mode: 
 
 async def test_always_load_marks_every_tool_of_the_server_for_clients_with_tool_search() -> None:
     from mcp import Client
-    from toolc.runtime.mcp_listing import list_raw_tools
+    from toolc.runtime.mcp.listing import list_raw_tools
 
     sent = toy_module().tool_list("")
     async with Client(rt.to_mcp_server(toy_stdio(id="toy", always_load=True))) as client:
@@ -155,8 +155,8 @@ async def test_always_load_marks_every_tool_of_the_server_for_clients_with_tool_
 
 
 def test_known_fields_of_another_type_are_kept_as_sent_and_no_input_schema_fails() -> None:
-    from toolc.runtime.mcp import _definition
-    from toolc.runtime.mcp_listing import ListingError
+    from toolc.runtime.mcp.listing import ListingError
+    from toolc.runtime.mcp.toolset import _definition
 
     sent = {"name": "t", "title": None, "inputSchema": {}, "annotations": [], "x": 1}
     definition = _definition(sent)

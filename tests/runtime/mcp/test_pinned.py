@@ -18,7 +18,7 @@ from toolc.ir import (
     ToolIR,
     ToolsetIR,
 )
-from toolc.runtime.pinned import PinnedToolset, definition, listed_tools
+from toolc.runtime.mcp.pinned import PinnedToolset, definition, listed_tools
 
 
 def pinned(name: str, **fields: Any) -> ToolIR:

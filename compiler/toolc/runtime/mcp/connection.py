@@ -16,7 +16,7 @@ from typing import Any
 
 import anyio
 
-from toolc.runtime.abstract import ToolsetError
+from toolc.runtime.toolsets.abstract import ToolsetError
 
 CLOSE_TIMEOUT_S = 10.0  # a client that takes longer to close is cancelled
 

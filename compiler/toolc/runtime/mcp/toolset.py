@@ -1,10 +1,10 @@
 """`mcp`: the tools of one MCP server, over stdio or streamable HTTP.
 
-The connection (see mcp_connection.py) opens on `async with toolset:` or lazily at first
+The connection (see `connection.py`) opens on `async with toolset:` or lazily at first
 use, and closes when the last `async with` is left (or on `disconnect()`). A
 connection made on one event loop is not reused on another.
 
-Tools are listed as the JSON the server sent (see mcp_listing.py), so every field it
+Tools are listed as the JSON the server sent (see `listing.py`), so every field it
 gave is kept: unknown top-level fields become `ToolDefinition.extra`, annotations and
 `_meta` stay as sent, and serving the set again publishes them all.
 
@@ -32,10 +32,9 @@ from typing import Any
 
 import anyio
 
-from toolc.runtime.abstract import PUBLISHED_KEYS, AbstractToolset, ExitInfo, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.failures import cannot_run
-from toolc.runtime.mcp_connection import (
+from toolc.runtime.mcp.connection import (
     REQUEST_TIMEOUT,
     Connection,
     HttpServer,
@@ -46,9 +45,15 @@ from toolc.runtime.mcp_connection import (
     is_closed,
     make_client,
 )
-from toolc.runtime.mcp_listing import ListingError, list_raw_tools
+from toolc.runtime.mcp.listing import ListingError, list_raw_tools
 from toolc.runtime.metakeys import ALWAYS_LOAD
 from toolc.runtime.results import ToolResult
+from toolc.runtime.toolsets.abstract import (
+    PUBLISHED_KEYS,
+    AbstractToolset,
+    ExitInfo,
+    ToolDefinition,
+)
 
 __all__ = ["HttpServer", "MCPServerError", "MCPToolset", "StdioServer"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError
 from toolc.runtime.results import ToolResult, restate_unknown, unknown_tool
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset, ToolDefinition
 
 
 class PrefixedToolset(DelegatingToolset[Any]):

@@ -1,7 +1,7 @@
 """Support code used by generated modules (and by nothing else).
 
 Every generated module needs the same PEP 562 machinery, which makes its models,
-Protocols, type aliases and toolsets at first use (with ``toolc.runtime.recorded``). It
+Protocols, type aliases and toolsets at first use (with ``toolc.runtime._generated.recorded``). It
 lives here, written once, rather than being copied into every module of every user's
 ``generated/`` folder. Importing this module is cheap: it imports no pydantic.
 """
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from toolc.runtime.abstract import AbstractToolset
-    from toolc.runtime.recorded import ClassRecorder
+    from toolc.runtime._generated.recorded import ClassRecorder
+    from toolc.runtime.toolsets.abstract import AbstractToolset
 
 
 Builder = Callable[[], Any]
@@ -51,7 +51,7 @@ class LazyModule:
     ``namespace`` is the module's ``globals()``; what is made goes there with
     ``setdefault``, so a name set on the module before first use (the importer's pinned
     stand-ins) stays. The module's models and Protocols are class statements recorded by
-    ``classes`` (``toolc.runtime.recorded``). Its type aliases are written once, as
+    ``classes`` (``toolc.runtime._generated.recorded``). Its type aliases are written once, as
     strings (``Severity: TypeAlias = "Annotated[...]"``, which mypy reads as the type):
     at first use the text is evaluated, with pydantic's ``Field``, into the real alias.
     ``needs`` maps a model or alias to the names of this module it uses (made first),

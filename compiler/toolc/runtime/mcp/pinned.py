@@ -27,10 +27,10 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from .abstract import AbstractToolset, ExitInfo, ToolDefinition
-from .context import RunContext
-from .metakeys import ALWAYS_LOAD
-from .results import ToolResult
+from toolc.runtime.context import RunContext
+from toolc.runtime.metakeys import ALWAYS_LOAD
+from toolc.runtime.results import ToolResult
+from toolc.runtime.toolsets.abstract import AbstractToolset, ExitInfo, ToolDefinition
 
 
 class PinnedTool(Protocol):

@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredToolRequest, ExternalCallRequired, call_id_of
 from toolc.runtime.results import ToolResult, to_tool_result, unknown_tool
 from toolc.runtime.tool import internal_error, invalid
+from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.validation import Validator, ValidatorBroken
 
 
