@@ -29,8 +29,8 @@ from toolc.ir import (
     user_code,
 )
 from toolc.model.toolsets import KINDS
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.metakeys import REQUIRES_APPROVAL
-from toolc.runtime.toolsets.abstract import ToolDefinition
 
 COMMON = ("name", "module", "span", "published")
 OWN_KEYS: dict[type, tuple[str, ...]] = {

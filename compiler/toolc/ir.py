@@ -77,12 +77,12 @@ class ToolIR:
 
     def published(self) -> dict[str, JSON]:
         """The tool as MCP ``tools/list`` shows it: the runtime's wire shape
-        (:func:`toolc.runtime.toolsets.abstract.published_tool`), with the approval marker in
+        (:func:`toolc.runtime.definition.published_tool`), with the approval marker in
         ``_meta`` as the runtime lists it (toolc.runtime.metakeys)."""
         # lazy: toolc.runtime's package imports pydantic (0.1-0.2 s), which a no-op
         # build, answered from its cache, never needs
+        from .runtime.definition import published_tool
         from .runtime.metakeys import with_approval
-        from .runtime.toolsets.abstract import published_tool
 
         meta = with_approval(self.meta) if self.requires_approval else self.meta
         return published_tool(self.name, self.input_schema, title=self.title,

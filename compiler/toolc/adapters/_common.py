@@ -22,8 +22,9 @@ from types import ModuleType
 from typing import Any
 
 from toolc.runtime.deferred import DeferredCallError, DeferredToolRequest
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import FailurePolicy, reporting_failures
-from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset, ToolDefinition
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset
 from toolc.runtime.toolsets.approval import ApprovalRequiredToolset
 from toolc.runtime.toolsets.combined import CombinedToolset
 from toolc.runtime.toolsets.function import FunctionToolset

@@ -36,8 +36,9 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.results import ToolResult, to_tool_result
-from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
+from toolc.runtime.toolsets.abstract import AbstractToolset
 
 require("langchain", "langchain_core")
 

@@ -44,9 +44,10 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import FailurePolicy
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
-from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
+from toolc.runtime.toolsets.abstract import AbstractToolset
 
 require("openai-agents", "agents")
 

@@ -68,7 +68,7 @@ from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 from pydantic_core import SchemaValidator, core_schema
 
 if TYPE_CHECKING:
-    from toolc.runtime.toolsets.abstract import ToolDefinition as ToolcDefinition
+    from toolc.runtime.definition import ToolDefinition as ToolcDefinition
 
 OnError = Literal["retry", "fail", "return"]
 

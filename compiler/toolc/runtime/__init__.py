@@ -24,6 +24,7 @@ from toolc.runtime.deferred import (
     Denied,
     ExternalCallRequired,
 )
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import ToolError
 from toolc.runtime.results import (
     AudioContent,
@@ -35,12 +36,7 @@ from toolc.runtime.results import (
     ToolResult,
 )
 from toolc.runtime.tool import LazyRef, LazyRefError, Tool
-from toolc.runtime.toolsets.abstract import (
-    AbstractToolset,
-    DelegatingToolset,
-    ToolDefinition,
-    ToolsetError,
-)
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset, ToolsetError
 from toolc.runtime.toolsets.approval import ApprovalRequiredToolset
 from toolc.runtime.toolsets.combined import CombinedToolset
 from toolc.runtime.toolsets.external import ExternalTool, ExternalToolset

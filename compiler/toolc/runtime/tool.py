@@ -21,10 +21,10 @@ from pydantic import BaseModel, ValidationError
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError, approval_gate
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import cannot_run, failure_result
 from toolc.runtime.metakeys import with_approval
 from toolc.runtime.results import ToolResult, to_tool_result
-from toolc.runtime.toolsets.abstract import ToolDefinition
 from toolc.runtime.validation import Validator, ValidatorBroken
 
 ModelSource = type[BaseModel] | Callable[[], type[BaseModel]]

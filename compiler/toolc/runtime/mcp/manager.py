@@ -18,8 +18,9 @@ from typing import Any
 import anyio
 
 from toolc.runtime.context import RunContext
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.mcp.toolset import MCPServerError, MCPToolset
-from toolc.runtime.toolsets.abstract import ExitInfo, ToolDefinition, ToolsetError
+from toolc.runtime.toolsets.abstract import ExitInfo, ToolsetError
 from toolc.runtime.toolsets.combined import CombinedToolset, Conflicts
 
 logger = logging.getLogger("toolc.runtime")

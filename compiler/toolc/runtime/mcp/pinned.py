@@ -28,9 +28,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from toolc.runtime.context import RunContext
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.metakeys import ALWAYS_LOAD
 from toolc.runtime.results import ToolResult
-from toolc.runtime.toolsets.abstract import AbstractToolset, ExitInfo, ToolDefinition
+from toolc.runtime.toolsets.abstract import AbstractToolset, ExitInfo
 
 
 class PinnedTool(Protocol):

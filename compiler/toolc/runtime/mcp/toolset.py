@@ -33,6 +33,7 @@ from typing import Any
 import anyio
 
 from toolc.runtime.context import RunContext
+from toolc.runtime.definition import PUBLISHED_KEYS, ToolDefinition
 from toolc.runtime.failures import cannot_run
 from toolc.runtime.mcp.connection import (
     REQUEST_TIMEOUT,
@@ -48,12 +49,7 @@ from toolc.runtime.mcp.connection import (
 from toolc.runtime.mcp.listing import ListingError, list_raw_tools
 from toolc.runtime.metakeys import ALWAYS_LOAD
 from toolc.runtime.results import ToolResult
-from toolc.runtime.toolsets.abstract import (
-    PUBLISHED_KEYS,
-    AbstractToolset,
-    ExitInfo,
-    ToolDefinition,
-)
+from toolc.runtime.toolsets.abstract import AbstractToolset, ExitInfo
 
 __all__ = ["HttpServer", "MCPServerError", "MCPToolset", "StdioServer"]
 

@@ -60,9 +60,10 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult
-from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition, ToolsetError
+from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
 
 logger = logging.getLogger("toolc.runtime")
 

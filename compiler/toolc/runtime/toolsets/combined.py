@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from toolc.runtime.context import RunContext
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import cannot_run
 from toolc.runtime.results import ToolResult, unknown_tool
-from toolc.runtime.toolsets.abstract import AbstractToolset, ExitInfo, ToolDefinition, ToolsetError
+from toolc.runtime.toolsets.abstract import AbstractToolset, ExitInfo, ToolsetError
 
 Conflicts = Literal["error", "last_wins"]
 Listing = tuple[list[ToolDefinition], dict[str, AbstractToolset[Any]]]

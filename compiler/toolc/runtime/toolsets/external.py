@@ -16,9 +16,10 @@ from typing import Any
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredToolRequest, ExternalCallRequired, call_id_of
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.results import ToolResult, to_tool_result, unknown_tool
 from toolc.runtime.tool import internal_error, invalid
-from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
+from toolc.runtime.toolsets.abstract import AbstractToolset
 from toolc.runtime.validation import Validator, ValidatorBroken
 
 

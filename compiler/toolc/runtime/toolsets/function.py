@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolc.runtime.context import RunContext
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.results import ToolResult, unknown_tool
 from toolc.runtime.tool import Tool
-from toolc.runtime.toolsets.abstract import AbstractToolset, ToolDefinition
+from toolc.runtime.toolsets.abstract import AbstractToolset
 
 
 class FunctionToolset(AbstractToolset[Any]):

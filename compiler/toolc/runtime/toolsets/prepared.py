@@ -17,15 +17,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from toolc.runtime.context import RunContext
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import cannot_run
 from toolc.runtime.results import ToolResult, unknown_tool
 from toolc.runtime.tool import LazyRef, call_inline, is_async_callable, resolve_callable
-from toolc.runtime.toolsets.abstract import (
-    AbstractToolset,
-    DelegatingToolset,
-    ToolDefinition,
-    ToolsetError,
-)
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset, ToolsetError
 
 Prepare = Callable[
     [RunContext[Any], list[ToolDefinition]],

@@ -11,13 +11,9 @@ from typing import Any
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.results import ToolResult, restate_unknown, unknown_tool
-from toolc.runtime.toolsets.abstract import (
-    AbstractToolset,
-    DelegatingToolset,
-    ToolDefinition,
-    ToolsetError,
-)
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset, ToolsetError
 
 
 class RenamedToolset(DelegatingToolset[Any]):

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import cannot_run, failure_result
 from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.tool import LazyRef, LazyRefError
@@ -37,7 +38,6 @@ from toolc.runtime.toolsets.abstract import (
     AbstractToolset,
     DelegatingToolset,
     ExitInfo,
-    ToolDefinition,
     ToolsetError,
 )
 
