@@ -17,9 +17,9 @@ import dataclasses
 from typing import Any
 
 from toolc.runtime.context import RunContext
-from toolc.runtime.deferred import approval_gate
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.metakeys import with_approval
+from toolc.runtime.pausing import approval_gate
 from toolc.runtime.results import ToolResult
 from toolc.runtime.toolsets.abstract import DelegatingToolset
 

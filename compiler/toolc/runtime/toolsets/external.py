@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolc.runtime.context import RunContext
-from toolc.runtime.deferred import DeferredToolRequest, ExternalCallRequired, call_id_of
+from toolc.runtime.deferred import DeferredToolRequest, ExternalCallRequired
 from toolc.runtime.definition import ToolDefinition
+from toolc.runtime.pausing import call_id_of
 from toolc.runtime.results import ToolResult, to_tool_result, unknown_tool
 from toolc.runtime.tool import internal_error, invalid
 from toolc.runtime.toolsets.abstract import AbstractToolset
