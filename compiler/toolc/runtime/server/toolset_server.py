@@ -9,12 +9,8 @@
   A toolset failure becomes an error result; the server keeps serving. A `ToolError`'s
   message is sent as written; any other exception as "internal error in tool X (ref N)"
   (its traceback logged under that ref) unless `expose_errors=True`.
-- Approval-required calls ask the user through MCP elicitation, a form with one boolean
-  field `confirm`: before 2026-07-28 as an `elicitation/create` request in the middle of
-  the call, from 2026-07-28 as an `InputRequiredResult` the client answers by calling
-  again. Accepted with `confirm: true` -> the call runs; anything else -> an error
-  result saying it was declined; a client without elicitation -> an error result saying
-  the tool needs approval. External tools cannot run here: an error result says so.
+- Approval-required calls ask the user through MCP elicitation (`approval.py`); external
+  tools cannot run here: an error result says so.
 - After each call the server lists the tools again; when a filtered or prepared set
   changed the list, clients hear `notifications/tools/list_changed`: declared as the
   `tools.listChanged` capability and sent on the connection before 2026-07-28, and
@@ -33,13 +29,9 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import logging
-import secrets
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -56,26 +48,16 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
-    Approved,
     DeferredCallError,
     ExternalCallRequired,
 )
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult
+from toolc.runtime.server.approval import Approvals
 from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
 
 logger = logging.getLogger("toolc.runtime")
-
-APPROVAL_KEY = "toolc/approval"
-CONFIRM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "confirm": {"type": "boolean", "title": "Run it", "description": "Allow this tool call."}
-    },
-    "required": ["confirm"],
-}
-
 
 # What this request's tools/list handler published, for the middleware around it.
 _published_box: ContextVar[list[list[dict[str, Any]]] | None] = ContextVar(
@@ -173,7 +155,7 @@ class _Bridge:
         self.listed: list[dict[str, Any]] | None = None  # the last published listing
         self.fixed: bool | None = None  # True: no call can change the listing
         self._last: tuple[list[ToolDefinition], list[dict[str, Any]]] = ([], [])
-        self._secret = secrets.token_bytes(16)
+        self.approvals = Approvals()
         self.deps_factory: Callable[[], Any] | None = None
         # Each session's deps, forgotten with the session.
         self._session_deps: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
@@ -279,7 +261,7 @@ class _Bridge:
         try:
             result = await self._call(run_ctx, name, args)
         except ApprovalRequiredError as paused:  # (the policy still applies to approving)
-            outcome = await self._approve(ctx, params, run_ctx, paused)
+            outcome = await self.approvals.approve(ctx, params, run_ctx, paused, self._call)
             if isinstance(outcome, types.InputRequiredResult):
                 return outcome
             result = outcome
@@ -303,66 +285,6 @@ class _Bridge:
             return ToolResult.error(f"{name} cannot run here: {exc}")
         except Exception as exc:  # noqa: BLE001  # a ToolError as written, others masked
             return failure_result(name, exc)
-
-    async def _approve(
-        self,
-        ctx: ServerRequestContext[Any],
-        params: types.CallToolRequestParams,
-        run_ctx: RunContext[Any],
-        paused: ApprovalRequiredError,
-    ) -> ToolResult | types.InputRequiredResult:
-        name, args = params.name, params.arguments or {}
-        if not _can_elicit(ctx):
-            return ToolResult.error(
-                f"{name} needs the user's approval, and this client cannot ask for it "
-                f"(no elicitation support); the call was not run."
-            )
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            answer = self._answer_in(params)
-            if answer is None:
-                return self._ask(name, args)
-        else:
-            try:
-                answer = await ctx.session.elicit_form(
-                    _question(name, args), CONFIRM_SCHEMA, related_request_id=ctx.request_id
-                )
-            except Exception as exc:  # noqa: BLE001  # the client failed to ask: say so
-                return ToolResult.error(
-                    f"{name} needs the user's approval, and asking for it failed "
-                    f"({type(exc).__name__}: {exc}); the call was not run."
-                )
-        confirmed = answer.action == "accept" and (answer.content or {}).get("confirm") is True
-        if not confirmed:
-            return ToolResult.error(f"The user declined the call to {name!r}; it was not run.")
-        approved = run_ctx.resume(approvals={r.call_id: Approved() for r in paused.requests})
-        try:
-            return await self._call(approved, name, args)
-        except ApprovalRequiredError:
-            return ToolResult.error(f"{name} asked for approval twice; it was not run.")
-
-    def _digest(self, name: str, args: Mapping[str, Any]) -> str:
-        payload = json.dumps([name, args], sort_keys=True, ensure_ascii=False).encode()
-        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
-
-    def _ask(self, name: str, args: dict[str, Any]) -> types.InputRequiredResult:
-        """2026-07-28: ask by answering with the question; the client calls again."""
-        question = types.ElicitRequest(
-            params=types.ElicitRequestFormParams(
-                message=_question(name, args), requested_schema=CONFIRM_SCHEMA
-            )
-        )
-        return types.InputRequiredResult(
-            input_requests={APPROVAL_KEY: question}, request_state=self._digest(name, args)
-        )
-
-    def _answer_in(self, params: types.CallToolRequestParams) -> types.ElicitResult | None:
-        """The user's answer carried by this retry, if it answers this very call."""
-        answer = (params.input_responses or {}).get(APPROVAL_KEY)
-        state = params.request_state
-        expected = self._digest(params.name, params.arguments or {})
-        if not isinstance(answer, types.ElicitResult) or state is None:
-            return None
-        return answer if hmac.compare_digest(state, expected) else None
 
     # -- list changed -------------------------------------------------------------------
 
@@ -408,18 +330,6 @@ def _session_of(ctx: ServerRequestContext[Any]) -> Any:
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
         return None
     return getattr(ctx.session, "_connection", None)
-
-
-def _can_elicit(ctx: ServerRequestContext[Any]) -> bool:
-    caps = ctx.session.client_capabilities
-    elicitation = caps.elicitation if caps is not None else None
-    # A bare `elicitation: {}` (before modes existed) means form support.
-    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
-
-
-def _question(name: str, args: Mapping[str, Any]) -> str:
-    shown = json.dumps(args, ensure_ascii=False, indent=2)
-    return f"Allow the tool {name!r} to run with these arguments?\n{shown}"
 
 
 def _restored(wire: dict[str, Any], published: dict[str, Any] | None) -> dict[str, Any]:
