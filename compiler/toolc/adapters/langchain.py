@@ -37,6 +37,7 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.definition import ToolDefinition
+from toolc.runtime.json_pointers import json_differences
 from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.toolsets.abstract import AbstractToolset
 
@@ -142,8 +143,5 @@ async def langchain_tools(
 def schema_changes(tool: BaseTool) -> list[str]:
     """Where LangChain's conversion for a model changes the published schema (JSON
     pointers; empty: it sends the schema as published)."""
-    # lazy: 7 more toolc module(s), only when this runs
-    from toolc.certify.compare import json_differences
-
     sent = convert_to_openai_tool(tool)["function"].get("parameters")
     return [p or "/" for p, _, _ in json_differences(tool.args_schema, sent)]

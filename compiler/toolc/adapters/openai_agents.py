@@ -46,6 +46,7 @@ from toolc.runtime.deferred import (
 )
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import FailurePolicy
+from toolc.runtime.json_pointers import json_differences
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
 from toolc.runtime.toolsets.abstract import AbstractToolset
 
@@ -117,9 +118,6 @@ def _object_rules(schema: Mapping[str, Any], pointer: str, problems: list[str]) 
 
 def _sdk_changes(schema: Mapping[str, Any]) -> list[str]:
     """What the SDK's strict conversion would change (it must change nothing)."""
-    # lazy: 7 more toolc module(s), only when this runs
-    from toolc.certify.compare import json_differences
-
     original = json.loads(json.dumps(schema))
     try:
         converted = ensure_strict_json_schema(json.loads(json.dumps(schema)))
