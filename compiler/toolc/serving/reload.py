@@ -22,13 +22,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..commands.watch import DEBOUNCE_MS, STEP_MS
 from ..config import Config
+from ..file_events import DEBOUNCE_MS, SOURCE_SUFFIXES, STEP_MS, outermost
 from ..specs import SPEC_SUFFIX
 
 log = logging.getLogger("toolc.serve")
-
-_SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 class Reloader:
@@ -49,13 +47,7 @@ class Reloader:
         """What to watch: the spec folders (and the spec's own), or the module's folder."""
         if not self.is_spec:
             return [self.module_file.parent] if self.module_file else []
-        found = {p.resolve() for p in self.config.specs if p.exists()}
-        found.add(Path(self.target).resolve().parent)
-        outermost: list[Path] = []
-        for path in sorted(found, key=lambda p: len(p.parts)):
-            if not any(path.is_relative_to(kept) for kept in outermost):
-                outermost.append(path)
-        return outermost
+        return outermost([*self.config.specs, Path(self.target).resolve().parent])
 
     def is_input(self, _change: Any, name: str) -> bool:
         path = Path(name).resolve()
@@ -63,7 +55,7 @@ class Reloader:
             return path == self.module_file
         if path.is_relative_to(self.config.output.resolve()) or "__pycache__" in path.parts:
             return False
-        return path.name.endswith(SPEC_SUFFIX) or path.suffix in _SOURCE_SUFFIXES
+        return path.name.endswith(SPEC_SUFFIX) or path.suffix in SOURCE_SUFFIXES
 
     def _open(self, opened: contextlib.ExitStack) -> Any:
         """The target again, as ``toolc serve`` opened it (blocking: run in a thread)."""
@@ -88,7 +80,7 @@ class Reloader:
                                                           for p in paths))
         current: tuple[contextlib.ExitStack, contextlib.AsyncExitStack] | None = None
         try:
-            # The build watch's timing: a save is handed over 5-10 ms after it is made.
+            # The build watch's timing (toolc.file_events).
             async for _changes in watchfiles.awatch(*paths, watch_filter=self.is_input,
                                                     debounce=DEBOUNCE_MS, step=STEP_MS):
                 swapped = await self._reload()
