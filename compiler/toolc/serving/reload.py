@@ -7,8 +7,9 @@ again exactly as at the start (the spec compiled in memory and staged as a fresh
 package; a module imported afresh), its toolset entered, and swapped in behind the
 running server, which tells its clients: ``notifications/tools/list_changed`` on each
 connection, and an event on ``subscriptions/listen`` streams
-(:func:`toolc.runtime.server.toolset_server.replace_toolset`). A spec with errors mid-edit is reported
-(its diagnostics on stderr) and the server goes on serving the last good toolset.
+(:func:`toolc.runtime.server.toolset_server.replace_toolset`). A spec with errors
+mid-edit is reported (its diagnostics on stderr) and the server goes on serving the
+last good toolset.
 
 Handler modules are imported once: a change to a handler needs a restart (a module
 re-imported under a live server would leave its old objects in the other sets).
@@ -25,6 +26,7 @@ from typing import Any, TextIO
 from ..config import Config
 from ..file_events import DEBOUNCE_MS, SOURCE_SUFFIXES, STEP_MS, outermost
 from ..specs import SPEC_SUFFIX
+from .targets import ServeError, module_target, open_target
 
 log = logging.getLogger("toolc.serve")
 
@@ -59,9 +61,6 @@ class Reloader:
 
     def _open(self, opened: contextlib.ExitStack) -> Any:
         """The target again, as ``toolc serve`` opened it (blocking: run in a thread)."""
-        # lazy: 6 more toolc module(s), only when this runs
-        from .targets import module_target, open_target
-
         if not self.is_spec:  # import the module afresh, not the one in sys.modules
             sys.modules.pop(module_target(self.config, self.target), None)
         return opened.enter_context(open_target(self.config, self.target, self.toolset_name,
@@ -98,9 +97,6 @@ class Reloader:
 
         # lazy: loads mcp (about a second)
         from ..runtime.server.toolset_server import replace_toolset
-
-        # lazy: 6 more toolc module(s), only when this runs
-        from .targets import ServeError
 
         opened, entered = contextlib.ExitStack(), contextlib.AsyncExitStack()
         try:
