@@ -1,11 +1,20 @@
 """toolc.runtime: what user code and generated toolset modules write against.
 
-`from toolc import runtime as rt`. The contract is in `toolc.runtime.toolsets.abstract`.
-These are the public names (toolset kinds, `RunContext`, results and content blocks,
-errors, approvals and deferrals, serving, the MCP kinds). What only generated modules
-use (`ClassRecorder`, `LazyModule`) is in `toolc.runtime._generated`; the schema
-`Validator` and `LazyWrapperToolset` (the type `lazy_wrapper` returns) stay in their
-modules, `toolc.runtime.validation` and `toolc.runtime.toolsets.wrapper`.
+`from toolc import runtime as rt`. These are the public names (toolset kinds,
+`RunContext`, results and content blocks, errors, approvals and deferrals, serving, the
+MCP kinds), re-exported from the parts:
+
+- `toolsets/`: the toolset kinds, one module each; the contract in `toolsets/abstract.py`;
+- `mcp/`: the MCP client side (`MCPToolset`, `MCPManager`, pinned definitions);
+- `server/`: the MCP server side (`to_mcp_server`);
+- `_generated/`: what only generated modules use (`ClassRecorder`, `LazyModule`),
+  imported as `rtg`, not re-exported here;
+- beside this file, what every part shares: `context.py`, `definition.py`
+  (`ToolDefinition`), `deferred.py` and `pausing.py` (calls that pause), `results.py`,
+  `failures.py`, `validation.py` (the schema `Validator`), `tool.py`, `metakeys.py`,
+  `json_pointers.py`.
+
+`LazyWrapperToolset` (the type `lazy_wrapper` returns) stays in `toolsets/wrapper.py`.
 Importing this package is cheap: the mcp SDK, anyio and jsonschema are imported only
 when a toolset needs them; the MCP kinds and `to_mcp_server` load on first access.
 """
