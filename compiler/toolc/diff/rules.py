@@ -47,6 +47,8 @@ def _catalogue(*rows: DiffRule) -> dict[str, DiffRule]:
 RULES: dict[str, DiffRule] = _catalogue(
     DiffRule("TOOL_REMOVED", "A published tool is gone: every caller of it breaks.", E, E),
     DiffRule("TOOL_ADDED", "A new tool is published.", I, I),
+    DiffRule("TOOL_RENAMED", "A published tool has a new name (its spec's `renamed_from`, or "
+             "the same tool under another name): calls by the old name fail.", E, E),
     DiffRule("PROPERTY_REMOVED", "A property is gone: callers that send it are rejected "
              "when the object admits no other properties (else it is ignored); consumers "
              "that read it break.", E, E, input_open=W),
@@ -96,7 +98,19 @@ RULES: dict[str, DiffRule] = _catalogue(
              "run it.", W, W),
     DiffRule("OTHER_CHANGED", "A change no other rule classifies (an unknown keyword, "
              "`not`, `if`, `examples`, a remote `$ref`): review it by hand.", W, W),
+    # The gate's own rules (toolc.diff.gate): about the pull request's pyproject.toml,
+    # compared with the base's, not about a schema.
+    DiffRule("POLICY_WEAKENED", "The pull request weakens the gate's rules (a rule "
+             "lowered or off, a higher `fail_on`, a per-file severity that newly covers "
+             "files): the base's rules still judge it.", E, E),
+    DiffRule("POLICY_TIGHTENED", "The pull request tightens the gate's rules: the base's "
+             "still judge it, its own from the merge on.", I, I),
+    DiffRule("ACCEPTANCE_ADDED", "The pull request accepts a change the base's rules do "
+             "not: shown with its reason as accepted in this pull request.", I, I),
 )
+
+POLICY_RULES = frozenset({"POLICY_WEAKENED", "POLICY_TIGHTENED", "ACCEPTANCE_ADDED"})
+"""The rules of a pull request's changes to the gate itself, never of a schema change."""
 
 del E, W, I
 
@@ -122,6 +136,12 @@ def tool_removed(at: At, old: Json) -> Change:
 
 def tool_added(at: At, new: Json) -> Change:
     return emit(at, "TOOL_ADDED", f"tool '{at.tool}' was added", None, new)
+
+
+def tool_renamed(at: At, old_name: str, new_name: str) -> Change:
+    """At the tool's ``name``, which is all that changed of it here."""
+    return emit(at.child("name"), "TOOL_RENAMED", f"tool '{at.tool}' was renamed from "
+                f"'{old_name}': calls to '{old_name}' now fail", old_name, new_name)
 
 
 def output_schema_presence(at: At, old: Json, new: Json) -> Change:

@@ -118,6 +118,7 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
 
     bag = config.bag()
     loaded: list[LoadedFile] = []
+    unread: dict[str, str] = {}  # specs that did not load: what waits on them is held back
     for path in discover(config):
         shown = shown_path(config, path)
         try:
@@ -125,11 +126,12 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
                 str(path), shown, str(config.root))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
+            unread[shown] = texts.get(shown, "")
             continue
         item.origin = str(path)  # its schema files are beside it, whatever text it has
         drift.sources[shown] = item.text
         loaded.append(item)
-    project = analyse(loaded, bag, config.root)
+    project = analyse(loaded, bag, config.root, unread=unread)
     if bag.has_errors:
         drift.diagnostics = [d for d in bag.sorted() if d.severity is Severity.ERROR]
         return None
@@ -151,7 +153,8 @@ def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root
         err.write(render(drift.diagnostics, "text", drift.sources) + "\n")
     changes = drift.diff.changes if drift.diff is not None else []
     if drift.diff is not None and changes:
-        out.write(render_diff(drift.diff, fmt, color=color, golden_root=golden_root) + "\n")
+        out.write(render_diff(drift.diff, fmt, color=color, golden_root=golden_root,
+                              fail_on=fail_on) + "\n")
     elif fmt == "json" and drift.diff is not None:
         out.write(render_diff(drift.diff, fmt, golden_root=golden_root) + "\n")
     if fmt == "text":
