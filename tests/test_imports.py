@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "toolc.certify", "toolc.output", "toolc.report"),  # the stages
     ("toolc.config", "toolc.diagnostics", "toolc.suppressions", "toolc.ir", "toolc.graphs",
      "toolc.scalars", "toolc.schema_typing", "toolc.python_source", "toolc.collector",
-     "toolc.file_events"),  # the records and tools every stage shares
+     "toolc.file_events", "toolc.untrusted"),  # the records and tools every stage shares
     ("toolc.adapters",),  # a toolset inside an agent framework: the runtime alone below
     ("toolc.runtime",),  # its public names
     ("toolc.runtime._generated", "toolc.runtime.mcp", "toolc.runtime.server"),

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import RULES, DiagnosticBag, Severity, Span, SpecError, fail
+from .untrusted import FileRefused, read_untrusted
 
 _KNOWN = ("specs", "output", "python-path", "format", "severity", "per-file-severity", "diff",
           "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
@@ -50,6 +51,7 @@ SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # The budget's defaults, from Anthropic's tool-search figures: fifty tools cost 10-20k
 # tokens upfront, and tool selection degrades past 30-50 loaded tools.
 TOKEN_BUDGET = 15000
+PYPROJECT_BYTES = 10 * 1024 * 1024  # as a spec (TC002)
 TOOL_BUDGET = 40
 FORMAT_MODES = ("annotate", "assert")
 _NAMES = {rule.name: code for code, rule in RULES.items()}
@@ -153,8 +155,14 @@ def load_config(start: Path | None = None) -> Config:
     pyproject = find_pyproject(start)
     if pyproject is None:
         return Config(root=start, specs=(start / "specs",), output=start / "generated")
-    text = pyproject.read_text(encoding="utf-8")
     shown = str(pyproject)
+    try:  # it may come from a pull request: a regular file (a link followed), bounded
+        text = read_untrusted(pyproject, PYPROJECT_BYTES, follow=True).decode("utf-8")
+    except (FileRefused, UnicodeDecodeError) as exc:
+        why = exc.why if isinstance(exc, FileRefused) else "is not UTF-8 text"
+        fail("TC901", f"pyproject.toml {why}", Span(shown, 1, 1))
+    except OSError as exc:
+        fail("TC901", f"pyproject.toml cannot be read: {exc.strerror or exc}", Span(shown, 1, 1))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

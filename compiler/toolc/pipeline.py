@@ -30,6 +30,7 @@ from .output.cache import (
     forget_build,
     input_key,
     read_specs,
+    records_noticed,
     remember_build,
     remembered,
     replayed,
@@ -159,7 +160,7 @@ def build(
     certify: bool = True,
     progress: Progress | None = None,
     use_cache: bool = True,
-    waiting: Progress | None = None,
+    notice: Progress | None = None,
 ) -> BuildResult:
     """Run the whole pipeline. ``check`` writes nothing and only says what would change.
 
@@ -168,13 +169,14 @@ def build(
     generating or certifying; ``use_cache=False`` always runs every stage. A checking
     build always runs them: it is the gate, and the record could come from the checkout.
 
-    A writing build holds the project's build lock (``toolc.output.lock``); ``waiting`` is
-    told when it has to wait for another build.
+    A writing build holds the project's build lock (``toolc.output.lock``). ``notice`` is
+    told, in a line, when the build waits for another one, and when it ignores a bad
+    record of ``.toolc-cache/`` (once a record).
     """
     if check:
         return _run_stages(config, None, check=True, certify=certify, progress=progress)
     try:
-        with build_lock(config.root, waiting):
+        with build_lock(config.root, notice), records_noticed(notice):
             return _writing_build(config, certify=certify, progress=progress,
                                   use_cache=use_cache)
     except OutputError as exc:  # the lock could not be taken

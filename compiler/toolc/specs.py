@@ -16,9 +16,10 @@ from .budget import ExportBudget, measure
 from .config import Config
 from .diagnostics import BUDGET_CODES, DiagnosticBag, SpecError
 from .ir import ProjectIR
-from .loader import LoadedFile, load_file
+from .loader import MAX_BYTES, LoadedFile, load_file
 from .output.components import Taken, collides
 from .output.incremental import MEMORY
+from .untrusted import FileRefused, read_untrusted
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -157,7 +158,7 @@ def sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
 
 
 def text_for_display(path: Path) -> str:
-    try:
-        return path.read_bytes()[:1_000_000].decode("utf-8", "replace")
-    except OSError:
+    try:  # a spec is read to its bound (TC002); the path is resolved already
+        return read_untrusted(path, MAX_BYTES)[:1_000_000].decode("utf-8", "replace")
+    except (OSError, FileRefused):
         return ""

@@ -1,7 +1,11 @@
 """``toolc init``: a starter spec, its handlers, the spec format's JSON Schema and the
 configuration: ``[tool.toolc]``, a ``.gitignore`` entry for the build cache, and a mypy
 configuration that checks the handlers against the generated modules (the build finds a
-misspelt handler; only mypy finds a handler with the wrong signature)."""
+misspelt handler; only mypy finds a handler with the wrong signature).
+
+Every file is written inside the folder, never through a link (a committed link at a
+target, even a dangling one, or on the way to it, is refused before anything is
+written: ``toolc.output.confine.project_target``)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,11 @@ import sys
 import tomllib
 from pathlib import Path
 from typing import TextIO
+
+from ..config import PYPROJECT_BYTES
+from ..output.confine import project_target
+from ..output.files import replace_file
+from ..untrusted import FileRefused, read_untrusted
 
 STARTER_SPEC = """\
 # yaml-language-server: $schema=../.toolc/spec.schema.json
@@ -86,9 +95,14 @@ def init_project(force: bool = False, root: Path | None = None, module: str | No
 
     root = root or Path.cwd()
     pyproject = root / "pyproject.toml"
-    current = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
     if module is not None and not _is_module_name(module):
         err.write(f"error: --module {module!r} is not an ASCII Python identifier\n")
+        return 2
+    gitignore = root / ".gitignore"
+    if _refused(root, [pyproject, gitignore], err):
+        return 2
+    current, ignoring = _read(pyproject, err), _read(gitignore, err)
+    if current is None or ignoring is None:
         return 2
     module = module or _project_name(current) or _module_name(root)
     handlers = f"{module}_tools.py"
@@ -98,13 +112,15 @@ def init_project(force: bool = False, root: Path | None = None, module: str | No
         root / ".toolc" / "spec.schema.json":
             json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n",
     }
+    if _refused(root, list(files), err):
+        return 2
     existing = [p for p in files if p.exists() and p.suffix != ".json"]
     if existing and not force:
         err.write(f"error: {existing[0]} exists; use --force to overwrite\n")
         return 1
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        replace_file(path, text.encode("utf-8"))
         out.write(f"wrote {path.relative_to(root)}\n")
     added = [table for table, text in (("[tool.toolc]", CONFIG),
                                        ("[tool.mypy]", MYPY.format(handlers=handlers)))
@@ -112,23 +128,48 @@ def init_project(force: bool = False, root: Path | None = None, module: str | No
     if added:
         current += "".join(CONFIG if t == "[tool.toolc]" else MYPY.format(handlers=handlers)
                            for t in added)
-        pyproject.write_text(current, encoding="utf-8")
+        replace_file(pyproject, current.encode("utf-8"))
         out.write(f"added {' and '.join(added)} to pyproject.toml\n")
-    if _ignore_cache(root / ".gitignore"):
+    if _ignore_cache(gitignore, ignoring):
         out.write("added .toolc-cache/ to .gitignore\n")
     out.write("next: run `toolc build`, then `mypy` (handlers against the generated "
               f"types), then `toolc serve specs/{module}.toolc.yaml`\n")
     return 0
 
 
-def _ignore_cache(gitignore: Path) -> bool:
-    """Add the build cache to ``.gitignore`` unless it is there; whether it was added."""
-    text = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
+def _refused(root: Path, paths: list[Path], err: TextIO) -> bool:
+    """Whether one of ``paths`` may not be written (said on ``err``): nothing is, then."""
+    for path in paths:
+        shown, problem = project_target(root, path)
+        if problem is not None:
+            err.write(f"error: {shown} {problem}; nothing was written\n")
+            return True
+    return False
+
+
+def _read(path: Path, err: TextIO) -> str | None:
+    """The text of a file toolc adds to ("" if there is none), a regular file, bounded;
+    None if it cannot be read (said on ``err``)."""
+    try:
+        return read_untrusted(path, PYPROJECT_BYTES).decode("utf-8")
+    except FileNotFoundError:
+        return ""
+    except FileRefused as exc:
+        err.write(f"error: {path.name} {exc.why}; nothing was written\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        err.write(f"error: {path.name} cannot be read: {why}; nothing was written\n")
+    return None
+
+
+def _ignore_cache(gitignore: Path, text: str) -> bool:
+    """Add the build cache to ``.gitignore`` (``text``) unless it is there; whether it
+    was added."""
     if any(line.strip() in (".toolc-cache", ".toolc-cache/", "/.toolc-cache/")
            for line in text.splitlines()):
         return False
-    gitignore.write_text(text + ("" if not text or text.endswith("\n") else "\n") + GITIGNORE,
-                         encoding="utf-8")
+    replace_file(gitignore, (text + ("" if not text or text.endswith("\n") else "\n") +
+                             GITIGNORE).encode("utf-8"))
     return True
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 from .result import DiffInputError, escape_token
 
 
@@ -148,11 +149,13 @@ def load_folder(path: str | Path, known: ToolSet | None = None,
                 read[relative][0] == [st.st_ino, st.st_mtime_ns, st.st_size]:
             tools.add(relative, read[relative][1], str(root / relative), known)
             continue
-        try:
-            with open(file, encoding="utf-8") as f:
-                text = f.read()
+        try:  # bounded, without waiting on a FIFO; newlines read as text mode reads them
+            text = read_untrusted(file, FILE_BYTES, follow=True).decode("utf-8")
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         except UnicodeDecodeError:
             raise DiffInputError(f"{root / relative}: not UTF-8 text") from None
+        except FileRefused as exc:
+            raise DiffInputError(f"{root / relative}: {exc.why}") from None
         except OSError as exc:
             raise DiffInputError(f"{root / relative}: cannot be read: {exc.strerror}") from None
         tools.add(relative, text, str(root / relative), known)

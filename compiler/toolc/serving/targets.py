@@ -19,12 +19,13 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from ..certify.staged_import import on_sys_path, staged_package
-from ..config import Config
+from ..config import PYPROJECT_BYTES, Config
 from ..ir import ModuleIR, ProjectIR
 from ..pipeline import render_outputs
 from ..report.diagnostic_formats import render
 from ..runtime import AbstractToolset
 from ..specs import SPEC_SUFFIX, compile_specs, discover
+from ..untrusted import FileRefused, read_untrusted
 
 
 class ServeError(Exception):
@@ -62,8 +63,9 @@ def project_start(target: str) -> Path | None:
 def _declares_toolc(pyproject: Path) -> bool:
 
     try:
-        table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        table = tomllib.loads(read_untrusted(pyproject, PYPROJECT_BYTES, follow=True)
+                              .decode("utf-8"))
+    except (OSError, FileRefused, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return pyproject.is_file()  # load_config reports what is wrong with it
     tool = table.get("tool")
     return isinstance(tool, dict) and "toolc" in tool
