@@ -37,7 +37,6 @@ from toolc.adapters._common import (
     published_schema,
     require,
 )
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -45,8 +44,11 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import FailurePolicy
+from toolc.runtime.json_pointers import json_differences
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
+from toolc.runtime.toolsets.abstract import AbstractToolset
 
 require("openai-agents", "agents")
 
@@ -116,9 +118,6 @@ def _object_rules(schema: Mapping[str, Any], pointer: str, problems: list[str]) 
 
 def _sdk_changes(schema: Mapping[str, Any]) -> list[str]:
     """What the SDK's strict conversion would change (it must change nothing)."""
-    # lazy: 7 more toolc module(s), only when this runs
-    from toolc.certify.compare import json_differences
-
     original = json.loads(json.dumps(schema))
     try:
         converted = ensure_strict_json_schema(json.loads(json.dumps(schema)))
