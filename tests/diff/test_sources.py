@@ -184,7 +184,7 @@ def test_git_golden_files_are_read_only_within_their_bounds(
     """A committed golden file is read into memory, and HEAD's come from the pull request:
     each is bounded as a file on disk is, and all of a ref's together (the sizes are
     asked of git before any blob is read)."""
-    import toolc.diff.sources as sources
+    from toolc.diff import sources
 
     size = len(golden_text(tool("readLog", lines={"type": "string", "description": "Level."})))
     monkeypatch.setattr(sources, "FILE_BYTES", size - 1)
