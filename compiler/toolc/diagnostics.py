@@ -108,7 +108,8 @@ E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # The catalogue. Codes are stable: never renumber, only add. Families:
 # TC0xx input and YAML, TC1xx structure, TC2xx schemas, TC3xx names and references,
-# TC4xx composition, TC5xx build and certification, TC9xx configuration.
+# TC4xx composition, TC5xx build and certification, TC6xx provider targets, TC7xx the
+# text the model reads, TC9xx configuration.
 RULES: dict[str, Rule] = _rules(
     ("TC001", "unreadable-file", E, "The spec file cannot be read, or is not UTF-8 text."),
     ("TC002", "file-too-large", E, "A spec file over 10 MiB is refused before parsing."),
@@ -185,6 +186,14 @@ RULES: dict[str, Rule] = _rules(
     ("TC511", "misspelt-search-key", W, "A `meta` key that is a near miss of a tool-search `_meta` key (`anthropic/alwaysLaod`)."),
     ("TC512", "token-budget", W, "An export costs more tokens upfront than `token-budget` (estimated: characters / 4)."),
     ("TC513", "tool-budget", W, "An export loads more tools upfront than `tool-budget`."),
+    ("TC601", "target-rejects-keyword", E, "A configured target (`targets`) refuses a keyword or keyword value of an exported tool: the request would fail."),
+    ("TC602", "target-changes-schema", W, "A configured target would silently drop, move into the description or change part of an exported tool: the model reads something else."),
+    ("TC603", "target-open-object", E, "A configured target needs every object closed (`additionalProperties: false`)."),
+    ("TC604", "target-optional-property", E, "A configured target needs every property of an object in `required` (OpenAI strict)."),
+    ("TC605", "target-schema-limit", E, "An exported tool's schema passes a bound of a configured target (properties, nesting, enum values, characters)."),
+    ("TC606", "target-request-limit", E, "An export passes a configured target's bound on one request (strict tools, optional or union parameters)."),
+    ("TC607", "target-name", E, "A published tool or parameter name a configured target refuses."),
+    ("TC608", "target-reference", E, "A `$ref` a configured target cannot follow: a recursive schema, or a reference out of the document."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
     ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
