@@ -41,25 +41,34 @@ def check_targets(project: ProjectIR, modules: Iterable[ParsedModule],
                   targets: tuple[str, ...], bag: DiagnosticBag) -> None:
     """Report every finding of every module's targets (its own, else ``targets``) on its
     exported tools; a tool exported by several modules is said once per finding."""
-    own = {str(p.name): p.targets for p in modules if p.name is not None}
+    parsed = {str(p.name): p for p in modules if p.name is not None}
     said: set[tuple[str, Span, str]] = set()
     for module in project.modules.values():
-        chosen = own.get(module.name)
-        for name in targets if chosen is None else chosen:
+        spec = parsed.get(module.name)
+        chosen = spec.targets if spec is not None and spec.targets is not None else targets
+        for name in chosen:
             table = TARGETS[name]
             for tool in module.exported_tools:
                 for finding in check_tool(table, tool.name, tool.input_schema):
                     _report(bag, said, finding, tool.span_at(finding.pointer),
                             _where(tool, finding), pinned=tool.pinned_by is not None)
-            _request(bag, said, table, module)
+            _request(bag, said, table, module, _request_span(spec, module))
+
+
+def _request_span(spec: ParsedModule | None, module: ModuleIR) -> Span:
+    """Where a bound on the whole export is said: the module's own `targets:`, else its
+    `export:`, else its `module:` line."""
+    if spec is not None:
+        for key in ("targets", "export", "module"):
+            if key in spec.raw.value_spans:
+                return spec.raw.value_spans[key]
+    return Span(module.path, 1, 1)
 
 
 def _request(bag: DiagnosticBag, said: set[tuple[str, Span, str]], table: Target,
-             module: ModuleIR) -> None:
+             module: ModuleIR, span: Span) -> None:
     tools = [(t.name, t.input_schema) for t in module.exported_tools]
     for finding in check_request(table, tools):
-        export = module.toolsets.get(module.export)
-        span = export.span if export is not None else Span(module.path, 1, 1)
         _report(bag, said, finding, span, f"export '{module.name}.{module.export}'",
                 pinned=False)
 

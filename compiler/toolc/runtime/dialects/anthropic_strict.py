@@ -34,8 +34,8 @@ _UNSUPPORTED = ("not in the strict subset (the API refuses the schema; the Anthr
                 "writes the keyword into the description instead, where nothing enforces it)")
 _FIX = ("say it in the description (toolc still checks it), or leave anthropic-strict out "
         "of `targets` for this module")
-_SDK_MOVES = ("the Anthropic SDK's strict transform moves it into the description as "
-              "text: the model reads it, nothing enforces it")
+_SDK_MOVES = ("the Anthropic SDK's strict transform writes it into the description: the "
+              "model reads it, nothing enforces it")
 
 
 def _unsupported(what: str) -> tuple[str, str]:
@@ -56,7 +56,7 @@ TABLE = Target(
     keywords={
         "type": kept(), "properties": kept(), "required": kept(), "items": kept(),
         "additionalProperties": kept(), "anyOf": kept(), "allOf": kept(), "enum": kept(),
-        "const": kept(), "$ref": kept(), "$defs": kept(), "definitions": kept(),
+        "const": kept(), "$ref": kept(), "$defs": kept(),
         "description": kept(), "title": kept(), "format": kept(), "minItems": kept(),
         "minimum": _NUMERIC, "maximum": _NUMERIC, "exclusiveMinimum": _NUMERIC,
         "exclusiveMaximum": _NUMERIC, "multipleOf": _NUMERIC,
@@ -72,6 +72,10 @@ TABLE = Target(
         "deprecated": described(_SDK_MOVES, "say it in the description", source=SDK),
         "readOnly": described(_SDK_MOVES, "say it in the description", source=SDK),
         "writeOnly": described(_SDK_MOVES, "say it in the description", source=SDK),
+        "definitions": described("the Anthropic SDK keeps only `$defs`: it writes draft-07's "
+                                 "`definitions` into the description, and the references "
+                                 "into it are left dangling", "use `$defs`", Lowering.REF,
+                                 SDK),
         "$comment": described(_SDK_MOVES + " (a comment for people becomes text for the "
                               "model)", "remove the comment", source=SDK),
     },

@@ -41,6 +41,7 @@ TABLE = Target(
         "pattern": kept(), "example": kept(), "anyOf": kept(), "propertyOrdering": kept(),
         "default": kept(), "items": kept(), "minimum": kept(), "maximum": kept(),
         "additionalProperties": kept(),
+        "ref": kept(), "defs": kept(),  # Gemini's own (`#/defs/Name`), not JSON Schema's
         "$ref": rejected(_UNKNOWN + " (its own `ref` and `defs` are not JSON Schema's "
                          "`$ref` and `$defs`)", "write the schema out in place",
                          Lowering.REF),

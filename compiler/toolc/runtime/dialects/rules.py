@@ -104,6 +104,7 @@ class _Walk:
         self.found: list[Finding] = []
         self.properties = 0
         self.depth = 0
+        self.deepest = base
         self.enum_values = 0
         self.string_chars = 0
         self.large_enum: list[tuple[str, int]] = []   # (pointer, characters)
@@ -116,7 +117,8 @@ class _Walk:
         if node.get("type") == "object" or isinstance(node.get("properties"), Mapping):
             self._object(node, ptr, top)
             depth += 1
-            self.depth = max(self.depth, depth)
+            if depth > self.depth:  # the deepest object, first found: where a bound is said
+                self.depth, self.deepest = depth, ptr
         self._subschemas(node, ptr, depth)
 
     def _subschemas(self, node: Mapping[str, Any], ptr: str, depth: int) -> None:
@@ -219,7 +221,8 @@ class _Walk:
                     if chars > limit.most:
                         yield _over(self.target, limit, at, chars)
             elif measured.get(key, 0) > limit.most:
-                yield _over(self.target, limit, self.base, measured[key])
+                at = self.deepest if key == "depth" else self.base
+                yield _over(self.target, limit, at, measured[key])
 
 
 def _over(target: Target, limit: Limit, pointer: str, count: int) -> Finding:
