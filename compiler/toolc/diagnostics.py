@@ -194,6 +194,11 @@ RULES: dict[str, Rule] = _rules(
     ("TC606", "target-request-limit", E, "An export passes a configured target's bound on one request (strict tools, optional or union parameters)."),
     ("TC607", "target-name", E, "A published tool or parameter name a configured target refuses."),
     ("TC608", "target-reference", E, "A `$ref` a configured target cannot follow: a recursive schema, or a reference out of the document."),
+    ("TC701", "bidi-control", E, "A bidirectional control character in a text the model reads: it reads otherwise than it is stored."),
+    ("TC702", "invisible-character", E, "A zero-width or other invisible character in a text the model reads, which a reviewer does not see."),
+    ("TC703", "tag-character", E, "Unicode tag characters (U+E0000 block) in a text the model reads: ASCII hidden from every reader but the model."),
+    ("TC704", "html-comment", W, "An HTML comment in a text the model reads: hidden where the text is rendered."),
+    ("TC705", "instruction-phrase", W, "A text the model reads holds an instruction aimed at the model (\"ignore previous instructions\", \"do not tell the user\", `<IMPORTANT>`)."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
     ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
@@ -216,6 +221,9 @@ class Suppression:
 # codes is judged by them (``judge_suppressions``), not at the end of the analysis.
 LATE_CODES = frozenset({"TC501", "TC502", "TC503", "TC512", "TC513"})
 CERTIFY_CODES = frozenset({"TC501", "TC502", "TC503"})
+# What hides text from a reviewer or speaks to the model: never folded into the line of
+# an imported server (toolc.report.vendored), whatever its severity.
+TEXT_CODES = frozenset({"TC701", "TC702", "TC703", "TC704", "TC705"})
 BUDGET_CODES = frozenset({"TC512", "TC513"})
 _RULE_NAMES: dict[str, str] = {}
 

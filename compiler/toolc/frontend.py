@@ -14,7 +14,8 @@ from pathlib import Path
 from .checks import ClientView, Project, UnreadSpecs, run_checks
 from .checks.project import HELD_BACK
 from .checks.targets import TARGET_CODES, check_targets
-from .diagnostics import LATE_CODES, DiagnosticBag
+from .checks.texts import check_texts
+from .diagnostics import LATE_CODES, TEXT_CODES, DiagnosticBag
 from .ir import ProjectIR, SpecInputs
 from .loader import LoadedFile
 from .model.errors import reset_suggestions
@@ -49,7 +50,8 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     that could not be loaded (as shown -> what of their text was read), whose errors are
     in ``bag`` already: what follows from them elsewhere is held back, and said there.
     ``targets``: the provider dialects every export is checked for (a module's own
-    ``targets:`` replaces them), on the resolved tools, once the checks found no error."""
+    ``targets:`` replaces them). The texts the model reads and the targets are checked
+    on the resolved tools, once the checks found no error."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     reset_suggestions()  # near misses are suggested within a budget per analysis
     waiting = UnreadSpecs.of(unread) if unread else None
@@ -59,12 +61,13 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     ir = None
     if not bag.has_errors:
         ir = dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+        check_texts(ir, project.modules, bag)
         check_targets(ir, project.modules, targets, bag)
     # Every rule of the front end has spoken: a suppression of one that suppressed
-    # nothing is reported (those of later stages, when they have run; the targets'
-    # only when they ran).
+    # nothing is reported (those of later stages, when they have run; those of the
+    # checks on the resolved tools only when they ran).
     bag.judge_suppressions(lambda code: code not in LATE_CODES and (
-        ir is not None or code not in TARGET_CODES))
+        ir is not None or code not in TARGET_CODES | TEXT_CODES))
     return None if bag.has_errors else ir
 
 

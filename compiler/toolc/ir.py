@@ -77,11 +77,12 @@ class ToolIR:
 
     def span_at(self, pointer: str) -> Span:
         """Where the spec writes what ``pointer`` (into the published tool) finds: the
-        nearest node or keyword at or above it that the spec writes, else the tool."""
+        nearest node or keyword at or above it that the spec writes (a description: its
+        text), else the tool."""
         if pointer == "/name":
             return self.name_span or self.span
         while pointer:
-            span = self.spec_spans.get(pointer) or self.description_spans.get(pointer)
+            span = self.description_spans.get(pointer) or self.spec_spans.get(pointer)
             if span is not None:
                 return span
             pointer = pointer[:pointer.rindex("/")]
