@@ -81,6 +81,9 @@ _ELSEWHERE = {
              "docs/security.md).",
     "TC506": "Reported by `toolc build` as one line naming the file that could not be "
              "written (see tests/output/test_staging.py and tests/output/test_lock.py).",
+    "TC520": "Reported by `toolc build` and `toolc diff` when they compare the golden files "
+             "with a fresh build: only then is the base known (see tests/commands/test_diff.py "
+             "and docs/diff.md#renames).",
     "TC5": "Reported by `toolc build` when it certifies the generated modules through a "
            "real MCP client (see tests/certify/test_compare.py).",
     "TC9": "Reported when reading `[tool.toolc]` in `pyproject.toml` (see "

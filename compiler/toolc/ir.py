@@ -74,6 +74,10 @@ class ToolIR:
     # export (the `prefix` or `names` entry of the last one), and how to say so.
     name_span: Span | None = None
     named_by: str | None = None
+    # The name the spec says the tool had before (`renamed_from`), and where it says so:
+    # the diff reports the old published name's tool as renamed (toolc.diff.renames).
+    renamed_from: str | None = None
+    renamed_from_span: Span | None = None
 
     def span_at(self, pointer: str) -> Span:
         """Where the spec writes what ``pointer`` (into the published tool) finds: the

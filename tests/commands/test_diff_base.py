@@ -58,7 +58,7 @@ def test_rules_turned_off_beside_a_removal_still_fail_and_say_so(two_tools: Path
     code, out, err = diff(against="HEAD~1", fmt="json")
     assert code == 1, err
     doc = json.loads(out)
-    assert list(doc) == ["policy", "changes"]  # the changes to the rules come first
+    assert list(doc) == ["policy", "changes", "warnings"]  # the rules' changes come first
     weakened = "/tool/toolc/diff/severity/"
     assert rows(doc["policy"]) == [
         ("pyproject.toml", "POLICY_WEAKENED", weakened + "DESCRIPTION_REMOVED", "error", False),
@@ -236,7 +236,7 @@ def test_build_judges_by_the_committed_rules_and_says_what_ci_will_make_of_them(
                             "in generated/schemas/:")[2]
     assert changes.index("the gate's rules (pyproject.toml)") < changes.index("tool notes/")
     assert "error[TOOL_REMOVED]" in changes
-    assert ("1 weakening of the gate's rules, 1 breaking, 1 description lost: CI will fail "
-            "on them unless accepted in [tool.toolc.diff]") in changes
+    assert ("2 changes in 2 tools: 1 weakening of the gate's rules, 1 breaking, 1 description "
+            "lost; CI fails on them unless accepted in [tool.toolc.diff]") in changes
     code, out, _ = cli("build", "--check", "--no-certify", "--format", "json")
     assert [c["rule"] for c in json.loads(out)["policy"]] == ["POLICY_WEAKENED"]

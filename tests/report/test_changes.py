@@ -98,7 +98,7 @@ def test_tools_of_one_name_in_two_modules_are_reported_apart() -> None:
         "tool showcase/wb_readLog (generated/schemas/showcase/wb_readLog.json)",
         "tool workbench/wb_readLog (generated/schemas/workbench/wb_readLog.json)"]
     assert "tool 'showcase/wb_readLog': description changed" in text
-    assert text.endswith("2 changes in 2 tools: 0 errors, 0 warnings, 2 info")
+    assert text.endswith("2 changes in 2 tools: 2 compatible; none fails CI")
     markdown = render(changes, "markdown")
     assert markdown.count("#### `showcase/wb_readLog`") == 1
     assert markdown.count("#### `workbench/wb_readLog`") == 1
@@ -114,7 +114,7 @@ def test_tools_of_one_name_in_two_modules_are_reported_apart() -> None:
 
 def test_no_changes() -> None:
     assert render([], "text") == "No changes in the published tools."
-    assert render([], "json") == '{\n  "changes": []\n}'
+    assert render([], "json") == '{\n  "changes": [],\n  "warnings": []\n}'
     assert render([], "github") == ""
     assert render([], "markdown").endswith("### Schema changes\n\nNo changes in the published tools.")
 
@@ -147,28 +147,6 @@ def test_control_characters_from_golden_files_never_reach_the_terminal() -> None
         out = render([change], fmt, color=False)
         assert not any(ch in out for ch in "\x1b\x07\x9b"), fmt
         assert "\\x1b]0;pwned\\x07" in out, fmt
-
-
-def test_review_summary_speaks_of_changes_not_errors() -> None:
-    from toolc.diagnostics import Severity
-    from toolc.diff.result import Change
-    from toolc.report.changes import review_summary
-
-    def change(rule: str, severity: Severity, accepted: bool = False) -> Change:
-        return Change(tool="t", pointer="/x", rule=rule, severity=severity, message="m",
-                      accepted=accepted, reason="ok" if accepted else None)
-
-    breaking = [change("TOOL_REMOVED", Severity.ERROR), change("REQUIRED_ADDED", Severity.ERROR),
-                change("DESCRIPTION_REMOVED", Severity.ERROR),
-                change("TOOL_ADDED", Severity.INFO),
-                change("TOOL_REMOVED", Severity.ERROR, accepted=True)]
-    assert review_summary(breaking) == (
-        "2 breaking, 1 description lost, 1 compatible, 1 accepted: CI will fail on them "
-        "unless accepted in [tool.toolc.diff]")
-    assert review_summary(breaking[3:]) == "1 compatible, 1 accepted: none fails CI"
-    assert review_summary(breaking[3:], "info").endswith("CI will fail on them unless "
-                                                         "accepted in [tool.toolc.diff]")
-    assert review_summary([]) == "No changes in the published tools."
 
 
 def _placed(spec: object, pointer: str = "/inputSchema/properties/level") -> Change:
@@ -235,3 +213,43 @@ def test_a_schema_diff_renders_its_changes_with_both_sides_files() -> None:
     assert [c.rule for c in diff.changes] == ["DESCRIPTION_ADDED"]
     rendered = json.loads(render_diff(diff, "json", golden_root="generated/schemas"))
     assert [c["rule"] for c in rendered["changes"]] == ["DESCRIPTION_ADDED"]
+
+
+def test_a_row_in_three_modules_names_every_key_and_golden_file_in_every_format() -> None:
+    from toolc.diff.rows import rows
+
+    def published(module: str, description: str) -> tuple[str, str]:
+        return f"{module}/addNote.json", golden_text({"name": "addNote",
+                                                      "description": description})
+
+    modules = ("core", "alpha", "beta")
+    old = ToolSet.from_texts(dict(published(m, "Add.") for m in modules))
+    new = ToolSet.from_texts(dict(published(m, "Add one.") for m in modules))
+    (row,) = rows(diff_tools(old, new), texts=(old.texts, new.texts))
+    files = [f"generated/schemas/{m}/addNote.json" for m in ("alpha", "beta", "core")]
+    shown = {fmt: render_diff(SchemaDiff([row], old, new), fmt, golden_root="generated/schemas")
+             for fmt in FORMATS}
+    assert shown["text"].startswith("tool addNote in alpha, beta, core\n"
+                                    + "".join(f"  {f}\n" for f in files)
+                                    + "  info[DESCRIPTION_CHANGED] /description\n"
+                                    "    tool 'addNote': description changed\n")
+    assert shown["text"].endswith("1 change in 1 tool: 1 compatible; none fails CI")
+    assert "#### `addNote` in `alpha`, `beta`, `core`\n\nIn " + ", ".join(
+        f"`{f}`" for f in files) + ".\n" in shown["markdown"]
+    (document,) = json.loads(shown["json"])["changes"]
+    assert document["tools"] == ["alpha/addNote", "beta/addNote", "core/addNote"]
+    assert document["files"] == files and document["tool"] == "alpha/addNote"
+    (annotation,) = shown["github"].splitlines()
+    assert annotation.startswith(f"::notice file={files[0]},line=2,")
+    assert f"%0Aalso in: {files[1]}, {files[2]}%0A" in annotation
+
+
+def test_warnings_are_said_in_every_format() -> None:
+    old, new = sets()
+    warned = "[tool.toolc.diff].accept[0] (tool = \"x\") matches no change between a and b"
+    diff = SchemaDiff([], old, new, warnings=[warned])
+    assert render_diff(diff, "text", golden_root="g") == (
+        f"warning: {warned}\n\nNo changes in the published tools.")
+    assert json.loads(render_diff(diff, "json", golden_root="g"))["warnings"] == [warned]
+    assert render_diff(diff, "github", golden_root="g").startswith("::warning title=")
+    assert "**warning:** " in render_diff(diff, "markdown", golden_root="g")

@@ -32,10 +32,14 @@ from .sources import (
 
 
 def diff_tools(old: Mapping[str, dict[str, Any]], new: Mapping[str, dict[str, Any]],
-               policy: Policy | None = None) -> list[Change]:
+               policy: Policy | None = None, renames: Mapping[str, str] | None = None
+               ) -> list[Change]:
     """Every change from ``old`` to ``new`` (tool key -> published tool), policy applied,
-    sorted by tool, then pointer (token by token, indexes as numbers), then rule."""
-    changes = (policy or Policy()).apply(classify(old, new))
+    sorted by tool, then pointer (token by token, indexes as numbers), then rule.
+    ``renames``: new key -> old key, the renames the specs declare
+    (:func:`toolc.diff.places.declared_renames`); a tool that is only new and one that
+    is only old and alike but for the name are a rename whatever it says."""
+    changes = (policy or Policy()).apply(classify(old, new, renames))
     return sorted(changes, key=Change.sort_key)
 
 

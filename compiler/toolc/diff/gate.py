@@ -215,8 +215,7 @@ def _acceptances(base: Base, pr: Policy, judged: Sequence[Change]) -> list[Chang
         if entry in base.policy.accept:
             continue
         count = sum(1 for c in judged if entry.matches(c))
-        where = f" at {entry.pointer}" if entry.pointer else ""
-        message = (f"accepted in this pull request: {entry.rule} in {entry.tool}{where} "
+        message = (f"accepted in this pull request: {entry.scope()} "
                    f"({count} change{'s' * (count != 1)}): {entry.reason}")
         found.append(Change(PYPROJECT, pointer_of(("tool", "toolc", "diff", "accept",
                                                    str(index))),
@@ -226,8 +225,9 @@ def _acceptances(base: Base, pr: Policy, judged: Sequence[Change]) -> list[Chang
 
 
 def _entry(entry: Acceptance) -> dict[str, Json]:
-    return {"tool": entry.tool, "rule": entry.rule, "pointer": entry.pointer,
-            "reason": entry.reason}
+    found: dict[str, Json] = {"tool": entry.tool, "rule": entry.rule,
+                              "pointer": entry.pointer, "reason": entry.reason}
+    return found if entry.module is None else {**found, "module": entry.module}
 
 
 def _word(severity: Severity | None) -> str | None:

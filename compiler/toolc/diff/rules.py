@@ -47,6 +47,8 @@ def _catalogue(*rows: DiffRule) -> dict[str, DiffRule]:
 RULES: dict[str, DiffRule] = _catalogue(
     DiffRule("TOOL_REMOVED", "A published tool is gone: every caller of it breaks.", E, E),
     DiffRule("TOOL_ADDED", "A new tool is published.", I, I),
+    DiffRule("TOOL_RENAMED", "A published tool has a new name (its spec's `renamed_from`, or "
+             "the same tool under another name): calls by the old name fail.", E, E),
     DiffRule("PROPERTY_REMOVED", "A property is gone: callers that send it are rejected "
              "when the object admits no other properties (else it is ignored); consumers "
              "that read it break.", E, E, input_open=W),
@@ -134,6 +136,12 @@ def tool_removed(at: At, old: Json) -> Change:
 
 def tool_added(at: At, new: Json) -> Change:
     return emit(at, "TOOL_ADDED", f"tool '{at.tool}' was added", None, new)
+
+
+def tool_renamed(at: At, old_name: str, new_name: str) -> Change:
+    """At the tool's ``name``, which is all that changed of it here."""
+    return emit(at.child("name"), "TOOL_RENAMED", f"tool '{at.tool}' was renamed from "
+                f"'{old_name}': calls to '{old_name}' now fail", old_name, new_name)
 
 
 def output_schema_presence(at: At, old: Json, new: Json) -> Change:

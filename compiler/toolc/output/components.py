@@ -43,7 +43,15 @@ from typing import Any, TypeGuard
 
 from ..budget import ExportBudget
 from ..config import Config
-from ..diagnostics import CERTIFY_CODES, RULES, Diagnostic, DiagnosticBag, Span, Suppression
+from ..diagnostics import (
+    CERTIFY_CODES,
+    COMPARISON_CODES,
+    RULES,
+    Diagnostic,
+    DiagnosticBag,
+    Span,
+    Suppression,
+)
 from ..ir import ProjectIR
 from ..publish import SCHEMAS_DIR
 from ..python_source import outcomes_match, source_index
@@ -232,7 +240,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
     kept = taken.specs if taken is not None else set()
     found: list[list[Diagnostic]] = [[] for _ in made]
     for d in bag:
-        if d.code == "TC022" or d.code in CERTIFY_CODES:
+        if d.code == "TC022" or d.code in CERTIFY_CODES or d.code in COMPARISON_CODES:
             continue  # the judges say TC022 again; verdicts are incremental.py's
         if d.span is None or (d.span.path not in owner and d.span.path not in kept):
             forget(config)
