@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pinned_spec import pinned_spec
 from toolc.cli import main
 
 from .conftest import Reported
@@ -60,25 +61,8 @@ def test_errors_stop_the_build_and_warnings_do_not(
     assert ir is not None  # TC602 only: the SDK rewrites oneOf as anyOf
 
 
-PINNED = """\
-toolc: 1
-module: fs
-targets: [openai-strict]
-toolsets:
-  files:
-    kind: mcp
-    stdio: {command: server}
-    tools:
-      read:
-        description: Read a file.
-        input_schema:
-          type: object
-          properties:
-            path: {type: string, description: The path., minLength: 1}
-          required: [path]
-          additionalProperties: false
-export: files
-"""
+PINNED = pinned_spec("Read a file.", "{type: string, description: The path., minLength: 1}",
+                     head="targets: [openai-strict]\n")
 
 
 def test_what_a_target_rejects_in_a_pinned_tool_is_a_warning(

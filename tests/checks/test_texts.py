@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from pinned_spec import pinned_spec
 from toolc.checks.texts import PHRASES, findings
 from toolc.diagnostics import Diagnostic, Severity, Span
 from toolc.report.vendored import fold
@@ -80,22 +81,8 @@ def test_every_text_of_an_own_tool_is_read(check: Callable[..., Reported]) -> No
         ("TC702", 3), ("TC701", 6), ("TC705", 10), ("TC702", 11), ("TC702", 11)]
 
 
-PINNED = """\
-toolc: 1
-module: fs
-toolsets:
-  files:
-    kind: mcp
-    stdio: {command: server}
-    tools:
-      read:
-        description: "Read a file.\\U000E0053\\U000E0065\\U000E006E\\U000E0064"
-        input_schema:
-          type: object
-          properties:
-            path: {type: string, description: "The path. <IMPORTANT>"}
-export: files
-"""
+PINNED = pinned_spec('"Read a file.\\U000E0053\\U000E0065\\U000E006E\\U000E0064"',
+                     '{type: string, description: "The path. <IMPORTANT>"}')
 
 
 def test_a_pinned_server_poisoned_is_caught_as_errors(

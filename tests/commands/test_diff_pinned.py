@@ -8,38 +8,17 @@ import json
 from pathlib import Path
 
 import pytest
-from commands_support import build, commit, diff, git
+from commands_support import build, committed_project, diff
+from pinned_spec import pinned_spec
 
-PINNED = """\
-toolc: 1
-module: fs
-toolsets:
-  files:
-    kind: mcp
-    stdio: {command: fs-server}
-    tools:
-      read_file:
-        description: Read a file.
-        input_schema:
-          type: object
-          properties:
-            path: {type: string, description: The file to read.}
-          required: [path]
-export: files
-"""
+PINNED = pinned_spec("Read a file.", "{type: string, description: The file to read.}")
 
 
 @pytest.fixture
 def pinned_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "fs.toolc.yaml").write_text(PINNED)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CI", raising=False)
-    assert build() == 0
-    git(tmp_path, "init", "-q", "-b", "main")
-    commit(tmp_path, "base")
-    return tmp_path
+    return committed_project(tmp_path, "fs.toolc.yaml", PINNED)
 
 
 def repin(repo: Path, old: str, new: str) -> None:
