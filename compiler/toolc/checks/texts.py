@@ -62,7 +62,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("system", r"system prompt"),
     ("precedence", _PRECEDENCE),
     ("shadowing", r"before (using|calling) (any|every) other tool"),
-    ("secrets", r"(~/\.ssh|id_rsa|\.aws/credentials|mcp\.json)"),
+    ("secrets", r"(~/\.ssh|id_rsa|\.aws/credentials)"),
 )
 # What each class of phrase does, as its finding says it.
 SAYS = {"override": "tells the model to drop its instructions",
