@@ -29,9 +29,10 @@ from ..diagnostics import Severity
 from ..generate.stubs import handler_stubs, with_stubs
 from ..ir import ProjectIR, Ref
 from ..output.files import write_new_file
-from ..python_source import SourceIndex, inside, source_index
+from ..python_source import MAX_SOURCE, SourceIndex, inside, source_index
 from ..report.diagnostic_formats import escape_controls
 from ..specs import compile_specs
+from ..untrusted import FileRefused, read_untrusted
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -98,7 +99,13 @@ def run_stubs(module: str | None = None, *, write: bool = False, out: TextIO | N
                  for stub in handler_stubs(project.modules[m], project, tools, package)]
         spec = ", ".join(sorted({specs.get(m, m) for m in target.tools}))
         shown = escape_controls(config.relative(target.path))
-        existing = _source(target)
+        try:
+            existing = _source(target)
+        except (OSError, FileRefused, UnicodeDecodeError) as exc:
+            err.write(f"error: cannot read {shown}: {escape_controls(str(exc))}; stubs for it "
+                      "were not made\n")
+            refused = True
+            continue
         text = with_stubs(existing, stubs, spec)
         if not write:
             out.write(f"# {shown}: {len(stubs)} handler stub(s) for {spec} "
@@ -200,7 +207,10 @@ def _new_module(config: Config, ref: Ref) -> Path | None:
 
 
 def _source(target: _Target) -> str | None:
-    return target.path.read_text(encoding="utf-8") if target.exists else None
+    """The handler module's text (the handler check parsed it: it is a bounded file)."""
+    if not target.exists:
+        return None
+    return read_untrusted(target.path, MAX_SOURCE).decode("utf-8")
 
 
 def _shown(existing: str | None, text: str, shown: str) -> str:

@@ -26,15 +26,16 @@ PINNED_TOOLS, PINNED_TOOL = "pinned tools", "pinned tool"
 # What a tool is (its title, description, handler and how it behaves), then the schemas:
 # a short key never hides below a long block. The order every example of the format
 # already uses.
-TOOL_KEYS = ("title", "description", "handler", "annotations", "requires_approval", "search",
-             "meta", "format", "additional_params", "params", "returns")
+TOOL_KEYS = ("title", "description", "renamed_from", "handler", "annotations",
+             "requires_approval", "search", "meta", "format", "additional_params", "params",
+             "returns")
 # The order `toolc import` writes a pinned tool in (toolc.importer.pinning).
 PINNED_TOOL_KEYS = ("title", "description", "annotations", "input_schema", "output_schema",
                     "meta", "extra")
 
 ORDERS: dict[str, tuple[str, ...]] = {
-    TOP: ("toolc", "module", "description", "format", "types", "tools", "toolsets", "export",
-          "certify"),
+    TOP: ("toolc", "module", "description", "format", "targets", "types", "tools", "toolsets",
+          "export", "certify"),
     TOOL: TOOL_KEYS,
     EXTERNAL_TOOL: ("title", "description", "annotations", "input_schema"),
     PINNED_TOOL: PINNED_TOOL_KEYS,
