@@ -248,7 +248,10 @@ def test_mypy_accepts_the_stubs_against_the_generated_protocols(stubbed: Path,
     assert done.returncode == 0, done.stdout + done.stderr
     # The check is real: a stub whose parameter type no longer fits its tool is refused.
     workbench = stubbed / "app" / "stubbed" / "workbench.py"
-    workbench.write_text(workbench.read_text().replace("    lines: int,", "    lines: str,"))
+    workbench.write_text(workbench.read_text().replace("    lines: int,", "    lines: bytes,"))
+    # mypy's cache knows a file by its size and whole-second mtime: make both differ
+    later = workbench.stat().st_mtime + 5
+    os.utime(workbench, (later, later))
     done = mypy(stubbed, mypy_cache)
     assert done.returncode == 1 and "generated/workbench.py" in done.stdout
     shutil.rmtree(stubbed / "generated")
