@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
-from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
-from ..model.written import SchemaWriter, Written
+from ..publish.schema_refs import LocalFiles
+from ..publish.writer import SchemaWriter, Written
 
 if TYPE_CHECKING:
     from ..python_source import SourceIndex

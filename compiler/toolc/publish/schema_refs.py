@@ -16,7 +16,7 @@ so a reference is rewritten for where its schema lands:
   subschema of the published document carries it as its ``$id``.
 
 This module holds the rules, the pointer arithmetic and the local files; the writer
-(:mod:`toolc.model.written`) says where each schema document lands (:class:`Scope`) and
+(:mod:`toolc.publish.writer`) says where each schema document lands (:class:`Scope`) and
 hands every reference to the :class:`RefLog` of the published document.
 """
 
@@ -32,17 +32,17 @@ from urllib.parse import quote, unquote, urljoin
 
 from ..diagnostics import Severity, Span, SpecError
 from ..loader import load_bytes
-from .keywords import ANNOTATIONS, KEYWORDS
+from ..model.keywords import ANNOTATIONS, KEYWORDS
 
 if TYPE_CHECKING:
-    from .parse import ParsedModule
+    from ..model.parse import ParsedModule
 
 JSON = Any
 
 SCALARS = (str, int, float, bool, type(None))
 
 
-# Here rather than in written.py (which imports this module): _embed needs it too.
+# Here rather than in writer.py (which imports this module): _embed needs it too.
 def to_json(value: Any) -> JSON:
     """A loaded value as plain JSON data (dicts and lists, spans dropped)."""
     if isinstance(value, SCALARS):

@@ -1,6 +1,6 @@
 """References written out so that every published schema resolves on its own, offline.
 
-Each rule of toolc.model.refs, through the writer, and each result judged by jsonschema-rs
+Each rule of toolc.publish.schema_refs, through the writer, and each result judged by jsonschema-rs
 (the runtime's validator) with retrieval refused: a rewritten reference must not only
 resolve but mean what the spec meant.
 """
@@ -15,8 +15,8 @@ import pytest
 from toolc.loader import load_file, load_text
 from toolc.model.named import TypeRegistry
 from toolc.model.parse import parse_module
-from toolc.model.refs import LocalFiles, declared_ids, fragment, lookup
-from toolc.model.written import SchemaWriter, Written
+from toolc.publish.schema_refs import LocalFiles, declared_ids, fragment, lookup
+from toolc.publish.writer import SchemaWriter, Written
 
 
 def refuse(uri: str) -> Any:

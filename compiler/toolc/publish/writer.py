@@ -10,10 +10,10 @@ The publication rules of spec-format.md, in one place:
   annotations (description, default, ...) beside the ``anyOf``;
 - every object of a tool's input declared with ``properties`` is closed
   (``additionalProperties: false``) unless it says otherwise or may take its properties
-  from elsewhere (see :mod:`toolc.model.closing`); outputs, and named types as documents
+  from elsewhere (see :mod:`toolc.publish.closing`); outputs, and named types as documents
   of their own, stay open;
 - references are rewritten to resolve where their schema lands, local schema files
-  inlined under ``$defs`` (see :mod:`toolc.model.refs`);
+  inlined under ``$defs`` (see :mod:`toolc.publish.schema_refs`);
 - nothing else is invented: no titles, no ``null``.
 
 Besides the schema, every write records where each published description came from
@@ -29,12 +29,12 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
+from ..model.keywords import ANNOTATIONS as _ANNOTATION_ORDER
+from ..model.keywords import JSON_TYPES, KEYWORDS
+from ..model.named import TypeDef
+from ..model.parse import ParsedModule
 from .closing import ALTERNATIVES, CLOSABLE, alternatives_closable, closes
-from .keywords import ANNOTATIONS as _ANNOTATION_ORDER
-from .keywords import JSON_TYPES, KEYWORDS
-from .named import TypeDef
-from .parse import ParsedModule
-from .refs import (
+from .schema_refs import (
     ANCHORS,
     REFERENCES,
     LocalFiles,
@@ -44,7 +44,7 @@ from .refs import (
     resolve_uri,
     to_json,
 )
-from .refs import SCALARS as _SCALARS
+from .schema_refs import SCALARS as _SCALARS
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
@@ -71,7 +71,7 @@ class Written:
     schema: JSON
     description_spans: dict[str, Span] = field(default_factory=dict)
     defaults: list[DefaultSite] = field(default_factory=list)
-    # References that cannot be published so that they resolve (see toolc.model.refs),
+    # References that cannot be published so that they resolve (see toolc.publish.schema_refs),
     # and every reference written, as published -> where the spec says it.
     problems: list[RefProblem] = field(default_factory=list)
     references: dict[str, Span] = field(default_factory=dict)
@@ -213,7 +213,7 @@ class SchemaWriter:
     def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
               depth: int, inline: bool = False, closable: bool = False) -> JSON:
         """One schema node written out; ``inline`` for properties and whole documents;
-        ``closable`` where an object of the input may be closed (:mod:`toolc.model.closing`)."""
+        ``closable`` where an object of the input may be closed (:mod:`toolc.publish.closing`)."""
         if not isinstance(node, dict):
             return to_json(node)
         if depth > _MAX_DEPTH:
@@ -301,7 +301,7 @@ class SchemaWriter:
 
     def _reference(self, value: str, span: Span, root: _Root) -> str:
         """A ``$ref`` (or ``$dynamicRef``) of the spec, as it must be published to resolve
-        where its schema lands (the rules are in :mod:`toolc.model.refs`)."""
+        where its schema lands (the rules are in :mod:`toolc.publish.schema_refs`)."""
         return root.refs.rewrite(value, span, root.scope, self.files)
 
     def _type_description(self, td: TypeDef, ptr: str, out: dict[str, JSON],

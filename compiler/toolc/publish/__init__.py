@@ -1,0 +1,19 @@
+"""Publishing: every schema written out as the JSON Schema MCP clients are shown, and
+the golden files that hold it.
+
+- :mod:`.writer`: a spec's schema -> the published one (named types written in place,
+  ``required`` lists, ``nullable``), with where each part of it is written in the spec;
+- :mod:`.closing`: which objects of a tool's input are closed;
+- :mod:`.schema_refs`: ``$ref`` rewritten to resolve in the published document, local
+  schema files inlined, never a URL fetched;
+- :mod:`.golden`: the published tools -> golden files ``schemas/<module>/<tool>.json``.
+
+The checks judge the written schemas (:mod:`toolc.checks.project` writes each once) and
+:mod:`toolc.resolve` puts them in the IR; the golden files are written from the IR.
+"""
+
+from __future__ import annotations
+
+from .golden import SCHEMAS_DIR, golden_path, golden_text, publish_project
+
+__all__ = ["SCHEMAS_DIR", "golden_path", "golden_text", "publish_project"]
