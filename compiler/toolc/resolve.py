@@ -50,7 +50,7 @@ from .model.toolsets import (
     ToolsetSpec,
     WrapperToolset,
 )
-from .publish.schema_refs import to_json
+from .publish.json_documents import to_json
 from .publish.writer import raw_description_spans, raw_node_spans
 from .runtime.metakeys import ALWAYS_LOAD
 

@@ -7,8 +7,8 @@ from typing import Any
 from toolc.loader import load_text
 from toolc.model.named import TypeDef, TypeRegistry
 from toolc.model.parse import ParsedModule, parse_module
-from toolc.publish.schema_refs import to_json
-from toolc.publish.writer import SchemaWriter, Written, pointer_token
+from toolc.publish.json_documents import pointer_token, to_json
+from toolc.publish.writer import SchemaWriter, Written
 
 
 def _module(text: str) -> tuple[ParsedModule, SchemaWriter, TypeRegistry]:

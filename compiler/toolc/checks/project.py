@@ -17,7 +17,7 @@ from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
 from ..model.toolsets import ToolsetSpec
-from ..publish.schema_refs import LocalFiles
+from ..publish.schema_files import LocalFiles
 from ..publish.writer import SchemaWriter, Written
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from ..loader import YMap
 from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import ANNOTATIONS, non_json_problem
 from ..model.tools import search_meta
-from ..publish.schema_refs import to_json
+from ..publish.json_documents import to_json
 from ..publish.writer import DefaultSite
 from ..runtime.metakeys import SEARCH_KEYS
 from .project import Project

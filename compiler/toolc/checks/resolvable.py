@@ -15,7 +15,7 @@ from typing import Any
 
 from ..diagnostics import Severity, Span
 from ..loader import YList, YMap
-from ..publish.schema_refs import REFERENCES, to_json
+from ..publish.json_documents import REFERENCES, to_json
 from .project import PINNED_NOTE, Project
 
 _PUBLISHED = ("params", "returns", "external", "pinned", "pinned_output")

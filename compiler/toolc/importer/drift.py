@@ -26,7 +26,7 @@ from ..ir import MCPToolsetIR, ModuleIR, ProjectIR
 from ..loader import LoadedFile, load_file, load_text
 from ..pipeline import new_golden, schema_changes
 from ..publish import publish_project
-from ..publish.schema_refs import to_json
+from ..publish.json_documents import to_json
 from ..report.changes import render_diff
 from ..specs import compile_specs, discover, shown_path
 from .listing import ImportFailure, Server, list_live

@@ -4,8 +4,9 @@ the golden files that hold it.
 - :mod:`.writer`: a spec's schema -> the published one (named types written in place,
   ``required`` lists, ``nullable``), with where each part of it is written in the spec;
 - :mod:`.closing`: which objects of a tool's input are closed;
-- :mod:`.schema_refs`: ``$ref`` rewritten to resolve in the published document, local
-  schema files inlined, never a URL fetched;
+- :mod:`.schema_refs`: ``$ref`` rewritten to resolve in the published document, never
+  a URL fetched; :mod:`.schema_files`: the local schema files a ``$ref`` inlines;
+- :mod:`.json_documents`: loaded values made plain, JSON pointers and URI fragments;
 - :mod:`.golden`: the published tools -> golden files ``schemas/<module>/<tool>.json``.
 
 The checks judge the written schemas (:mod:`toolc.checks.project` writes each once) and

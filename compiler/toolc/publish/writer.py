@@ -34,26 +34,15 @@ from ..model.keywords import JSON_TYPES, KEYWORDS
 from ..model.named import TypeDef
 from ..model.parse import ParsedModule
 from .closing import ALTERNATIVES, CLOSABLE, alternatives_closable, closes
-from .schema_refs import (
-    ANCHORS,
-    REFERENCES,
-    LocalFiles,
-    RefLog,
-    RefProblem,
-    Scope,
-    resolve_uri,
-    to_json,
-)
-from .schema_refs import SCALARS as _SCALARS
+from .json_documents import ANCHORS, REFERENCES, pointer_token, resolve_uri, to_json
+from .json_documents import SCALARS as _SCALARS
+from .schema_files import LocalFiles
+from .schema_refs import RefLog, RefProblem, Scope
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
 ANNOTATIONS = frozenset(_ANNOTATION_ORDER)
 _MAX_DEPTH = 400  # far beyond any spec the loader accepts; guards against alias loops
-
-
-def pointer_token(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
 
 
 @dataclass(slots=True)
