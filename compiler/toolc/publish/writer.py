@@ -224,10 +224,9 @@ class SchemaWriter:
                                              root.rel(ptr)))
         return out
 
-    def _core(  # noqa: C901  # one pass over a node's keywords, each case a line or two
-            self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
-            root: _Root, in_type: bool, depth: int, inline: bool,
-            closable: bool = False) -> dict[str, JSON]:
+    def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
+              root: _Root, in_type: bool, depth: int, inline: bool,
+              closable: bool = False) -> dict[str, JSON]:
         """The node's keywords written out, named type laid under, without the null wrap;
         ``closable``: the node describes a value of its own, so its alternatives may too."""
         named = self._named(node, module)
@@ -236,62 +235,72 @@ class SchemaWriter:
         if isinstance(node.get("$id"), str):  # a resource of its own: `#` is itself
             base_uri = resolve_uri(scope.base_uri if scope else "", node["$id"])
             root.scope = Scope(root.rel(ptr), root.rel(inner), module, True, base_uri)
-        here = root.scope
         if named is not None:
-            if self._by_ref(named, inline, root):
-                out["$ref"] = f"#/$defs/{root.def_name(named)}"
-                root.needed.setdefault(named)
-                if inline and not isinstance(node.get("description"), str):
-                    self._type_description(named, ptr, out, root)
-            elif isinstance(named.node, dict) and depth < _MAX_DEPTH:
-                entered = named in self.recursive and named not in root.inlining
-                if entered:
-                    root.inlining.add(named)
-                # the type is a schema document of its own: its `#` is where it lands
-                own = ptr if named.node.get("nullable") is True else inner
-                root.scope = Scope(root.rel(own), root.rel(inner), named.module)
-                out.update(self._core(named.node, ptr, inner, named.module, root, True,
-                                      depth + 1, False, closable))
-                root.scope = here
-                if entered:
-                    root.inlining.discard(named)
-        # a part of an object (under allOf, then, ...) has no alternatives of its own
-        alternatives = closable and ("anyOf" in node or "oneOf" in node) \
-            and alternatives_closable(node)
-        for key, value in node.items():
-            if key == "required" and isinstance(value, bool) and isinstance(node, YMap):
-                # where the property says it is (not) required, for REQUIRED_* changes
-                root.nodes[f"{ptr}/required"] = node.key_spans[key]
-            if (key == "type" and named is not None) or key == "nullable" or (
-                    key == "required" and isinstance(value, bool)):
-                continue
-            at = ptr if key in ANNOTATIONS else inner
-            if isinstance(node, YMap) and key in node.key_spans:
-                root.nodes[f"{at}/{pointer_token(key)}"] = node.key_spans[key]
-            if key in out and key not in ANNOTATIONS:
-                _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
-            if key in REFERENCES and isinstance(value, str) and isinstance(node, YMap):
-                out[key] = self._reference(value, node.value_spans[key], root)
-                continue
-            if key in ANCHORS and isinstance(value, str) and isinstance(node, YMap):
-                root.refs.anchor(key, value, node.value_spans[key], root.scope)
-            closable = key in CLOSABLE or (alternatives and key in ALTERNATIVES)
-            out[key] = self._keyword(key, value, at, module, root, in_type, depth, closable)
+            self._lay_type(named, node, ptr, inner, root, depth, inline, closable, out)
+        self._keywords(node, ptr, inner, module, root, in_type, depth, named,
+                       _closing(node, closable), out)
         root.scope = scope
         if isinstance(node, YMap) and isinstance(node.get("description"), str):
             root.spans[f"{ptr}/description"] = node.value_spans["description"]
-        props = node.get("properties")
-        if isinstance(props, dict) and not isinstance(node.get("required"), list):
-            written = out.get("properties")
-            if isinstance(written, dict):
-                out = _with_required(out, [n for n, sub in props.items()
-                                           if _is_required(sub, written.get(n))])
-        return out
+        return _with_own_required(node, out)
 
-    def _reference(self, value: str, span: Span, root: _Root) -> str:
+    def _lay_type(self, named: TypeDef, node: dict[str, Any], ptr: str, inner: str,
+                  root: _Root, depth: int, inline: bool, closable: bool,
+                  out: dict[str, JSON]) -> None:
+        """The named type ``node`` uses, laid under the node's own keywords: a ``$ref`` to
+        the type's ``$defs`` entry (see :meth:`_by_ref`), or the type's keywords in place."""
+        if self._by_ref(named, inline, root):
+            out["$ref"] = f"#/$defs/{root.def_name(named)}"
+            root.needed.setdefault(named)
+            if inline and not isinstance(node.get("description"), str):
+                self._type_description(named, ptr, out, root)
+            return
+        if not isinstance(named.node, dict) or depth >= _MAX_DEPTH:
+            return
+        here = root.scope
+        entered = named in self.recursive and named not in root.inlining
+        if entered:
+            root.inlining.add(named)
+        # the type is a schema document of its own: its `#` is where it lands
+        own = ptr if named.node.get("nullable") is True else inner
+        root.scope = Scope(root.rel(own), root.rel(inner), named.module)
+        out.update(self._core(named.node, ptr, inner, named.module, root, True, depth + 1,
+                              False, closable))
+        root.scope = here
+        if entered:
+            root.inlining.discard(named)
+
+    def _keywords(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
+                  root: _Root, in_type: bool, depth: int, named: TypeDef | None,
+                  closing: frozenset[str], out: dict[str, JSON]) -> None:
+        """The node's own keywords written into ``out``, over what its named type laid
+        there, each key's span recorded where it is published: an annotation beside a
+        null wrap, any other keyword inside it (``inner``); ``closing``: the keywords
+        whose subschemas may be closed."""
+        located = node if isinstance(node, YMap) else None  # where the spec writes each key
+        spans: dict[str, Span] = located.key_spans if located is not None else {}
+        for key, value in node.items():
+            if key in _TOOLC_KEYS and _toolc_key(key, value, ptr, named, spans, root):
+                continue
+            at = ptr if key in ANNOTATIONS else inner
+            if key in spans:
+                root.nodes[f"{at}/{pointer_token(key)}"] = spans[key]
+            if key in out and key not in ANNOTATIONS:  # the node's own replaces the type's
+                _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
+            if key in _REFERRING and isinstance(value, str) and located is not None:
+                out[key] = self._referring(key, value, located.value_spans[key], root)
+                continue
+            out[key] = self._keyword(key, value, at, module, root, in_type, depth,
+                                     key in closing)
+
+    def _referring(self, key: str, value: str, span: Span, root: _Root) -> str:
         """A ``$ref`` (or ``$dynamicRef``) of the spec, as it must be published to resolve
-        where its schema lands (the rules are in :mod:`toolc.publish.schema_refs`)."""
-        return root.refs.rewrite(value, span, root.scope, self.files)
+        where its schema lands (the rules are in :mod:`toolc.publish.schema_refs`); an
+        anchor, published as written, declared in the resource it is part of."""
+        if key in REFERENCES:
+            return root.refs.rewrite(value, span, root.scope, self.files)
+        root.refs.anchor(key, value, span, root.scope)
+        return value
 
     def _type_description(self, td: TypeDef, ptr: str, out: dict[str, JSON],
                           root: _Root) -> None:
@@ -317,11 +326,7 @@ class SchemaWriter:
         d = depth + 1
         if kind == "schema":
             return self._node(value, p, module, root, in_type, d, False, closable)
-        if isinstance(value, YList):
-            root.nodes.update((f"{p}/{i}", span) for i, span in enumerate(value.item_spans))
-        elif isinstance(value, YMap):
-            root.nodes.update((f"{p}/{pointer_token(k)}", span)
-                              for k, span in value.key_spans.items())
+        _item_spans(value, p, root.nodes)
         if kind == "schema_list" and isinstance(value, list):
             return [self._node(v, f"{p}/{i}", module, root, in_type, d, False, closable)
                     for i, v in enumerate(value)]
@@ -340,6 +345,50 @@ def _is_required(sub: Any, written: JSON) -> bool:
     if isinstance(own, bool):
         return own
     return not (isinstance(written, dict) and "default" in written)
+
+
+# toolc's own keys, written out by other means than as keywords (a named `type`,
+# `nullable`, a `required` flag); and the keywords that refer or are referred to.
+_TOOLC_KEYS = frozenset({"type", "nullable", "required"})
+_REFERRING = frozenset({*REFERENCES, *ANCHORS})
+
+
+def _toolc_key(key: str, value: Any, ptr: str, named: TypeDef | None,
+               spans: dict[str, Span], root: _Root) -> bool:
+    """Whether ``key`` (one of :data:`_TOOLC_KEYS`) is toolc's own here, not a keyword to
+    write: a ``type`` that names a type, ``nullable``, a ``required`` flag (whose key span
+    is kept: where the property says it is (not) required, for REQUIRED_* changes)."""
+    if key == "required":
+        if not isinstance(value, bool):
+            return False  # an object's own `required` list: a keyword
+        if key in spans:
+            root.nodes[f"{ptr}/required"] = spans[key]
+        return True
+    return key == "nullable" or named is not None
+
+
+_CLOSABLE_AND_ALTERNATIVES = CLOSABLE | ALTERNATIVES
+
+
+def _closing(node: dict[str, Any], closable: bool) -> frozenset[str]:
+    """The node's keywords whose subschemas may be closed: its ``anyOf``/``oneOf``
+    branches too where they are alternatives of a value of its own (a part of an object,
+    under ``allOf``, ``then``, ..., has no alternatives of its own)."""
+    if closable and ("anyOf" in node or "oneOf" in node) and alternatives_closable(node):
+        return _CLOSABLE_AND_ALTERNATIVES
+    return CLOSABLE
+
+
+def _with_own_required(node: dict[str, Any], out: dict[str, JSON]) -> dict[str, JSON]:
+    """``out`` with the ``required`` list its properties say (their flags and defaults),
+    unless the node wrote a list of its own."""
+    props = node.get("properties")
+    if isinstance(props, dict) and not isinstance(node.get("required"), list):
+        written = out.get("properties")
+        if isinstance(written, dict):
+            return _with_required(out, [n for n, sub in props.items()
+                                        if _is_required(sub, written.get(n))])
+    return out
 
 
 def _with_required(out: dict[str, JSON], names: list[str]) -> dict[str, JSON]:
@@ -366,6 +415,14 @@ def _defs_span(node: Any) -> Span | None:
     if not isinstance(node, YMap):
         return None
     return node.key_spans.get("$defs", node.span)
+
+
+def _item_spans(value: Any, ptr: str, nodes: dict[str, Span]) -> None:
+    """Where each item of a list of subschemas, or each entry of a mapping, is written."""
+    if isinstance(value, YList):
+        nodes.update((f"{ptr}/{i}", span) for i, span in enumerate(value.item_spans))
+    elif isinstance(value, YMap):
+        nodes.update((f"{ptr}/{pointer_token(k)}", span) for k, span in value.key_spans.items())
 
 
 def _forget_spans(spans: dict[str, Span], prefix: str) -> None:
