@@ -51,7 +51,7 @@ from .model.toolsets import (
     WrapperToolset,
 )
 from .publish.json_documents import to_json
-from .publish.writer import raw_description_spans, raw_node_spans
+from .publish.written import raw_description_spans, raw_node_spans
 from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"

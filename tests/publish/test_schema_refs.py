@@ -16,7 +16,8 @@ from toolc.loader import load_file, load_text
 from toolc.model.named import TypeRegistry
 from toolc.model.parse import parse_module
 from toolc.publish.schema_files import LocalFiles
-from toolc.publish.writer import SchemaWriter, Written
+from toolc.publish.writer import SchemaWriter
+from toolc.publish.written import Written
 
 
 def refuse(uri: str) -> Any:

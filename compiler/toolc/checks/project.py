@@ -18,7 +18,8 @@ from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
 from ..model.toolsets import ToolsetSpec
 from ..publish.schema_files import LocalFiles
-from ..publish.writer import SchemaWriter, Written
+from ..publish.writer import SchemaWriter
+from ..publish.written import Written
 
 if TYPE_CHECKING:
     from ..python_source import SourceIndex

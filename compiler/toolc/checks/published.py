@@ -16,7 +16,7 @@ from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import ANNOTATIONS, non_json_problem
 from ..model.tools import search_meta
 from ..publish.json_documents import to_json
-from ..publish.writer import DefaultSite
+from ..publish.written import DefaultSite
 from ..runtime.metakeys import SEARCH_KEYS
 from .project import Project
 

@@ -2,7 +2,8 @@
 the golden files that hold it.
 
 - :mod:`.writer`: a spec's schema -> the published one (named types written in place,
-  ``required`` lists, ``nullable``), with where each part of it is written in the spec;
+  ``required`` lists, ``nullable``); :mod:`.written`: what a write returns, with where
+  each part of the schema is written in the spec;
 - :mod:`.closing`: which objects of a tool's input are closed;
 - :mod:`.schema_refs`: ``$ref`` rewritten to resolve in the published document, never
   a URL fetched; :mod:`.schema_files`: the local schema files a ``$ref`` inlines;

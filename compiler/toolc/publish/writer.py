@@ -16,9 +16,8 @@ The publication rules of spec-format.md, in one place:
   inlined under ``$defs`` (see :mod:`toolc.publish.schema_refs`);
 - nothing else is invented: no titles, no ``null``.
 
-Besides the schema, every write records where each published description came from
-(JSON pointer -> spec span) and which defaults were written where, so that they can be
-checked against the very schema a client will see.
+Besides the schema, every write records where each part of it is written in the spec
+(:class:`toolc.publish.written.Written`).
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Span
-from ..loader import YList, YMap
+from ..loader import YMap
 from ..model.keywords import ANNOTATIONS as _ANNOTATION_ORDER
 from ..model.keywords import JSON_TYPES, KEYWORDS
 from ..model.named import TypeDef
@@ -38,36 +37,12 @@ from .json_documents import ANCHORS, REFERENCES, pointer_token, resolve_uri, to_
 from .json_documents import SCALARS as _SCALARS
 from .schema_files import LocalFiles
 from .schema_refs import RefLog, RefProblem, Scope
+from .written import DefaultSite, Written, defs_span, forget_spans, item_spans
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
 ANNOTATIONS = frozenset(_ANNOTATION_ORDER)
 _MAX_DEPTH = 400  # far beyond any spec the loader accepts; guards against alias loops
-
-
-@dataclass(slots=True)
-class DefaultSite:
-    """A ``default`` written in the spec, and the published schema of its own node."""
-
-    value: JSON
-    span: Span
-    schema: dict[str, JSON]
-    pointer: str = ""  # where ``schema`` sits in its published document
-
-
-@dataclass(slots=True)
-class Written:
-    schema: JSON
-    description_spans: dict[str, Span] = field(default_factory=dict)
-    defaults: list[DefaultSite] = field(default_factory=list)
-    # References that cannot be published so that they resolve (see toolc.publish.schema_refs),
-    # and every reference written, as published -> where the spec says it.
-    problems: list[RefProblem] = field(default_factory=list)
-    references: dict[str, Span] = field(default_factory=dict)
-    # Where each schema node and keyword of the published document is written in the
-    # spec (JSON pointer -> the key's span), so a schema change can be shown at the line
-    # a reviewer edits; a keyword a named type brings points into the type.
-    node_spans: dict[str, Span] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -135,7 +110,7 @@ class SchemaWriter:
         root = _Root(module, {}, [], base, starts=True)
         schema = self._node(node, base, module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, base, _defs_span(node))
+            self._add_defs(schema, root, base, defs_span(node))
         return root.written(schema)
 
     def type_schema(self, td: TypeDef) -> Written:
@@ -144,7 +119,7 @@ class SchemaWriter:
         root.inlining.add(td)
         schema = self._node(td.node, "", td.module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, "", _defs_span(td.node))
+            self._add_defs(schema, root, "", defs_span(td.node))
         return root.written(schema)
 
     def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str,
@@ -286,7 +261,7 @@ class SchemaWriter:
             if key in spans:
                 root.nodes[f"{at}/{pointer_token(key)}"] = spans[key]
             if key in out and key not in ANNOTATIONS:  # the node's own replaces the type's
-                _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
+                forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
             if key in _REFERRING and isinstance(value, str) and located is not None:
                 out[key] = self._referring(key, value, located.value_spans[key], root)
                 continue
@@ -326,7 +301,7 @@ class SchemaWriter:
         d = depth + 1
         if kind == "schema":
             return self._node(value, p, module, root, in_type, d, False, closable)
-        _item_spans(value, p, root.nodes)
+        item_spans(value, p, root.nodes)
         if kind == "schema_list" and isinstance(value, list):
             return [self._node(v, f"{p}/{i}", module, root, in_type, d, False, closable)
                     for i, v in enumerate(value)]
@@ -408,66 +383,3 @@ def _wrap_nullable(core: dict[str, JSON]) -> dict[str, JSON]:
     out: dict[str, JSON] = {"anyOf": [inner, {"type": "null"}]}
     out.update((k, v) for k, v in core.items() if k in ANNOTATIONS)
     return out
-
-
-def _defs_span(node: Any) -> Span | None:
-    """Where a document's own ``$defs`` is written (or the document, or nothing)."""
-    if not isinstance(node, YMap):
-        return None
-    return node.key_spans.get("$defs", node.span)
-
-
-def _item_spans(value: Any, ptr: str, nodes: dict[str, Span]) -> None:
-    """Where each item of a list of subschemas, or each entry of a mapping, is written."""
-    if isinstance(value, YList):
-        nodes.update((f"{ptr}/{i}", span) for i, span in enumerate(value.item_spans))
-    elif isinstance(value, YMap):
-        nodes.update((f"{ptr}/{pointer_token(k)}", span) for k, span in value.key_spans.items())
-
-
-def _forget_spans(spans: dict[str, Span], prefix: str) -> None:
-    for ptr in [p for p in spans if p.startswith(prefix)]:
-        del spans[ptr]
-
-
-def raw_description_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
-    """Where each description of a schema published as written (external tools) sits."""
-    if not isinstance(node, YMap):
-        return
-    if isinstance(node.get("description"), str):
-        spans[f"{ptr}/description"] = node.value_spans["description"]
-    for key, value in node.items():
-        kw = KEYWORDS.get(key)
-        if kw is None:
-            continue
-        p = f"{ptr}/{pointer_token(key)}"
-        if kw.kind == "schema":
-            raw_description_spans(value, p, spans)
-        elif kw.kind == "schema_list" and isinstance(value, YList):
-            for i, item in enumerate(value):
-                raw_description_spans(item, f"{p}/{i}", spans)
-        elif kw.kind in ("schema_map", "dependencies") and isinstance(value, YMap):
-            for k, item in value.items():
-                raw_description_spans(item, f"{p}/{pointer_token(k)}", spans)
-
-
-def raw_node_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
-    """Where each node and keyword of a schema published as written (external and pinned
-    tools) sits: the key's span, as :attr:`Written.node_spans` records for toolc's own."""
-    if not isinstance(node, YMap):
-        return
-    for key, value in node.items():
-        p = f"{ptr}/{pointer_token(key)}"
-        spans[p] = node.key_spans[key]
-        kw = KEYWORDS.get(key)
-        kind = kw.kind if kw is not None else "value"
-        if kind == "schema":
-            raw_node_spans(value, p, spans)
-        elif kind == "schema_list" and isinstance(value, YList):
-            for i, (item, span) in enumerate(zip(value, value.item_spans, strict=False)):
-                spans[f"{p}/{i}"] = span
-                raw_node_spans(item, f"{p}/{i}", spans)
-        elif kind in ("schema_map", "dependencies") and isinstance(value, YMap):
-            for k, item in value.items():
-                spans[f"{p}/{pointer_token(k)}"] = value.key_spans[k]
-                raw_node_spans(item, f"{p}/{pointer_token(k)}", spans)
