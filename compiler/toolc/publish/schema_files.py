@@ -142,22 +142,28 @@ def _rewrite_file(node: JSON, embedded: Embedded, path: Path, files: LocalFiles,
     resource = resource or isinstance(node.get("$id"), str)
     out: dict[str, JSON] = {}
     for key, value in node.items():
-        kw = KEYWORDS.get(key)
         if key in REFERENCES and isinstance(value, str) and not resource:
             out[key] = _file_reference(value, embedded, path, files)
-        elif kw is None or kw.kind == "value":
-            out[key] = value
-        elif kw.kind == "schema":
-            out[key] = _rewrite_file(value, embedded, path, files, resource, d)
-        elif kw.kind == "schema_list" and isinstance(value, list):
-            out[key] = [_rewrite_file(v, embedded, path, files, resource, d) for v in value]
-        elif isinstance(value, dict):
-            out[key] = {k: v if isinstance(v, list) else
-                        _rewrite_file(v, embedded, path, files, resource, d)
-                        for k, v in value.items()}
         else:
-            out[key] = value
+            out[key] = _rewrite_value(key, value, embedded, path, files, resource, d)
     return out
+
+
+def _rewrite_value(key: str, value: JSON, embedded: Embedded, path: Path, files: LocalFiles,
+                   resource: bool, depth: int) -> JSON:
+    """A keyword's value in a file's schema: its subschemas rewritten, anything else kept."""
+    kw = KEYWORDS.get(key)
+    if kw is None or kw.kind == "value":
+        return value
+    if kw.kind == "schema":
+        return _rewrite_file(value, embedded, path, files, resource, depth)
+    if kw.kind == "schema_list" and isinstance(value, list):
+        return [_rewrite_file(v, embedded, path, files, resource, depth) for v in value]
+    if isinstance(value, dict):
+        return {k: v if isinstance(v, list) else
+                _rewrite_file(v, embedded, path, files, resource, depth)
+                for k, v in value.items()}
+    return value
 
 
 def _file_reference(value: str, embedded: Embedded, path: Path, files: LocalFiles) -> str:
