@@ -57,7 +57,17 @@ those codes on that line; one that suppresses nothing is reported (TC022):
 "specs/vendor/*.toolc.yaml" = { missing-description = "off", TC302 = "info" }
 ```
 
-A missing description (TC201) is an error by default and a warning for `external` tools.
+A missing description (TC201) is an error by default and a warning for `external` tools
+and for tools pinned from an MCP server (`toolc import`), where everything toolc would
+refuse in a schema of yours is a warning: they are the server's. Those findings about
+the server are said once by `toolc import`, grouped by rule with the
+`[tool.toolc.per-file-severity]` line that silences them; `toolc build` and `toolc
+validate` then fold them into one line per pinned server (``toolset 'server': 14
+pinned tool(s), 68 finding(s) about the server (TC201 x40, TC221 x28): see `toolc
+validate --vendor` ``), and `--vendor` lists them in full, in every format. An error
+is never folded (a pinned tool whose name or schema cannot be published fails the build
+at its line), nor, under `--strict`, a warning. See
+[import.md](import.md#findings-about-the-server).
 
 """
 

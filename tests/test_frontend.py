@@ -30,6 +30,7 @@ def run_case(folder: Path) -> tuple[str, DiagnosticBag, ProjectIR | None]:
     bag = DiagnosticBag()
     loaded: list[LoadedFile] = []
     sources: dict[str, str] = {}
+    unread: dict[str, str] = {}
     for path in sorted(folder.glob("*.toolc.yaml")):
         if not path.is_symlink():  # a link out of the folder is not to be read (TC010)
             sources[path.name] = path.read_bytes().decode("utf-8", "replace")
@@ -37,9 +38,11 @@ def run_case(folder: Path) -> tuple[str, DiagnosticBag, ProjectIR | None]:
             loaded.append(load_file(str(path), path.name, str(folder)))
         except SpecError as exc:  # the loader refuses the whole file
             bag.extend(exc.diagnostics)
+            unread[path.name] = sources.get(path.name, "")
     # a case's own handler modules, in ``handlers/``, are its python-path
     handlers = folder / "handlers"
-    ir = analyse(loaded, bag, python_path=(handlers,) if handlers.is_dir() else ())
+    ir = analyse(loaded, bag, python_path=(handlers,) if handlers.is_dir() else (),
+                 unread=unread)
     return render_text(bag.sorted(), sources) + "\n", bag, ir
 
 

@@ -15,6 +15,8 @@ _FORMATS = click.Choice(["text", "json", "github"])
 _FAIL_ON = click.Choice(["error", "warning", "info", "never"])
 _SECONDS = click.FloatRange(min=0, min_open=True, max=1e6)
 _HTTP = HttpOptions()  # the defaults of `toolc serve --transport http`
+_VENDOR_HELP = ("List the findings about imported MCP servers (in their pinned tools) in "
+                "full; by default each server's are one line.")
 
 
 def _color() -> bool:
@@ -31,12 +33,13 @@ def main() -> None:
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=_FORMATS, default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
-def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
+@click.option("--vendor", is_flag=True, help=_VENDOR_HELP)
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, vendor: bool) -> None:
     """Check specs (default: the configured folder) and report every problem."""
     # lazy: loads pydantic, yaml
     from .commands.validate import validate as run
 
-    sys.exit(run(paths, fmt=fmt, strict=strict, color=_color()))
+    sys.exit(run(paths, fmt=fmt, strict=strict, color=_color(), vendor=vendor))
 
 
 @main.command()
@@ -55,8 +58,9 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--watch", is_flag=True,
               help="Stay running: build again on each save of a spec, schema, handler "
                    "or pyproject.toml (writes, even when CI is set); Ctrl-C ends.")
+@click.option("--vendor", is_flag=True, help=_VENDOR_HELP)
 def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live: bool,
-          fail_on: str | None, watch: bool) -> None:
+          fail_on: str | None, watch: bool, vendor: bool) -> None:
     """Validate, generate modules and golden schemas, certify, and show what changed
     (against the golden files the build replaces), apart from the diagnostics."""
     # lazy: loads pydantic, yaml
@@ -73,10 +77,10 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
 
         sys.exit(watch_build(partial(run_build, check=check, write=not check, certify=certify,
                                      fmt=fmt, strict=strict, color=_color(), live=live,
-                                     fail_on=fail_on)))
+                                     fail_on=fail_on, vendor=vendor)))
     sys.exit(run_build(check=check, write=write, certify=certify, fmt=fmt, strict=strict,
                        color=_color(), progress=sys.stderr.isatty(), live=live,
-                       fail_on=fail_on))
+                       fail_on=fail_on, vendor=vendor))
 
 
 @main.command()

@@ -36,11 +36,11 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import RULES, DiagnosticBag, Severity, Span, fail
+from .diagnostics import RULES, DiagnosticBag, Severity, Span, SpecError, fail
 
 _KNOWN = ("specs", "output", "python-path", "format", "severity", "per-file-severity", "diff",
           "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
@@ -80,12 +80,63 @@ class Config:
         return DiagnosticBag(severities=dict(self.severities),
                              per_file=self.per_file_severities)
 
+    def gate_rules(self) -> GateRules:
+        """The rules this checkout gives a gate (a pull request's, when it is one)."""
+        return GateRules(self.relative(self.output), dict(self.severities),
+                         self.per_file_severities, self.diff)
+
+    def judged_by(self, rules: GateRules) -> Config:
+        """This project with another branch's diagnostic severities (the base's)."""
+        return replace(self, severities=dict(rules.severities),
+                       per_file_severities=rules.per_file)
+
     def relative(self, path: Path) -> str:
         """How diagnostics show a path: relative to the project root when inside it."""
         try:
             return path.resolve().relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return str(path)
+
+
+@dataclass(frozen=True, slots=True)
+class GateRules:
+    """What a gate judges a pull request by, which only the base branch decides
+    (docs/security.md): where its golden files are, the diagnostics' severities (per
+    rule and per spec file) and ``[tool.toolc.diff]`` (whose acceptances stay the pull
+    request's to write)."""
+
+    output: str = "generated"   # relative to the project, ``/``-separated
+    severities: dict[str, Severity] = field(default_factory=dict)
+    per_file: tuple[tuple[str, dict[str, Severity]], ...] = ()
+    diff: dict[str, Any] = field(default_factory=dict)
+
+
+def gate_rules_of(text: str, shown: str) -> GateRules:
+    """The gate's rules in a pyproject.toml's text read from another commit (``shown``
+    names it in errors). Nothing is resolved on this machine's disk: the output must be
+    a plain relative path. Raises ValueError saying what is wrong."""
+    try:
+        tools = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"not valid TOML: {exc}") from None
+    where = _Locator(shown, text)
+    try:
+        table = tools.get("toolc", {}) if isinstance(tools, dict) else None
+        if not isinstance(table, dict):
+            fail("TC901", "[tool.toolc] is not a table", where("toolc"))
+        output = table.get("output", "generated")
+        parts = [p for p in output.split("/") if p not in ("", ".")] \
+            if isinstance(output, str) and not glob_problem(output) else []
+        if not parts:
+            fail("TC901", f"[tool.toolc] output {output!r} is not a folder inside the "
+                 "project", where("output"))
+        diff = table.get("diff", {})
+        if not isinstance(diff, dict):
+            fail("TC901", "[tool.toolc.diff] is not a table", where("diff"))
+        return GateRules("/".join(parts), _severities(table.get("severity", {}), where),
+                         _per_file(table.get("per-file-severity", {}), where), diff)
+    except SpecError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -262,7 +313,7 @@ def _per_file(table: Any, where: _Locator) -> tuple[tuple[str, dict[str, Severit
              where("per-file-severity"))
     out: list[tuple[str, dict[str, Severity]]] = []
     for glob, rules in table.items():
-        problem = _glob_problem(glob)
+        problem = glob_problem(glob)
         if problem is not None:
             fail("TC901", f"per-file-severity glob {glob!r} {problem}", where(glob))
         if not isinstance(rules, dict):
@@ -273,7 +324,7 @@ def _per_file(table: Any, where: _Locator) -> tuple[tuple[str, dict[str, Severit
     return tuple(out)
 
 
-def _glob_problem(glob: str) -> str | None:
+def glob_problem(glob: str) -> str | None:
     """Why a glob can match no spec path as diagnostics show them, or None."""
     if not glob.strip():
         return "is empty"

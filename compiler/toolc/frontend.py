@@ -8,10 +8,11 @@ empty, or nonsense anywhere gets located diagnostics, not a traceback.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .checks import ClientView, Project, run_checks
+from .checks import ClientView, Project, UnreadSpecs, run_checks
+from .checks.project import HELD_BACK
 from .diagnostics import LATE_CODES, DiagnosticBag
 from .ir import ProjectIR, SpecInputs
 from .loader import LoadedFile
@@ -34,23 +35,47 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
 
 def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None = None, *,
             formats: str = "annotate", python_path: tuple[Path, ...] = (),
-            clients: ClientView | None = None) -> ProjectIR | None:
+            clients: ClientView | None = None,
+            unread: Mapping[str, str] | None = None) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
     ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
     one, only inside the folder of the spec that names them). ``formats`` is the
     project's default `format` mode; ``python_path`` where its handlers are looked for
     (statically: nothing is imported); ``clients`` the client profiles names are checked
-    for (default: claude and openai, servers named after modules)."""
+    for (default: claude and openai, servers named after modules). ``unread``: the specs
+    that could not be loaded (as shown -> what of their text was read), whose errors are
+    in ``bag`` already: what follows from them elsewhere is held back, and said there."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     reset_suggestions()  # near misses are suggested within a budget per analysis
-    project = run_checks(parse_files(files, bag), bag, root, python_path, clients)
+    waiting = UnreadSpecs.of(unread) if unread else None
+    project = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
+    if waiting is not None:
+        say_held_back(bag, waiting)
     # Every rule of the front end has spoken: a suppression of one that suppressed
     # nothing is reported (those of later stages, when they have run).
     bag.judge_suppressions(lambda code: code not in LATE_CODES)
     if bag.has_errors:
         return None
     return dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+
+
+def say_held_back(bag: DiagnosticBag, unread: UnreadSpecs) -> None:
+    """One note at each unread spec's own error: the references to the modules it may
+    declare that were not reported (they name a module only because it did not load),
+    and the specs they are in."""
+    per_spec: dict[str, list[str]] = {}
+    for module in sorted(unread.held):
+        per_spec.setdefault(unread.spec_of(module), []).append(module)
+    for spec, modules in per_spec.items():
+        places = sorted({path for m in modules for path in unread.held[m]})
+        count = sum(len(unread.held[m]) for m in modules)
+        named = ", ".join(f"'{m}'" for m in modules)
+        note = (f"{count} reference(s) to module {named} in {', '.join(places)} {HELD_BACK}")
+        at = next((i for i, d in enumerate(bag.items) if d.span and d.span.path == spec), None)
+        if at is not None:
+            first = bag.items[at]
+            bag.items[at] = dataclasses.replace(first, notes=(*first.notes, note))
 
 
 def spec_inputs(project: Project) -> dict[str, SpecInputs]:

@@ -17,7 +17,6 @@ back at the source. Scalars are plain ``str``/``int``/``float``/``bool``/``None`
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ import yaml
 from .diagnostics import Diagnostic, Severity, Span, SpecError, Suppression, fail
 from .scalars import NumberTooLarge, resolve_plain, short
 from .suppressions import find_suppressions
+from .syntax_errors import explain
 
 MAX_BYTES = 10 * 1024 * 1024
 # The one nesting bound: a spec file's mappings and lists (TC004), and every tool as
@@ -148,9 +148,12 @@ def load_text(text: str, path: str) -> LoadedFile:
         problem = exc.problem or exc.context or "invalid YAML"
         if "maximum nesting depth" in problem:
             fail("TC004", f"nesting is deeper than {MAX_DEPTH} levels", Span(path, line, col))
-        hints = _syntax_hints(problem, text, line, col)
-        raise SpecError([Diagnostic("TC003", Severity.ERROR, f"YAML syntax error: {problem}",
-                                    Span(path, line, col), hints)]) from None
+        start = exc.context_mark
+        opened = (exc.context, start.line + 1, start.column + 1) if exc.context and start \
+            else None
+        said = explain(problem, text, line, col, opened)
+        raise SpecError([Diagnostic("TC003", Severity.ERROR, f"YAML syntax error: {said.message}",
+                                    Span(path, said.line, said.col), said.notes)]) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow, at its place
         line, col = _text_position(text, exc.position)
         what = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
@@ -162,27 +165,6 @@ def load_text(text: str, path: str) -> LoadedFile:
         parser.dispose()
     return LoadedFile(path, text, data, builder.diagnostics,
                       suppressions=find_suppressions(text, path))
-
-
-# `key: text: more`, a plain scalar holding `: `: the line as a key and an unquoted value.
-_PLAIN_ENTRY = re.compile(r"^(\s*(?:-\s+)?[^\s\"'#][^:#]*?):[ \t]+([^\s\"'|>\[{&*!].*?)\s*$")
-
-
-def _syntax_hints(problem: str, text: str, line: int, col: int) -> tuple[str, ...]:
-    """Notes for a syntax error whose cause is obvious: an unquoted ``: `` inside a plain
-    scalar (``description: Add a comment to a ticket: public...``), which YAML reads as a
-    second mapping on the line."""
-    if not problem.startswith("mapping values are not allowed"):
-        return ()
-    notes = ["a `: ` inside an unquoted value starts a mapping: quote the text or use `>`"]
-    lines = text.splitlines()
-    source = lines[line - 1] if 0 < line <= len(lines) else ""
-    entry = _PLAIN_ENTRY.match(source)
-    # Only where the second `:` lies in the value (not a key's own, after a value that
-    # went on from the line before):
-    if entry is not None and col > entry.end(1) + 1 and '"' not in entry.group(2) and "\\" not in entry.group(2):
-        notes.append(f'as in: {entry.group(1).strip()}: "{entry.group(2)}"')
-    return tuple(notes)
 
 
 def _decode(raw: bytes, path: str) -> str:

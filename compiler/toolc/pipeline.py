@@ -47,6 +47,7 @@ from .specs import Compiled, Progress, compile_specs, discover, shown_path, sour
 if TYPE_CHECKING:
     from .certify.process import Certifier
     from .diff import ToolSet
+    from .diff.gate import Base
     from .diff.result import SchemaDiff
     from .generate import ModuleSink
     from .output.incremental import Reuse
@@ -104,17 +105,26 @@ def new_golden(files: dict[str, str]) -> ToolSet:
 
 
 def schema_changes(config: Config, old: ToolSet, new: ToolSet,
-                   project: ProjectIR | None = None) -> SchemaDiff:
-    """``project``: the build the new side comes from, so each change gets its spec place."""
+                   project: ProjectIR | None = None, base: Base | None = None) -> SchemaDiff:
+    """``project``: the build the new side comes from, so each change gets its spec place.
+    ``base``: the rules that judge (``toolc.diff.gate``): its severities and threshold with
+    the project's acceptances, and the project's changes to those rules as findings."""
     # lazy: 7 more toolc module(s), only when this runs
     from .diff import Policy, diff_tools
 
     # lazy: 8 more toolc module(s), only when this runs
+    from .diff.gate import own_text, rule_changes
     from .diff.places import with_places
     from .diff.result import SchemaDiff
 
-    changes = diff_tools(old, new, Policy.from_config(config.diff))
-    return SchemaDiff(with_places(changes, project), old, new)
+    own = Policy.from_config(config.diff)
+    changes = with_places(diff_tools(old, new, own if base is None else base.judging(own)),
+                          project)
+    if base is None:
+        return SchemaDiff(changes, old, new)
+    spec_paths = sorted(project.inputs) if project is not None else ()
+    policy = rule_changes(base, config.gate_rules(), changes, own_text(config), spec_paths)
+    return SchemaDiff(changes, old, new, policy, base.note, base.policy.fail_on or "error")
 
 
 def golden_on_disk(config: Config, known: ToolSet | None = None,
@@ -350,14 +360,17 @@ def _certify(config: Config, project: ProjectIR, result: BuildResult,
 
 
 def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
+    """The golden files replaced against the new ones, judged by HEAD's rules (what
+    ``toolc diff`` would say; CI's gate judges by its base's)."""
     # lazy: 7 more toolc module(s), only when this runs
     from .diff import DiffInputError
+    from .diff.gate import head_base
 
     try:
         new = new_golden(result.files)
         taken = result.compiled.taken
         old = golden_on_disk(config, new, taken.golden_read() if taken is not None else None)
-        return schema_changes(config, old, new, result.compiled.project)
+        return schema_changes(config, old, new, result.compiled.project, head_base(config))
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",
                                    Span(config.relative(config.output), 1, 1))

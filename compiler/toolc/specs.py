@@ -75,6 +75,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     bag = config.bag()
     compiled = Compiled(bag, taken=taken)
     loaded: list[LoadedFile] = []
+    unread: dict[str, str] = {}  # specs that could not be loaded -> their text, if read
     files = discover(config, paths)
     kept = taken.specs if taken is not None else set()
     if taken is not None:
@@ -96,6 +97,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
             bag.extend(exc.diagnostics)
             if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those
                 compiled.sources[shown] = text_for_display(path)
+            unread[shown] = compiled.sources.get(shown, "")
             continue
         compiled.sources[shown] = item.text
         declared = item.data.get("module") if isinstance(item.data, dict) else None
@@ -109,7 +111,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         progress(f"checking {len(loaded)} spec(s)")
     view = ClientView(config.clients, config.server_name, config.server_names)
     project = analyse(loaded, bag, config.root, formats=config.format,
-                      python_path=config.python_path, clients=view)
+                      python_path=config.python_path, clients=view, unread=unread)
     if taken is not None and bag.has_errors:
         return compile_specs(config, paths, progress)
     compiled.project = None if bag.has_errors else project

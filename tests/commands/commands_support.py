@@ -31,6 +31,12 @@ def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 
 
+def commit(repo: Path, message: str) -> None:
+    """Everything in the working tree, committed: the base of the next comparison."""
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", message)
+
+
 def build() -> int:
     return run_build(check=False, write=True, certify=False, fmt="text", strict=False,
                      out=io.StringIO(), err=io.StringIO())

@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from commands_support import SPEC, build, cli, diff, edit, git, relax_missing_descriptions
+from commands_support import (
+    SPEC,
+    build,
+    cli,
+    commit,
+    diff,
+    edit,
+    git,
+    relax_missing_descriptions,
+)
 from toolc.commands.build import run_build
 from toolc.commands.diff import run_diff
 
@@ -56,15 +65,17 @@ def test_outside_git_diff_says_it_compared_the_files_on_disk(
 
 
 def test_fail_on_defaults_to_the_projects_threshold(repo: Path) -> None:
-    edit(repo, "Add a note.", "Add a note to the notebook.")
     (repo / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n'
                                          '[tool.toolc.diff]\nfail_on = "info"\n')
+    commit(repo, "the team's threshold")  # the base's: the one that judges
+    edit(repo, "Add a note.", "Add a note to the notebook.")
     assert diff()[0] == 1
     assert diff(fail_on="error")[0] == 0
 
 
 def test_a_dropped_description_fails_against_the_committed_golden_files(repo: Path) -> None:
     relax_missing_descriptions(repo)
+    commit(repo, "TC201 a warning")
     edit(repo, "        description: Labels for the note.\n", "")
     code, out, _ = diff(fmt="json")
     assert code == 1
@@ -103,11 +114,17 @@ def test_info_changes_pass_by_default_and_fail_on_info(repo: Path) -> None:
 
 
 def test_accepted_change_does_not_fail(repo: Path) -> None:
+    relax_missing_descriptions(repo)
+    commit(repo, "TC201 a warning")
     edit(repo, "        description: Labels for the note.\n", "")
+    # The acceptance is the pull request's own to write, and listed as its own.
     relax_missing_descriptions(repo, '[[tool.toolc.diff.accept]]\ntool = "addNote"\n'
                                'rule = "DESCRIPTION_REMOVED"\nreason = "tags explain themselves"\n')
     code, out, _ = diff()
     assert code == 0 and "DESCRIPTION_REMOVED" in out and "tags explain themselves" in out
+    assert ("info[ACCEPTANCE_ADDED] /tool/toolc/diff/accept/0  pyproject.toml:5:1\n"
+            "    accepted in this pull request: DESCRIPTION_REMOVED in addNote (1 change): "
+            "tags explain themselves") in out
 
 
 def test_bad_inputs_are_clear_errors_that_are_not_findings(repo: Path) -> None:

@@ -75,3 +75,17 @@ def test_a_named_file_outside_the_spec_folder_is_checked_with_the_project(
 
 def test_a_missing_file_is_a_usage_error(bundled: Path) -> None:
     assert validate("specs/nope.toolc.yaml")[0] == 2
+
+
+def test_a_named_file_waiting_for_a_spec_that_does_not_load_shows_that_error(
+        bundled: Path) -> None:
+    # showcase uses workbench's toolset `main`; a syntax error in workbench would make
+    # showcase's references TC307 ("no spec declares") and hide why
+    edit(bundled / "specs" / "workbench.toolc.yaml", "module: workbench\n",
+         "module: workbench\ndescription: Tools: the workbench's.\n")
+    code, out = validate("specs/showcase.toolc.yaml")
+    assert code == 1
+    assert "TC307" not in out
+    assert "specs/workbench.toolc.yaml:" in out and "error[TC003]" in out
+    assert "to module 'workbench' in specs/showcase.toolc.yaml are not reported until this " \
+           "spec loads" in out

@@ -21,7 +21,9 @@ ISSUE_TABLE = {
 # Rules beyond the issue's table, with the severities docs/diff.md documents.
 EXTRA = {"OUTPUT_SCHEMA_ADDED": (I, I), "OUTPUT_SCHEMA_REMOVED": (E, E),
          "META_CHANGED": (I, I), "OTHER_CHANGED": (W, W),
-         "APPROVAL_REMOVED": (E, E), "APPROVAL_ADDED": (W, W)}
+         "APPROVAL_REMOVED": (E, E), "APPROVAL_ADDED": (W, W),
+         # the gate's own (toolc.diff.gate): a pull request's changes to its rules
+         "POLICY_WEAKENED": (E, E), "POLICY_TIGHTENED": (I, I), "ACCEPTANCE_ADDED": (I, I)}
 
 
 def test_catalogue_is_the_issue_table_plus_documented_extras() -> None:

@@ -148,13 +148,18 @@ def test_git_reads_golden_files_of_any_ref_without_checkout(repo: Path) -> None:
     assert [c.pointer for c in diff_tools(head, working)] == ["/inputSchema/properties/lines"]
 
 
-def test_git_folder_is_relative_to_repo_and_may_be_absent(repo: Path) -> None:
+def test_git_folder_is_relative_to_repo_and_must_exist(repo: Path) -> None:
     # Keys are relative to the folder loaded: in a module's own folder, bare names.
     assert sorted(load_git("v1", folder="generated/schemas/workbench/", repo=repo)) == [
         "oldTool", "readLog"]
     assert sorted(load_git("HEAD", folder=".", repo=repo)) == [
         "generated/schemas/other/newTool", "generated/schemas/workbench/readLog"]
-    assert load_git("HEAD", folder="nowhere", repo=repo) == {}
+    # Never an empty set: every tool would be new and a removal would pass unseen.
+    with pytest.raises(DiffInputError, match=r"cannot compare: HEAD has no nowhere$"):
+        load_git("HEAD", folder="nowhere", repo=repo)
+    with pytest.raises(DiffInputError, match=r"cannot compare: HEAD:generated/schemas/other/"
+                                             r"newTool\.json is not a folder"):
+        load_git("HEAD", folder="generated/schemas/other/newTool.json", repo=repo)
     assert sorted(load_git("v1", folder="schemas", repo=repo / "generated")) == [
         "workbench/oldTool", "workbench/readLog"]
 

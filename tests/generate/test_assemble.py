@@ -52,8 +52,9 @@ def test_importing_builds_nothing_and_imports_no_user_code(staged: Path) -> None
     assert found["built"] == []
     # one model, and exactly the models and aliases it refers to
     assert found["after_one"] == [
-        "Email", "EverythingParams", "EverythingParamsPoint", "EverythingParamsSettings",
-        "File", "Folder", "Json", "Level", "Shape", "ShapeOption1", "ShapeOption2", "Tree"]
+        "Email", "EverythingParams", "EverythingParamsPoint", "EverythingParamsReasonDuplicate",
+        "EverythingParamsReasonNotPlanned", "EverythingParamsSettings", "File", "Folder", "Json",
+        "Level", "Shape", "ShapeOption1", "ShapeOption2", "Tree"]
 
 
 def test_every_public_name_resolves_and_dir_lists_it(importable: Load) -> None:

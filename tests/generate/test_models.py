@@ -68,6 +68,27 @@ def test_everything_refuses_what_the_schema_refuses(schemas: Any, change: dict[s
     schemas.EverythingParams.model_validate(VALID)
 
 
+def test_union_branches_are_named_by_their_titles(schemas: Any) -> None:
+    params = schemas.EverythingParams.model_validate({**VALID, "reason": {"why": "later"}})
+    assert type(params.reason) is schemas.EverythingParamsReasonNotPlanned
+    assert type(params.reason).__doc__ == "Not to be done."
+    # the model reads why its value fits neither branch, each named by its title
+    assert _refused(schemas, {**VALID, "reason": {"of": "one"}}).splitlines() == [
+        '- reason: {"of":"one"} matches none of the 2 branches of oneOf:',
+        "  - 'Duplicate' (branch 1): of: \"one\" is not of type \"integer\"",
+        "  - 'Not planned' (branch 2): \"why\" is a required property"]
+
+
+def test_a_nullable_union_tells_the_model_each_branch(schemas: Any) -> None:
+    # Shape (anyOf: circle, square) made nullable: the three branches a value may take
+    assert _refused(schemas, {**VALID, "shape": {"radius": 0}}).splitlines()[-4:] == [
+        '- shape: {"radius":0} matches none of the 3 branches of anyOf:',
+        "  - branch 1.1 (object): radius: 0 is less than or equal to the minimum of 0",
+        ("  - branch 1.2 (object): Additional properties are not allowed ('radius' was "
+        'unexpected); "side" is a required property'),
+        '  - branch 2 (null): {"radius":0} is not of type "null"']
+
+
 def test_everything_accepts_and_fills_in_defaults(schemas: Any) -> None:
     params = schemas.EverythingParams.model_validate(
         {**VALID, "ratio": None, "shape": {"side": 2}, "tree": {"label": "t"},

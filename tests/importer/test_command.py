@@ -26,6 +26,7 @@ from import_support import (
 from net_support import refusing_port
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import
+from toolc.commands.validate import validate
 from toolc.importer.yamlout import first_difference
 
 IMPORT = {"stdio": None, "http": None, "saved": None, "config_file": None, "module": None,
@@ -61,10 +62,15 @@ def test_stdio_import_builds_offline_and_serves_back_the_servers_json(project: P
     assert code == 0, err
     spec = project / "specs" / "thirdparty.toolc.yaml"
     assert out.startswith("wrote specs/thirdparty.toolc.yaml")
-    # Pinned tools are someone else's: undescribed properties are warnings, located.
-    assert ("specs/thirdparty.toolc.yaml:" in out and "warning[TC201]: property 'limit' of "
-            "pinned tool 'search_issues' of toolset 'server' has no description" in out)
+    # Pinned tools are someone else's: undescribed properties are warnings about the
+    # server, said once by rule (tests/report/test_vendored.py), located on --vendor.
+    assert "specs/thirdparty.toolc.yaml:7:3: toolset 'server' pins 4 tool(s);" in out
+    assert "x TC201 missing-description" in out and "warning[" not in out
     assert "specs/thirdparty.toolc.yaml: ok," in out and "error" not in out
+    code, listed, _ = run(validate, paths=(), vendor=True)
+    assert code == 0 and ("specs/thirdparty.toolc.yaml:" in listed and "warning[TC201]: "
+                          "property 'limit' of pinned tool 'search_issues' of toolset "
+                          "'server' has no description" in listed)
     assert "kind: mcp" in spec.read_text()
 
     (project / "server.py").unlink()  # the server is gone: the build must not need it

@@ -31,7 +31,7 @@ from . import (
     toolsets,
     type_cycles,
 )
-from .project import ClientView, Project
+from .project import ClientView, Project, UnreadSpecs
 
 Check = Callable[[Project], None]
 
@@ -72,14 +72,15 @@ CHECKS: tuple[Check, ...] = (
 
 def run_checks(modules: list[ParsedModule], bag: DiagnosticBag,
                root: Path | None = None, python_path: tuple[Path, ...] = (),
-               view: ClientView | None = None) -> Project:
+               view: ClientView | None = None, unread: UnreadSpecs | None = None) -> Project:
     """Run every check over the parsed modules; the project keeps what they learnt.
     ``python_path``: where handlers are looked for (none: their references unchecked);
-    ``view``: the clients the names are checked for (default: claude and openai)."""
-    project = Project(modules, bag, root, python_path, view)
+    ``view``: the clients the names are checked for (default: claude and openai);
+    ``unread``: the specs that could not be loaded."""
+    project = Project(modules, bag, root, python_path, view, unread)
     for check in CHECKS:
         check(project)
     return project
 
 
-__all__ = ["CHECKS", "Check", "ClientView", "Project", "run_checks"]
+__all__ = ["CHECKS", "Check", "ClientView", "Project", "UnreadSpecs", "run_checks"]

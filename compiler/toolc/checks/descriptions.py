@@ -32,8 +32,9 @@ def check_tool_descriptions(project: Project) -> None:
         for name, tool in parsed.tools.items():
             if not _has_text(tool.description):
                 span = _at_value(parsed, ("tools", name), section.key_spans[name])
+                node = section[name]
                 project.report("TC201", _tool_message(f"tool '{name}'", tool.description),
-                               span)
+                               span, notes=_one_level_down(node, "params"))
         for ts_name, name, span in external_tools(parsed):
             ts = parsed.toolsets[ts_name]
             ext = getattr(ts, "tools", {}).get(name)
@@ -59,6 +60,16 @@ def _at_value(parsed: ParsedModule, path: tuple[str, ...], key_span: Span) -> Sp
     if isinstance(node, YMap):
         return node.value_spans.get("description", key_span)
     return key_span
+
+
+def _one_level_down(node: object, section: str) -> tuple[str, ...]:
+    """A `description` text written one level too deep, under ``section`` (where it is
+    read as a parameter or property and reported as such, TC202)."""
+    inner = node.get(section) if isinstance(node, YMap) else None
+    if not isinstance(inner, YMap) or not isinstance(inner.get("description"), str):
+        return ()
+    line = inner.key_spans["description"].line
+    return (f"the `description` on line {line} is under `{section}:`, one level too deep",)
 
 
 def _tool_message(what: str, description: str | None) -> str:
@@ -98,7 +109,8 @@ def check_property_description(walk: Walk, node: YMap, key_span: Span,
         return
     state = "an empty description" if own is not None else "no description"
     message = f"{what} '{shown}' of {walk.root.describe()} has {state}"
-    notes = (f"nor has its type '{ref}'",) if named is not None else ()
+    notes = (f"nor has its type '{ref}'",) if named is not None else \
+        _one_level_down(node, "properties")
     span = node.value_spans.get("description", key_span) if own is not None else key_span
     walk.project.report("TC201", message, span, notes=notes,
                         severity=Severity.WARNING if walk.root.raw else None)

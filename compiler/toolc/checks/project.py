@@ -8,6 +8,7 @@ so nothing is computed twice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,13 +114,61 @@ class ClientView:
 
 ToolsetKey = tuple[int, str]  # (id of the parsed module, toolset name)
 
+# A spec's `module:` line, read from a text YAML could not load.
+_MODULE_LINE = re.compile(r"""^module:[ \t]*["']?([A-Za-z_][A-Za-z0-9_]*)["']?[ \t]*(?:#.*)?$""",
+                          re.MULTILINE)
+
+
+# The end of the note an unread spec's error gets (``toolc validate FILES`` keeps such an
+# error when the references it holds back lie in a named file).
+HELD_BACK = "are not reported until this spec loads"
+
+
+@dataclass(slots=True)
+class UnreadSpecs:
+    """The specs that could not be loaded (a syntax error, an unreadable file): a
+    reference to a module one of them may declare is not reported as unknown (TC307),
+    since it follows from that spec's own error; it is counted, and said once there."""
+
+    declared: dict[str, str]          # module -> the unread spec whose `module:` names it
+    unnamed: tuple[str, ...]          # unread specs with no `module:` line found: any module
+    # module -> the specs (as shown) of the references to it that were not reported
+    held: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, texts: Mapping[str, str]) -> UnreadSpecs:
+        """From each unread spec (as diagnostics name it) and as much of its text as was read."""
+        declared: dict[str, str] = {}
+        unnamed = []
+        for path, text in texts.items():
+            found = _MODULE_LINE.search(text)
+            if found is None:
+                unnamed.append(path)
+            else:
+                declared.setdefault(found.group(1), path)
+        return cls(declared, tuple(unnamed))
+
+    def holds(self, module: str, at: Span) -> bool:
+        """Whether a reference to ``module`` at ``at``, which no loaded spec declares, is
+        held back."""
+        if module not in self.declared and not self.unnamed:
+            return False
+        self.held.setdefault(module, []).append(at.path)
+        return True
+
+    def spec_of(self, module: str) -> str:
+        """The unread spec the references to ``module`` wait for."""
+        return self.declared.get(module) or self.unnamed[0]
+
+
 
 class Project:
     def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
                  root: Path | None = None, python_path: tuple[Path, ...] = (),
-                 clients: ClientView | None = None):
+                 clients: ClientView | None = None, unread: UnreadSpecs | None = None):
         self.modules = modules
         self.bag = bag
+        self.unread = unread  # specs that could not be loaded
         self.files = LocalFiles(root)  # the schema files `$ref`s name, read once
         self.python_path = python_path  # where handlers live ([tool.toolc] python-path)
         self.code_index: SourceIndex | None = None  # what the handler check looked up
@@ -149,6 +198,11 @@ class Project:
     def report(self, code: str, message: str, span: Span | None, *, notes: tuple[str, ...] = (),
                severity: Severity | None = None) -> None:
         self.bag.report(code, message, span, notes=notes, severity=severity)
+
+    def unknown_module(self, module: str, at: Span) -> bool:
+        """Whether a reference to ``module`` at ``at``, which no spec declares, is to be
+        reported (TC307): not when a spec that could not be loaded may declare it."""
+        return self.unread is None or not self.unread.holds(module, at)
 
     # -- lookups ---------------------------------------------------------------------------
 

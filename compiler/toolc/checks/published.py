@@ -18,6 +18,8 @@ from ..model.tools import search_meta
 from ..publish.json_documents import to_json
 from ..publish.written import DefaultSite
 from ..runtime.metakeys import SEARCH_KEYS
+from ..runtime.validation_messages import allowed_values
+from ..runtime.validation_messages import message as said
 from .project import Project
 
 
@@ -63,7 +65,7 @@ class _Validators:
         except (TypeError, ValueError, RecursionError):
             return None
         if any(word in key for word in _IN_CONTEXT):
-            return _rejection(self._in_document(document, site.pointer), value)
+            return _rejection(self._in_document(document, site.pointer), value, None)
         if seen not in self.verdicts:
             validator = self.validators.get(key, _MISSING)
             if validator is _MISSING:
@@ -73,7 +75,7 @@ class _Validators:
                     engine.reraise_interrupt(exc)
                     validator = None
                 self.validators[key] = validator
-            self.verdicts[seen] = _rejection(validator, value)
+            self.verdicts[seen] = _rejection(validator, value, schema)
         return self.verdicts[seen]
 
     def _in_document(self, document: Any, pointer: str) -> Any:
@@ -95,7 +97,10 @@ class _Validators:
 _MISSING = object()
 
 
-def _rejection(validator: Any, value: Any) -> str | None:
+def _rejection(validator: Any, value: Any, schema: Any) -> str | None:
+    """Why ``validator`` rejects ``value``, in the words the model would read (a union's
+    branches named from ``schema``, when it is the validator's own), a near miss of an
+    allowed value suggested."""
     # lazy: loads jsonschema_rs
     from ..model import engine
 
@@ -109,7 +114,10 @@ def _rejection(validator: Any, value: Any) -> str | None:
     if error is None:
         return None
     where = "/".join(str(p) for p in error.instance_path)
-    message = engine.problem_text(error)
+    message = said(error, schema, depth=1)  # depth 1: a union's branches on one line
+    values = allowed_values(error)
+    if values is not None and not where:
+        message += did_you_mean(error.instance, [v for v in values if isinstance(v, str)])
     return f"at /{where}: {message}" if where else message
 
 

@@ -108,8 +108,9 @@ def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Spa
     prefix, dot, name = ref.partition(".")
     other = parsed if not dot or prefix == parsed.name else project.module_named(prefix)
     if other is None:
-        project.report("TC307", f"toolset '{ref}' names module '{prefix}', which no spec "
-                       f"declares{did_you_mean(prefix, project.by_name)}", span)
+        if project.unknown_module(prefix, span):
+            project.report("TC307", f"toolset '{ref}' names module '{prefix}', which no "
+                           f"spec declares{did_you_mean(prefix, project.by_name)}", span)
         return
     if "toolsets" in other.unreadable:
         return
@@ -117,6 +118,14 @@ def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Spa
     known = list(other.section("toolsets"))
     where = "" if other is parsed else f" in module '{prefix}'"
     project.report(code, f"unknown toolset '{wanted}'{where}{did_you_mean(wanted, known)}", span)
+
+
+def export_note(toolsets: list[str]) -> str:
+    """What `export` takes, for a word that names no toolset (``export: everything``)."""
+    shown = ", ".join(toolsets[:8]) + (", ..." if len(toolsets) > 8 else "")
+    named = f" (here: {shown})" if toolsets else ""
+    return (f"`export` names one toolset of the module{named}; without `export`, the module "
+            "exports all its tools")
 
 
 def check_export(project: Project) -> None:
@@ -132,8 +141,10 @@ def check_export(project: Project) -> None:
                            notes=("define a toolset here that uses it, and export that",))
         elif "toolsets" not in parsed.unreadable:
             known = list(parsed.section("toolsets"))
+            hint = did_you_mean(export, known)
             project.report("TC406", f"`export` names '{export}', which is not a toolset of "
-                           f"module '{parsed.name}'{did_you_mean(export, known)}", span)
+                           f"module '{parsed.name}'{hint}", span,
+                           notes=() if hint else (export_note(known),))
 
 
 def check_tool_references(project: Project) -> None:

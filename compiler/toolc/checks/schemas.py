@@ -16,6 +16,7 @@ from typing import Any
 from ..diagnostics import Span
 from ..loader import YList, YMap
 from ..model.errors import describe_value, did_you_mean
+from ..model.hints import SCHEMA, comma_split, entry_note, unknown_key_note
 from ..model.keywords import (
     JSON_TYPES,
     KEYWORDS,
@@ -130,8 +131,10 @@ def _schema(walk: Walk, rules: tuple[NodeRule, ...], node: Any, key_span: Span, 
                 rule(walk, YMap(span), key_span, trail)
         return
     if not isinstance(node, YMap):
+        section = "params" if top and walk.root.kind == "params" else "properties"
+        note = entry_note(section, trail[-1]) if prop and trail and walk.toolc else None
         walk.error("TC202", f"a schema must be a mapping (or true/false), got "
-                   f"{describe_value(node)}", span)
+                   f"{describe_value(node)}", span, (note,) if note else ())
         return
     toolc = walk.toolc  # once per node, not a property call per keyword
     for key, value in node.items():
@@ -150,12 +153,25 @@ def _schema(walk: Walk, rules: tuple[NodeRule, ...], node: Any, key_span: Span, 
         elif key in KEYWORDS:
             _keyword(walk, rules, key, value, vspan, trail)
         else:
-            names = _TOOLC_NAMES if toolc else _RAW_NAMES
-            where = f"'{'.'.join(trail)}' of " if trail else ""
-            walk.error("TC101", f"unknown keyword '{key}' in {where}{walk.root.describe()}"
-                       f"{did_you_mean(key, names)}", kspan)
+            _unknown_keyword(walk, node, key, kspan, trail)
     for rule in rules:
         rule(walk, node, key_span, trail if prop else None)
+
+
+def _unknown_keyword(walk: Walk, node: YMap, key: str, span: Span,
+                     trail: tuple[str, ...]) -> None:
+    split = comma_split(node, key, walk.root.module.file.text)
+    if split is not None:
+        if split.first:  # the pieces after it are said with it
+            walk.error("TC101", split.message(), split.comma, split.notes())
+        return
+    names = _TOOLC_NAMES if walk.toolc else _RAW_NAMES
+    where = f"'{'.'.join(trail)}' of " if trail else ""
+    kind = walk.root.kind
+    note = unknown_key_note(SCHEMA, key, node[key], kind if kind in ("params", "returns")
+                            else None) if walk.toolc else None
+    walk.error("TC101", f"unknown keyword '{key}' in {where}{walk.root.describe()}"
+               f"{did_you_mean(key, names)}", span, (note,) if note else ())
 
 
 def _keyword(walk: Walk, rules: tuple[NodeRule, ...], key: str, value: Any, span: Span,
@@ -242,6 +258,9 @@ def _unknown_type(walk: Walk, value: str, span: Span) -> None:
         return
     other = module if prefix == module.name else project.module_named(prefix)
     if other is None:
+        if not project.unknown_module(prefix, span):
+            walk.root.errors += 1  # held back: it follows from an unread spec's error
+            return
         walk.error("TC307", f"type '{value}' names module '{prefix}', which no spec declares"
                    f"{did_you_mean(prefix, project.by_name)}", span)
     elif "types" not in other.unreadable:

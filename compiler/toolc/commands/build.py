@@ -10,21 +10,33 @@ from typing import TextIO
 from ..collector import collector_paused
 from ..config import Config
 from ..pipeline import BuildResult, build, in_ci
-from ..report.diagnostic_formats import json_text, render
-from .common import EXIT_ERRORS, EXIT_OK, ci_fail_on, config_or_report, exit_code, print_diagnostics
+from ..report.diagnostic_formats import json_text, render_json
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    ci_fail_on,
+    config_or_report,
+    exit_code,
+    print_diagnostics,
+    shown_diagnostics,
+)
 
 
 @collector_paused()  # the build GC policy, for the whole command (toolc.collector)
 def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool,
               out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
-              progress: bool = False, live: bool = False, fail_on: str | None = None) -> int:
+              progress: bool = False, live: bool = False, fail_on: str | None = None,
+              vendor: bool = False) -> int:
     """Build, or (``--check``, or in CI without ``--write``) verify ``generated/``.
 
     ``fail_on``: exit 1 when a schema change (against the golden files the build
     replaces) is at or above it. A writing build writes either way and, without it,
     exits 0 on changes: writing them is how an author takes them, and the gate that
     refuses them is ``toolc diff --against`` in CI (the summary says which would fail).
-    A checking build fails on any change, as ``generated/`` is then stale."""
+    A checking build fails on any change, as ``generated/`` is then stale.
+
+    The findings about imported MCP servers are one line per server unless ``vendor``
+    (:mod:`toolc.report.vendored`)."""
     out = out or sys.stdout
     err = err or sys.stderr
     config = config_or_report(fmt, err)
@@ -37,9 +49,10 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     if reporter:
         err.write("\r\x1b[K")
     if fmt == "json":
-        code = _build_json(result, config, checking, strict, out)
+        code = _build_json(result, config, checking, strict, out, vendor)
     else:
-        print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color)
+        print_diagnostics(result.compiled.bag, result.compiled.sources, fmt, out, color,
+                          strict=strict, vendor=vendor)
         if not result.ok:
             return EXIT_ERRORS
         _print_changes(result, config, fmt, out, color, checking)
@@ -61,19 +74,19 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
 
 
 def _changes_fail(result: BuildResult, fail_on: str | None) -> bool:
-    if fail_on is None or result.diff is None or not result.diff.changes:
+    if fail_on is None or result.diff is None or not result.diff.findings():
         return False  # (a no-op build has no diff: it imports no diff code either)
     # lazy: the diff package and, through its rules, the runtime (pydantic): 0.1 s
     from ..diff import fails
 
-    return fails(result.diff.changes, fail_on)
+    return fails(result.diff.findings(), fail_on)
 
 
 def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
                    color: bool, checking: bool) -> None:
     """The schema changes, apart from the diagnostics and in their own words (a breaking
     change is not an error of the specs), closed by what CI will make of them."""
-    if result.diff is None or not result.diff.changes:
+    if result.diff is None or not result.diff.findings():
         return
     # lazy: the report of changes (8 more toolc modules), only when there are changes
     from ..report.changes import render_diff, review_summary
@@ -85,7 +98,10 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
 
     side = "in" if checking else "this build replaces in"
     out.write(f"\nSchema changes against the golden files {side} {golden_root}/:\n\n")
-    closing = review_summary(result.diff.changes, ci_fail_on(config))
+    if result.diff.note:  # HEAD's rules could not be read: the defaults judge
+        out.write(f"toolc: {result.diff.note}\n")
+    closing = review_summary(result.diff.changes, result.diff.fail_on or ci_fail_on(config),
+                             result.diff.policy or ())
     out.write(render_diff(result.diff, "text", color=color, golden_root=golden_root,
                           closing=closing) + "\n\n")
 
@@ -96,19 +112,23 @@ def _print_budgets(result: BuildResult, out: TextIO) -> None:
 
 
 def _build_json(result: BuildResult, config: Config, checking: bool, strict: bool,
-                out: TextIO) -> int:
-    """One JSON document: ``{"diagnostics", "changes", "budget", "output"}`` (documented
-    in README)."""
+                out: TextIO, vendor: bool) -> int:
+    """One JSON document: ``{"diagnostics", "vendor", "changes", "budget", "output"}``
+    (documented in README)."""
     compiled = result.compiled
-    doc: dict[str, object] = json.loads(render(compiled.bag.sorted(), "json", compiled.sources))
+    shown, servers = shown_diagnostics(compiled.bag, compiled.sources, strict=strict,
+                                       vendor=vendor)
+    doc: dict[str, object] = json.loads(render_json(shown, vendor=[s.as_json() for s in servers]))
     golden_root = f"{config.relative(config.output)}/schemas"
     doc["changes"] = []
     if result.diff is not None:
         # lazy: the report of changes (8 more toolc modules), only when there is a diff
         from ..report.changes import render_diff
 
-        doc["changes"] = json.loads(render_diff(result.diff, "json",
-                                                golden_root=golden_root))["changes"]
+        rows = json.loads(render_diff(result.diff, "json", golden_root=golden_root))
+        doc["changes"] = rows["changes"]
+        if "policy" in rows:  # judged by HEAD's rules: the changes to them
+            doc["policy"] = rows["policy"]
     p = result.plan
     budgets = result.compiled.budgets
     doc["budget"] = None if budgets is None else [b.as_json() for b in budgets]

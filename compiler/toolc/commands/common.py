@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..config import Config, load_config
-from ..diagnostics import DiagnosticBag, Severity, SpecError
-from ..report.diagnostic_formats import render
+from ..diagnostics import Diagnostic, DiagnosticBag, Severity, SpecError
+from ..report.diagnostic_formats import render, render_json
+from ..report.vendored import PinnedServer, fold, render_folded
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -32,18 +33,34 @@ def config_or_report(fmt: str, err: TextIO, start: Path | None = None) -> Config
 
 
 def print_diagnostics(bag: DiagnosticBag, sources: dict[str, str], fmt: str,
-                       out: TextIO, color: bool) -> None:
-    items = bag.sorted()
+                       out: TextIO, color: bool, *, strict: bool = False,
+                       vendor: bool = False) -> list[Diagnostic]:
+    """Every diagnostic in ``fmt``, the findings about imported MCP servers folded into
+    one line per server unless ``vendor`` asks for them in full (what would fail the run,
+    an error or under ``strict`` a warning, is never folded: :mod:`toolc.report.vendored`).
+    Returns the diagnostics shown in full."""
+    shown, servers = shown_diagnostics(bag, sources, strict=strict, vendor=vendor)
     if fmt == "json":
-        out.write(render(items, "json", sources) + "\n")
-        return
-    if items:
-        out.write(render(items, fmt, sources, color=color) + "\n")
+        out.write(render_json(shown, vendor=[s.as_json() for s in servers]) + "\n")
+        return shown
+    if shown:
+        out.write(render(shown, fmt, sources, color=color) + "\n")
+    if servers:
+        out.write(render_folded(servers, fmt) + "\n")
     if fmt == "text":
-        errors = sum(1 for d in items if d.severity is Severity.ERROR)
-        warnings = sum(1 for d in items if d.severity is Severity.WARNING)
+        errors = sum(1 for d in shown if d.severity is Severity.ERROR)
+        warnings = sum(1 for d in shown if d.severity is Severity.WARNING)
         if errors or warnings:
             out.write(f"{errors} error(s), {warnings} warning(s)\n")
+    return shown
+
+
+def shown_diagnostics(bag: DiagnosticBag, sources: dict[str, str], *, strict: bool,
+                      vendor: bool) -> tuple[list[Diagnostic], list[PinnedServer]]:
+    """The diagnostics to show in full, sorted, and the pinned servers whose findings
+    are folded (none with ``vendor``)."""
+    items = bag.sorted()
+    return (items, []) if vendor else fold(items, sources, strict=strict)
 
 
 def exit_code(bag: DiagnosticBag, strict: bool) -> int:

@@ -19,6 +19,7 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..diff import ToolSet
+    from ..diff.gate import Base
 
 
 @collector_paused()  # the build GC policy, for the whole command (toolc.collector)
@@ -28,7 +29,8 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     """Classified changes between two sets of golden files (default NEW: a fresh build;
     default OLD: the committed ones, HEAD's, in a git repository, else those on disk);
     ``live``: between the pinned MCP servers' tools and what they publish now.
-    ``fail_on`` None: ``[tool.toolc.diff] fail_on``, else ``error``. A fresh build's
+    ``fail_on`` None: the base's ``[tool.toolc.diff] fail_on`` when one judges (REF, or
+    HEAD: ``toolc.diff.gate``), else the project's, else ``error``. A fresh build's
     changes carry their spec lines; ``link_base`` (``https://github.com/o/r/blob/SHA/``)
     makes markdown's links to them absolute, else they are relative to the repository."""
     out = out or sys.stdout
@@ -39,7 +41,6 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     config = config_or_report("text", err)
     if config is None:
         return EXIT_ERRORS
-    fail_on = fail_on or ci_fail_on(config)
     if live:
         if old or new or against:
             err.write("error: --live compares the specs with the live servers; "
@@ -48,7 +49,8 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
         # lazy: loads anyio, pydantic, yaml
         from ..importer.drift import run_live_diff
 
-        return run_live_diff(config, fmt=fmt, fail_on=fail_on, out=out, err=err, color=color)
+        return run_live_diff(config, fmt=fmt, fail_on=fail_on or ci_fail_on(config), out=out,
+                             err=err, color=color)
     if against and new:
         err.write("error: give OLD NEW folders, or --against REF with at most NEW\n")
         return EXIT_USAGE
@@ -63,27 +65,34 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     project = None
     golden_root = f"{config.relative(config.output)}/schemas"
     try:
-        before, old_label = _old_side(config, old, against, golden_root, err)
+        base = _base(config, old, against)
+        if base is not None and base.note:
+            err.write(f"toolc: {base.note}\n")
+        before, old_label = _old_side(config, old, against, base, golden_root, err)
         new_label = new or "a fresh build of the specs"
         if new:
             after = _load_folder(new)
         else:
-            compiled = compile_specs(config)
+            # The base's diagnostic severities judge the specs, as its diff rules do.
+            compiled = compile_specs(config if base is None else config.judged_by(base.rules))
             if compiled.project is None:
                 print_diagnostics(compiled.bag, compiled.sources, "text", err, color)
+                if base is not None:
+                    _rules_changed(config, base, sorted(compiled.sources), err, color)
                 return EXIT_ERRORS
             project = compiled.project
             after = new_golden(render_outputs(project))
-        result = schema_changes(config, before, after, project)
+        result = schema_changes(config, before, after, project, base)
     except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
     text = render_diff(result, fmt, color=color, golden_root=golden_root,
                          compared=f"{old_label} with {new_label}", link_base=link_base,
-                         spec_prefix=repo_prefix(config.root) if project else "")
+                         spec_prefix=repo_prefix(config.root) if project or base else "")
     if text:
         out.write(text + "\n")
-    return EXIT_ERRORS if fails(result.changes, fail_on) else EXIT_OK
+    threshold = fail_on or result.fail_on or ci_fail_on(config)
+    return EXIT_ERRORS if fails(result.findings(), threshold) else EXIT_OK
 
 
 def _load_folder(path: str) -> ToolSet:
@@ -93,25 +102,56 @@ def _load_folder(path: str) -> ToolSet:
     return load_folder(path)
 
 
-def _old_side(config: Config, old: str | None, against: str | None, golden_root: str,
-              err: TextIO) -> tuple[ToolSet, str]:
-    """The OLD golden files and how to name them; when none is named, the committed ones
-    (the README's and a reviewer's meaning), or, outside git, those on disk, saying
-    which on stderr."""
+def _rules_changed(config: Config, base: Base, spec_paths: list[str], err: TextIO,
+                   color: bool) -> None:
+    """Beside the diagnostics of specs that did not build: the pull request's changes
+    to the rules that judged them (a severity it lowered is why an error is still one)."""
     # lazy: loads pydantic
-    from ..diff import head_commit, load_git
+    from ..diff.gate import own_text, rule_changes
+    from ..report.changes import render
+
+    rules = rule_changes(base, config.gate_rules(), [], own_text(config), spec_paths)
+    if rules:
+        err.write(render([], "text", color=color, policy=rules, closing="The specs have "
+                         "errors, so no golden file was compared.") + "\n")
+
+
+def _base(config: Config, old: str | None, against: str | None) -> Base | None:
+    """The base whose rules judge: REF, or HEAD when the committed golden files are the
+    old side; None when two folders (or a folder and a build) are compared."""
+    # lazy: loads pydantic
+    from ..diff import commit_of, head_commit
+    from ..diff.gate import read_base
+
+    if against:
+        commit_of(against, config.root)  # an unknown ref is said as such
+        return read_base(against, config.root)
+    if old is None and head_commit(config.root) is not None:
+        return read_base("HEAD", config.root)
+    return None
+
+
+def _old_side(config: Config, old: str | None, against: str | None, base: Base | None,
+              golden_root: str, err: TextIO) -> tuple[ToolSet, str]:
+    """The OLD golden files and how to name them: REF's (from its own output folder), or
+    when none is named, the committed ones (the README's and a reviewer's meaning), or,
+    outside git, those on disk, saying which on stderr."""
+    # lazy: loads pydantic
+    from ..diff import load_git
 
     # lazy: loads pydantic, yaml
     from ..pipeline import golden_on_disk
 
-    if against:
-        return load_git(against, golden_root, config.root), f"{against}:{golden_root}"
     if old:
         return _load_folder(old), old
-    if head_commit(config.root) is not None:
-        label = f"the committed golden files (HEAD:{golden_root})"
+    if base is not None:
+        folder = base.golden_root
+        tools = load_git(base.ref, folder, config.root)
+        if against:
+            return tools, f"{against}:{folder}"
+        label = f"the committed golden files (HEAD:{folder})"
         err.write(f"toolc: compared {label} with a fresh build of the specs\n")
-        return load_git("HEAD", golden_root, config.root), label
+        return tools, label
     label = f"the golden files on disk ({golden_root}/)"
     err.write(f"toolc: not in a git repository with a commit: compared {label} "
               "with a fresh build of the specs\n")

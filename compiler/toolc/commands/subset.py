@@ -11,7 +11,9 @@ is what concerns them:
   (``module 'workbench'``, ``'workbench.main'``): a cross-file problem the named files
   can cause, such as a type or toolset another module still uses and a named file
   removed, or two files declaring one module;
-- a problem located nowhere (the project's configuration).
+- a problem located nowhere (the project's configuration);
+- the error of a spec that could not be loaded, when references of a named file to the
+  module it may declare wait for it (they are not reported as unknown modules).
 
 This is what a pre-commit hook with ``pass_filenames`` needs: the staged specs, checked
 against the rest, without the rest's unrelated problems.
@@ -39,7 +41,8 @@ def compile_subset(config: Config, targets: Sequence[Path]) -> tuple[Compiled, s
     compiled = compile_specs(config, sorted(project | set(named)))
     shown = {shown_path(config, path) for path in named}
     modules = {compiled.modules[s] for s in shown if s in compiled.modules}
-    compiled.bag.items = [d for d in compiled.bag.items if concerns(d, shown, modules)]
+    compiled.bag.items = [d for d in compiled.bag.items
+                          if concerns(d, shown, modules) or _waits_for(d, shown)]
     return compiled, shown
 
 
@@ -49,6 +52,15 @@ def concerns(diagnostic: Diagnostic, files: set[str], modules: set[str]) -> bool
     if span is None or span.path in files:
         return True
     return any(_names_module(diagnostic.message, module) for module in modules)
+
+
+def _waits_for(diagnostic: Diagnostic, files: set[str]) -> bool:
+    """The error of a spec that could not be loaded, holding back references of ``files``."""
+    # lazy: loads pydantic, which compile_specs has loaded already
+    from ..checks.project import HELD_BACK
+
+    return any(note.endswith(HELD_BACK) and any(f" {f}" in note for f in files)
+               for note in diagnostic.notes)
 
 
 def _names_module(message: str, module: str) -> bool:

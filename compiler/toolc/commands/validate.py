@@ -15,10 +15,12 @@ from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, config_or_report, exit_cod
 
 @collector_paused()  # the build GC policy, for the whole command (toolc.collector)
 def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
-             out: TextIO | None = None, err: TextIO | None = None, color: bool = False) -> int:
+             out: TextIO | None = None, err: TextIO | None = None, color: bool = False,
+             vendor: bool = False) -> int:
     """Check specs and report every problem; write nothing. Named ``paths`` are checked
     in the context of the whole project, and only what concerns them is reported
-    (:mod:`toolc.commands.subset`)."""
+    (:mod:`toolc.commands.subset`). The findings about imported MCP servers are one line
+    per server unless ``vendor`` (:mod:`toolc.report.vendored`)."""
     out = out or sys.stdout
     err = err or sys.stderr
     config = config_or_report(fmt, err)
@@ -41,13 +43,15 @@ def validate(paths: Sequence[str], *, fmt: str = "text", strict: bool = False,
         compiled, named = compile_subset(config, targets)
     else:
         compiled, named = compile_specs(config), set()
-    print_diagnostics(compiled.bag, compiled.sources, fmt, out, color)
-    if fmt == "text" and not compiled.bag.items:
+    shown = print_diagnostics(compiled.bag, compiled.sources, fmt, out, color, strict=strict,
+                              vendor=vendor)
+    if fmt == "text" and not shown:
         count = len(compiled.project.modules) if compiled.project else 0
         if named:  # the others may have problems of their own, not reported here
             count = len(set(compiled.modules.values()))
         checked = f"{len(named)} spec(s) of " if named else ""
-        out.write(f"ok: {checked}{count} module(s), no problems\n")
+        servers = " but the imported servers' above" if compiled.bag.items else ""
+        out.write(f"ok: {checked}{count} module(s), no problems{servers}\n")
     return exit_code(compiled.bag, strict)
 
 

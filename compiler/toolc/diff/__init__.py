@@ -20,6 +20,7 @@ from .result import Change, DiffInputError, SchemaKind, SpecPlace
 from .rules import RULES, DiffRule
 from .sources import (
     ToolSet,
+    commit_of,
     head_commit,
     line_of,
     load_folder,
@@ -49,6 +50,7 @@ __all__ = [
     "SchemaKind",
     "SpecPlace",
     "ToolSet",
+    "commit_of",
     "diff_tools",
     "fails",
     "golden_text",

@@ -33,6 +33,15 @@ class SchemaDiff:
     changes: list[Change]
     old: ToolSet
     new: ToolSet
+    # Compared with a base (toolc.diff.gate): the pull request's changes to the gate's
+    # rules, and the one line saying when the base had no rules to read.
+    policy: list[Change] | None = None   # None: no base (two folders, say)
+    note: str | None = None
+    fail_on: str | None = None           # the base's threshold, when there is one
+
+    def findings(self) -> list[Change]:
+        """What the gate judges: the changes to its rules first, then the tools'."""
+        return [*(self.policy or ()), *self.changes]
 
 
 class DiffInputError(Exception):

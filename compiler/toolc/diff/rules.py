@@ -96,7 +96,19 @@ RULES: dict[str, DiffRule] = _catalogue(
              "run it.", W, W),
     DiffRule("OTHER_CHANGED", "A change no other rule classifies (an unknown keyword, "
              "`not`, `if`, `examples`, a remote `$ref`): review it by hand.", W, W),
+    # The gate's own rules (toolc.diff.gate): about the pull request's pyproject.toml,
+    # compared with the base's, not about a schema.
+    DiffRule("POLICY_WEAKENED", "The pull request weakens the gate's rules (a rule "
+             "lowered or off, a higher `fail_on`, a per-file severity that newly covers "
+             "files): the base's rules still judge it.", E, E),
+    DiffRule("POLICY_TIGHTENED", "The pull request tightens the gate's rules: the base's "
+             "still judge it, its own from the merge on.", I, I),
+    DiffRule("ACCEPTANCE_ADDED", "The pull request accepts a change the base's rules do "
+             "not: shown with its reason as accepted in this pull request.", I, I),
 )
+
+POLICY_RULES = frozenset({"POLICY_WEAKENED", "POLICY_TIGHTENED", "ACCEPTANCE_ADDED"})
+"""The rules of a pull request's changes to the gate itself, never of a schema change."""
 
 del E, W, I
 

@@ -12,6 +12,7 @@ gate that skipped its golden file would let any change to it pass.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -207,12 +208,8 @@ def repo_prefix(repo: str | Path = ".") -> str:
     return found.stdout.decode(errors="replace").strip() if found.returncode == 0 else ""
 
 
-def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = ".") -> ToolSet:
-    """The tools below ``folder`` as committed at ``ref``, read without a checkout.
-
-    ``folder`` is relative to ``repo``. A folder that did not exist at ``ref`` gives an
-    empty set (every tool is then new); an unknown ref is an error.
-    """
+def commit_of(ref: str, repo: str | Path = ".") -> str:
+    """The commit ``ref`` names in the repository of ``repo``; an unknown ref is an error."""
     repo = Path(repo)
     if ref.startswith("-") or not ref.strip():
         raise DiffInputError(f"{ref!r} is not a git ref")
@@ -223,14 +220,52 @@ def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = "."
             raise DiffInputError(f"{repo}: not inside a git repository")
         raise DiffInputError(f"unknown git ref {ref!r} in {repo}" +
                              (f": {problem}" if problem else ""))
-    commit = found.stdout.decode().strip()
+    return found.stdout.decode().strip()
+
+
+def git_entry(ref: str, path: str, repo: str | Path) -> tuple[str, str, int] | None:
+    """The mode, blob id and size of ``path`` (relative to ``repo``) as committed at
+    ``ref``; None when ``ref`` has no such file. DiffInputError when ``ref`` is no commit
+    of a repository there (or git is missing)."""
+    listing = _git(Path(repo), "ls-tree", "-l", "-z", ref, "--", path)
+    if listing.returncode != 0:
+        raise DiffInputError(f"{ref} is no commit in {repo}")
+    entry = listing.stdout.decode(errors="replace").split("\0")[0]
+    if not entry:
+        return None
+    mode, _kind, sha, size = entry.partition("\t")[0].split()
+    return mode, sha, int(size) if size.isdigit() else 0
+
+
+def git_blob(sha: str, repo: str | Path) -> bytes:
+    """A blob's bytes (ask :func:`git_entry` its size first: this reads it all)."""
+    blob = _git(Path(repo), "cat-file", "blob", sha)
+    if blob.returncode != 0:
+        raise DiffInputError(f"blob {sha} cannot be read")
+    return blob.stdout
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives a blob of ``data``: whether a file on disk is the committed one."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = ".") -> ToolSet:
+    """The tools below ``folder`` as committed at ``ref``, read without a checkout.
+
+    ``folder`` is relative to ``repo``. A folder that did not exist at ``ref`` cannot be
+    compared (an error, never an empty set: every tool would be new and no removal
+    seen); so is an unknown ref.
+    """
+    repo = Path(repo)
+    commit = commit_of(ref, repo)
     prefix = folder.strip().strip("/")
     tree = f"{commit}:./{prefix}" if prefix not in ("", ".") else f"{commit}:./"
     object_type = _git(repo, "cat-file", "-t", tree)
-    if object_type.returncode != 0:  # the folder did not exist then
-        return ToolSet()
+    if object_type.returncode != 0:
+        raise DiffInputError(f"cannot compare: {ref} has no {prefix or '.'}")
     if object_type.stdout.strip() != b"tree":
-        raise DiffInputError(f"{ref}:{prefix} is not a folder")
+        raise DiffInputError(f"cannot compare: {ref}:{prefix} is not a folder")
     # --full-tree: from a subfolder of the worktree, ls-tree would otherwise list only the
     # entries under that subfolder's own path inside the tree given.
     listing = _git(repo, "ls-tree", "--full-tree", "-r", "-z", tree)

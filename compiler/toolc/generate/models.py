@@ -15,7 +15,8 @@ used, so the code says ``level: Severity`` instead of repeating the type inline.
 The mapping: string/integer/number/boolean/null -> ``str``/``int``/``float``/``bool``/
 ``None``; ``enum``/``const`` -> ``Literal``; arrays -> ``list[...]``; objects with
 properties -> nested models; other objects -> ``dict[str, ...]``; ``anyOf``/``oneOf`` ->
-unions; what no type says -> ``Any``. Models read JSON as JSON Schema does: a whole float
+unions (a branch's model named by its ``title``, else ``Option<n>``); what no type says
+-> ``Any``. Models read JSON as JSON Schema does: a whole float
 is an integer, a number stays the int or float it came as (``int | float``), and
 undeclared properties are kept where the schema allows them.
 """
@@ -319,11 +320,19 @@ class ModelSet:
                             if k not in ("nullable", "description", "default", "required")}
             else:
                 sub_spec = None
-            name = hint if len(real) == 1 else f"{hint}Option{i + 1}"
+            name = hint if len(real) == 1 else hint + _branch_name(branch, i)
             parts.append(self.convert(branch, sub_spec, name, depth))
         return Typed(union(*(p.wrapped() for p in parts)),
                      nullable=any(p.nullable for p in parts),
                      models=any(p.models for p in parts))
+
+
+def _branch_name(branch: JSON, index: int) -> str:
+    """A union branch's part of its class name: its ``title`` (``By date``: ``ByDate``),
+    else ``Option<n>``."""
+    title = branch.get("title") if isinstance(branch, dict) else None
+    named = camel(title, lead="Option") if isinstance(title, str) else ""
+    return named if named not in ("", "Option") else f"Option{index + 1}"
 
 
 def _widened_note(schema: dict[str, JSON]) -> list[str]:

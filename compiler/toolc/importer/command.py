@@ -7,12 +7,15 @@
 
 The spec is written to ``--out`` (default ``<first specs folder>/<module>.toolc.yaml``;
 ``-`` prints it), then checked with the rest of the project, and its diagnostics shown:
-warnings for what the server leaves undescribed, errors for what cannot be built as is
-(a tool name outside the MCP rule, two servers of a config giving the same name).
+errors in full, for what cannot be built as is (a tool name outside the MCP rule, two
+servers of a config giving the same name); the warnings about the servers' tools (what
+they leave undescribed, a draft-07 ``$schema``) once, per server and rule with a count,
+and the line that silences them (later builds fold them: :mod:`toolc.report.vendored`).
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from collections.abc import Sequence
@@ -22,8 +25,10 @@ from typing import Any, TextIO
 
 import anyio
 
-from ..config import Config
-from ..diagnostics import Severity
+from ..config import Config, glob_problem
+from ..diagnostics import RULES, Severity
+from ..report.diagnostic_formats import escape_controls, render
+from ..report.vendored import PinnedServer, fold
 from .clientconfig import read_config
 from .listing import ImportFailure, Listing, Server, list_live, read_saved
 from .pinning import HEADER, identifier, manager_spec, pinned_tools, server_spec
@@ -198,10 +203,10 @@ def _default_path(config: Config, module: str) -> Path:
 
 
 def _check_written(config: Config, target: Path, out: TextIO) -> int:
-    """Compile the project with the new spec and show what it says about that spec."""
+    """Compile the project with the new spec and show what it says about that spec: its
+    own problems in full, the findings about the servers' pinned tools once, grouped by
+    rule (later builds fold them into one line per server: toolc.report.vendored)."""
     # lazy: 12 more toolc module(s), only when this runs
-    # lazy: 2 more toolc module(s), only when this runs
-    from ..report.diagnostic_formats import render
     from ..specs import compile_specs
 
     resolved = target.resolve()
@@ -209,14 +214,41 @@ def _check_written(config: Config, target: Path, out: TextIO) -> int:
     compiled = compile_specs(config, () if inside else (*config.specs, target))
     shown = config.relative(target)
     mine = [d for d in compiled.bag.sorted() if d.span is None or d.span.path == shown]
-    if mine:
-        out.write(render(mine, "text", compiled.sources) + "\n")
+    own, servers = fold(mine, compiled.sources)
+    if own:
+        out.write(render(own, "text", compiled.sources) + "\n")
+    if servers:
+        out.write(server_findings(shown, servers))
     errors = sum(1 for d in mine if d.severity is Severity.ERROR)
     warnings = len(mine) - errors
     if errors:
         out.write(f"{shown}: {errors} error(s), {warnings} warning(s): the spec is written as "
                   "the server publishes it; fix the errors above before building\n")
         return EXIT_ERRORS
-    out.write(f"{shown}: ok" + (f", {warnings} warning(s)" if warnings else "") +
+    about = " about the server" if servers and not own else ""
+    out.write(f"{shown}: ok" + (f", {warnings} warning(s){about}" if warnings else "") +
               "; `toolc build` writes its golden files\n")
     return EXIT_OK
+
+
+def server_findings(spec: str, servers: Sequence[PinnedServer]) -> str:
+    """What an import says once about the findings in the tools it pinned: per server,
+    per rule with its count, then the ``[tool.toolc.per-file-severity]`` line that
+    silences them (the spec is the servers', written by the import)."""
+    lines = []
+    for server in servers:
+        lines.append(escape_controls(f"{server.span}: toolset '{server.toolset}' pins "
+                                     f"{server.tools} tool(s); {len(server.findings)} "
+                                     "finding(s) about the server's schemas, published as "
+                                     "it gives them:"))
+        lines += [f"  {count:>4} x {code} {RULES[code].name}: {RULES[code].purpose}"
+                  for code, count in server.by_rule()]
+    codes = sorted({d.code for server in servers for d in server.findings})
+    silenced = ", ".join(f'{RULES[code].name} = "off"' for code in codes)
+    glob = spec if glob_problem(spec) is None else Path(spec).name
+    lines += [("  They are the server's to fix, not yours: later builds say them in one line "
+               "per server, and `toolc validate --vendor` lists them with their places. To "
+               "silence them, in pyproject.toml:"),
+              "    [tool.toolc.per-file-severity]",
+              escape_controls(f"    {json.dumps(glob, ensure_ascii=False)} = {{ {silenced} }}")]
+    return "\n".join(lines) + "\n"

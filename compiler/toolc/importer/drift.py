@@ -118,6 +118,7 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
 
     bag = config.bag()
     loaded: list[LoadedFile] = []
+    unread: dict[str, str] = {}  # specs that did not load: what waits on them is held back
     for path in discover(config):
         shown = shown_path(config, path)
         try:
@@ -125,11 +126,12 @@ def _compile(config: Config, texts: dict[str, str], drift: Drift) -> ProjectIR |
                 str(path), shown, str(config.root))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
+            unread[shown] = texts.get(shown, "")
             continue
         item.origin = str(path)  # its schema files are beside it, whatever text it has
         drift.sources[shown] = item.text
         loaded.append(item)
-    project = analyse(loaded, bag, config.root)
+    project = analyse(loaded, bag, config.root, unread=unread)
     if bag.has_errors:
         drift.diagnostics = [d for d in bag.sorted() if d.severity is Severity.ERROR]
         return None

@@ -33,6 +33,10 @@ def _dialect(ref: str, toolc: bool) -> dict[str, Any]:
             {"type": "array", "items": {"type": "string"}},
         ]}
         props["nullable"] = {"type": "boolean", "description": "Also accept null."}
+        props["title"] = {"type": "string", "description": (
+            "A short name the model reads; on a branch of `anyOf`/`oneOf`, also the name of "
+            "its generated model (`title: Not planned` on a branch of `reason`: "
+            "`...ReasonNotPlanned`).")}
     else:
         props["type"] = {"anyOf": [{"enum": list(JSON_TYPES)},
                                    {"type": "array", "items": {"enum": list(JSON_TYPES)}}]}

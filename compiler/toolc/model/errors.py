@@ -8,6 +8,7 @@ inserts into ``loc`` but the YAML does not have).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import types
 import typing
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from ..diagnostics import RULES, Diagnostic, Span
 from ..loader import YList, YMap
 from .base import Expect
+from .hints import TOOL, TOOLSET, TOP, comma_split, entry_note, unknown_key_note
 
 YAML_BOOL_NOTE = ("YAML 1.2 reads only true and false as booleans; "
                   "yes, no, on and off are strings")
@@ -225,6 +227,9 @@ def _expected_from_type(tp: Any) -> str:
         return "a list"
     if origin is typing.Literal:
         return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    if origin in (typing.Union, types.UnionType) and all(
+            _is_model(a) for a in typing.get_args(tp)):
+        return "a mapping"
     return "a different value"
 
 
@@ -259,12 +264,23 @@ def _missing(cur: _Cursor, path: str) -> Diagnostic:
     return _diag("TC102", f"{_label(parent, cur.root)} has no `{name}`", span)
 
 
-def _unknown_key(cur: _Cursor, path: str) -> Diagnostic:
+_LEVELS = {"tools": TOOL, "toolsets": TOOLSET}
+
+
+def _unknown_key(cur: _Cursor, path: str, text: str) -> Diagnostic | None:
     key = cur.steps[-1].key
+    container = cur.steps[-1].container
+    split = comma_split(container, key, text) if isinstance(container, YMap) else None
+    if split is not None:  # the pieces after the first are said with it
+        return _diag("TC101", split.message(), split.comma, split.notes()) if split.first else None
     known = _known_keys(cur.parent_tp)
     hint = did_you_mean(key, known)
-    notes = () if hint or not known else (f"known keys: {', '.join(known)}",)
-    message = f"unknown key '{key}' in {_label(cur.path[:-1], cur.root)}{hint}"
+    where = cur.path[:-1]
+    level = TOP if not where else _LEVELS.get(where[0]) if len(where) == 2 else None
+    note = unknown_key_note(level, key, cur.node) if level is not None else None
+    notes = (note,) if note else () if hint or not known else \
+        (f"known keys: {', '.join(known)}",)
+    message = f"unknown key '{key}' in {_label(where, cur.root)}{hint}"
     return _diag("TC101", message, _key_span(cur, len(cur.steps), path), notes)
 
 
@@ -326,10 +342,12 @@ def _wrong_value(cur: _Cursor, err: Any, path: str) -> Diagnostic:
     return _diag("TC103", f"{label}: {err.get('msg', 'invalid value')}", span)
 
 
-def diagnostics_from(exc: ValidationError, root: Any, root_tp: Any, path: str) -> list[Diagnostic]:
+def diagnostics_from(exc: ValidationError, root: Any, root_tp: Any, path: str,
+                     text: str = "") -> list[Diagnostic]:
     """Turn every error of ``exc`` (raised validating ``root`` as ``root_tp``) into a diagnostic.
 
-    ``path`` names the file, for spans that fall back to its first line.
+    ``path`` names the file, for spans that fall back to its first line; ``text`` is
+    the file's text (what a hint quotes).
     """
     errors = exc.errors(include_url=False)
     located = [(err, _locate(root, root_tp, err["loc"])) for err in errors]
@@ -342,14 +360,27 @@ def diagnostics_from(exc: ValidationError, root: Any, root_tp: Any, path: str) -
                 continue  # "unknown key 'prefx'; did you mean 'prefix'?" already says it
             out.append(_missing(cur, path))
         elif kind == "extra_forbidden":
-            out.append(_unknown_key(cur, path))
+            unknown = _unknown_key(cur, path, text)
+            if unknown is not None:
+                out.append(unknown)
         elif kind == "union_tag_invalid":
             out.append(_bad_kind(cur, err, path))
         elif kind == "union_tag_not_found":
             out.append(_no_kind(cur, path))
         else:
-            out.append(_wrong_value(cur, err, path))
+            out.append(_with_entry_note(_wrong_value(cur, err, path), cur))
     return out
+
+
+def _with_entry_note(diagnostic: Diagnostic, cur: _Cursor) -> Diagnostic:
+    """A tool or toolset that is not a mapping: a key of the level above or below, when
+    its name is one (``tools: {description: ...}``)."""
+    where = cur.path
+    if len(where) != 2 or where[0] not in _LEVELS or isinstance(cur.node, YMap):
+        return diagnostic
+    note = entry_note(where[0], where[1])
+    return diagnostic if note is None else \
+        dataclasses.replace(diagnostic, notes=(*diagnostic.notes, note))
 
 
 def _explained_by_misspelling(located: list[tuple[Any, _Cursor]]) -> set[tuple[int, str]]:

@@ -67,7 +67,7 @@ def parse_module(file: LoadedFile) -> tuple[ParsedModule, list[Diagnostic]]:
     try:
         spec = ModuleSpec.model_validate(data)
     except ValidationError as exc:
-        return _salvage(file, data), diagnostics_from(exc, data, ModuleSpec, file.path)
+        return _salvage(file, data), diagnostics_from(exc, data, ModuleSpec, file.path, file.text)
     return ParsedModule(
         file, data, spec.module, spec.description, spec.export, dict(spec.types),
         dict(spec.tools), dict(spec.toolsets), complete=True, certify=spec.certify,

@@ -11,6 +11,11 @@
 Where a change has a spec place (the new side is a fresh build: :mod:`toolc.diff.places`),
 text and github show it beside the pointer (``specs/desk.toolc.yaml:14:7``).
 
+Compared with a base (:mod:`toolc.diff.gate`), the pull request's changes to the gate's
+rules come first in every format: counted in a line and grouped apart in text and
+markdown, as ``"policy"`` before ``"changes"`` in json, as the first annotations (on
+``pyproject.toml``) in github. They are rows like the others, escaped by the same code.
+
 For ``github`` (and the file names in ``text``), the caller says where each tool's golden
 file is: ``paths`` maps a tool to its file relative to ``golden_root`` (a ToolSet's
 ``paths``), and ``new_texts`` / ``old_texts`` map a tool to its file's text, new and old
@@ -33,6 +38,7 @@ from urllib.parse import quote
 from ..diagnostics import Severity
 from ..diff.policy import fails
 from ..diff.result import Change, Json, SchemaDiff, SpecPlace
+from ..diff.rules import POLICY_RULES
 from ..diff.sources import line_of, pointer_lines
 from .diagnostic_formats import (
     SEVERITY_COLORS,
@@ -67,29 +73,34 @@ def render_diff(diff: SchemaDiff, fmt: str, *, color: bool = False, golden_root:
     return render(diff.changes, fmt, color=color, golden_root=golden_root,
                   paths={**diff.old.paths, **diff.new.paths},
                   new_texts=diff.new.texts, old_texts=diff.old.texts, closing=closing,
-                  compared=compared, link_base=link_base, spec_prefix=spec_prefix)
+                  compared=compared, link_base=link_base, spec_prefix=spec_prefix,
+                  policy=diff.policy)
 
 
 def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
            golden_root: str = "generated/schemas", paths: Mapping[str, str] | None = None,
            new_texts: Mapping[str, str] | None = None,
            old_texts: Mapping[str, str] | None = None, closing: str | None = None,
-           compared: str | None = None, link_base: str = "", spec_prefix: str = "") -> str:
+           compared: str | None = None, link_base: str = "", spec_prefix: str = "",
+           policy: Sequence[Change] | None = None) -> str:
     """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline.
+    ``policy``: the changes to the gate's rules of a comparison with a base
+    (``toolc.diff.gate``), shown first in every format.
     ``closing`` replaces the summary that ends ``text``; ``compared`` (``X with Y``) says
     in ``markdown`` which sets were compared, for the reviewer who reads only that.
     ``spec_prefix`` (the project's folder in its repository, ``app/``) and ``link_base``
     (``https://github.com/ORG/REPO/blob/SHA/``) make markdown's links to spec lines."""
-    items = list(changes)
+    items, rules = list(changes), None if policy is None else list(policy)
     locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
     if fmt == "text":
-        return render_text(items, color=color, locate=locate, closing=closing)
+        return render_text(items, color=color, locate=locate, closing=closing,
+                           policy=rules or ())
     if fmt == "markdown":
-        return render_markdown(items, compared, SpecLinks(link_base, spec_prefix))
+        return render_markdown(items, compared, SpecLinks(link_base, spec_prefix), rules or ())
     if fmt == "json":
-        return render_json(items)
+        return render_json(items, rules)
     if fmt == "github":
-        return render_github(items, locate)
+        return render_github([*(rules or ()), *items], locate)
     raise ValueError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
 
 
@@ -153,22 +164,46 @@ def summary(changes: Sequence[Change]) -> str:
     return text + (f"; {accepted} accepted" if accepted else "")
 
 
-def review_summary(changes: Sequence[Change], ci_fail_on: str = "error") -> str:
+def rules_summary(policy: Sequence[Change]) -> str:
+    """``The pull request changes the gate's rules: 1 weakens them, 1 acceptance added;
+    the base's rules judge it``."""
+    def count(rule: str, one: str, many: str) -> str:
+        n = sum(1 for c in policy if c.rule == rule and not c.accepted)
+        return f"{n} {one if n == 1 else many}" if n else ""
+
+    accepted = sum(1 for c in policy if c.accepted)
+    parts = [count("POLICY_WEAKENED", "weakens them", "weaken them"),
+             count("POLICY_TIGHTENED", "tightens them", "tighten them"),
+             count("ACCEPTANCE_ADDED", "acceptance added", "acceptances added"),
+             f"{accepted} accepted" if accepted else ""]
+    return (f"The pull request changes the gate's rules: {', '.join(p for p in parts if p)}; "
+            "the base's rules judge it.")
+
+
+RULES_HEADING = "the gate's rules (pyproject.toml), as this pull request changes them"
+
+
+def review_summary(changes: Sequence[Change], ci_fail_on: str = "error",
+                   policy: Sequence[Change] = ()) -> str:
     """What a build's changes mean for review, in words that are not a diagnostic's:
     ``3 breaking, 1 description lost: CI will fail on them unless accepted in
-    [tool.toolc.diff]``. ``ci_fail_on`` is the gate's threshold (``toolc diff``'s)."""
+    [tool.toolc.diff]``. ``ci_fail_on`` is the gate's threshold (``toolc diff``'s);
+    ``policy``: the changes to the gate's rules, which the verdict counts too."""
 
-    if not changes:
+    if not changes and not policy:
         return "No changes in the published tools."
     live = [c for c in changes if not c.accepted]
     errors = [c for c in live if c.severity is Severity.ERROR]
     lost = sum(1 for c in errors if c.rule == "DESCRIPTION_REMOVED")
-    parts = [f"{len(errors) - lost} breaking" if len(errors) > lost else "",
+    weakened = sum(1 for c in policy if c.rule == "POLICY_WEAKENED" and not c.accepted)
+    parts = [f"{weakened} weakening{'s' * (weakened > 1)} of the gate's rules"
+             if weakened else "",
+             f"{len(errors) - lost} breaking" if len(errors) > lost else "",
              f"{lost} description{'s' if lost > 1 else ''} lost" if lost else "",
              _count(live, Severity.WARNING, "risky"), _count(live, Severity.INFO, "compatible"),
              f"{len(changes) - len(live)} accepted" if len(live) < len(changes) else ""]
-    text = ", ".join(p for p in parts if p)
-    if fails(changes, ci_fail_on):
+    text = ", ".join(p for p in parts if p) or "no change to the published tools"
+    if fails([*policy, *changes], ci_fail_on):
         return text + ": CI will fail on them unless accepted in [tool.toolc.diff]"
     return text + ": none fails CI"
 
@@ -183,18 +218,26 @@ def _by_tool(changes: list[Change]) -> list[tuple[str, list[Change]]]:
     return [(tool, list(group)) for tool, group in groupby(ordered, key=lambda c: c.tool)]
 
 
+def _groups(policy: Sequence[Change], changes: list[Change]
+            ) -> list[tuple[str | None, list[Change]]]:
+    """The changes to the gate's rules first (the group of no tool), then per tool."""
+    first: list[tuple[str | None, list[Change]]] = [(None, list(policy))] if policy else []
+    return first + list(_by_tool(changes))
+
+
 def render_text(changes: list[Change], *, color: bool = False,
-                locate: Locator | None = None, closing: str | None = None) -> str:
+                locate: Locator | None = None, closing: str | None = None,
+                policy: Sequence[Change] = ()) -> str:
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
-    blocks = []
-    for tool, group in _by_tool(changes):
-        where = locate.file(tool) if locate else None
+    blocks = [rules_summary(policy)] if policy else []
+    for tool, group in _groups(policy, changes):
+        where = locate.file(tool) if locate and tool is not None else None
         # Names, pointers and values come from the golden files (a pull request's):
         # their control characters are shown, never sent to the terminal.
-        lines = [paint(_BOLD, f"tool {escape_controls(tool)}")
-                 + (f" ({escape_controls(where)})" if where else "")]
+        heading = RULES_HEADING if tool is None else f"tool {escape_controls(tool)}"
+        lines = [paint(_BOLD, heading) + (f" ({escape_controls(where)})" if where else "")]
         for c in group:
             # An accepted change is dimmed: it is shown, but it does not fail anything.
             head = paint(_DIM if c.accepted else SEVERITY_COLORS.get(c.severity, ""),
@@ -216,8 +259,11 @@ def render_text(changes: list[Change], *, color: bool = False,
     return "\n\n".join(blocks)
 
 
-def render_json(changes: list[Change]) -> str:
-    return json_text({"changes": [c.to_json() for c in changes]})
+def render_json(changes: list[Change], policy: Sequence[Change] | None = None) -> str:
+    """``{"changes": [...]}``; compared with a base, ``"policy"`` comes first."""
+    rows = {"changes": [c.to_json() for c in changes]}
+    return json_text(rows if policy is None else
+                     {"policy": [c.to_json() for c in policy], **rows})
 
 
 MARKER = "<!-- toolc-schema-diff -->"
@@ -269,17 +315,20 @@ class SpecLinks:
 
 
 def render_markdown(changes: list[Change], compared: str | None = None,
-                    links: SpecLinks | None = None) -> str:
+                    links: SpecLinks | None = None, policy: Sequence[Change] = ()) -> str:
     links = links or SpecLinks()
-    spec_column = any(c.spec is not None for c in changes)
     lines = [MARKER, "### Schema changes", ""]
     if compared:
         lines += [f"Compared {_cell(compared)}.", ""]
-    if not changes:
+    if policy:
+        lines += [f"**{rules_summary(policy)}**", ""]
+    if not changes and not policy:
         return "\n".join([*lines, summary(changes)])
     lines.append(f"**{summary(changes)}**")
-    for tool, group in _by_tool(changes):
-        lines += ["", f"#### {_code_span(tool)}", "",
+    for tool, group in _groups(policy, changes):
+        spec_column = tool is None or any(c.spec is not None for c in changes)
+        heading = "The gate's rules: `pyproject.toml`" if tool is None else _code_span(tool)
+        lines += ["", f"#### {heading}", "",
                   "| severity | rule | " + ("spec | " if spec_column else "")
                   + "pointer | change | old | new |",
                   "| --- | --- | --- | --- | --- | --- |" + (" --- |" if spec_column else "")]
@@ -311,10 +360,11 @@ def render_github(changes: list[Change], locate: Locator) -> str:
     for c in changes:
         kind = "notice" if c.accepted else github_command(c.severity)
         props = []
-        where = locate.file(c.tool)
+        rules = c.rule in POLICY_RULES and c.spec is not None  # pyproject.toml's own line
+        where = c.spec.path if rules and c.spec else locate.file(c.tool)
         if where is not None:
             props.append(f"file={_escape_prop(where)}")
-            line = locate.line(c)
+            line = c.spec.line if rules and c.spec else locate.line(c)
             if line is not None:
                 props.append(f"line={line}")
         props.append(f"title={_escape_prop(f'{c.rule} in {c.tool} ({c.severity})')}")

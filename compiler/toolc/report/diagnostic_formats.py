@@ -161,8 +161,9 @@ def _shown(text: str) -> str:
     return escape_controls(text.replace("\t", " "))
 
 
-def render_json(diagnostics: Iterable[Diagnostic]) -> str:
-    """``{"diagnostics": [{code, name, severity, message, path, line, col, notes}]}``."""
+def render_json(diagnostics: Iterable[Diagnostic], **more: object) -> str:
+    """``{"diagnostics": [{code, name, severity, message, path, line, col, notes}]}``,
+    and the keys of ``more`` after it (``vendor``: :mod:`toolc.report.vendored`)."""
     rows = []
     for d in diagnostics:
         s = d.span
@@ -176,7 +177,7 @@ def render_json(diagnostics: Iterable[Diagnostic]) -> str:
             "col": s.col if s else None,
             "notes": [bounded(n) for n in d.notes],
         })
-    return json_text({"diagnostics": rows})
+    return json_text({"diagnostics": rows, **more})
 
 
 def escape_github_data(text: str) -> str:
@@ -187,7 +188,7 @@ def escape_github_data(text: str) -> str:
                       for line in lines)
 
 
-def _escape_prop(text: str) -> str:
+def escape_github_property(text: str) -> str:
     return escape_github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
@@ -201,9 +202,9 @@ def render_github(diagnostics: Iterable[Diagnostic]) -> str:
     out = []
     for d in diagnostics:
         kind = github_command(d.severity)
-        props = [f"title={_escape_prop(f'{d.code} {d.rule.name}')}"]
+        props = [f"title={escape_github_property(f'{d.code} {d.rule.name}')}"]
         if d.span:
-            props[:0] = [f"file={_escape_prop(d.span.path)}", f"line={d.span.line}",
+            props[:0] = [f"file={escape_github_property(d.span.path)}", f"line={d.span.line}",
                          f"col={d.span.col}"]
         message = bounded(d.message) + "".join(f"\n{bounded(n)}" for n in d.notes)
         out.append(f"::{kind} {','.join(props)}::{escape_github_data(message)}")

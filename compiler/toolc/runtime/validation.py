@@ -20,6 +20,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolc.runtime.validation_messages import UNIONS, message, short
+
 # How much of the validator's report reaches the model: every problem up to a bound,
 # each one cut, so that a 9 MB argument cannot come back as a 9 MB error.
 MAX_PROBLEMS = 20
@@ -50,12 +52,13 @@ class Validator:
     the text, which is compiled directly without a Python copy of the schema).
     """
 
-    __slots__ = ("_compiled", "_formats", "_schema")
+    __slots__ = ("_compiled", "_formats", "_parsed", "_schema")
 
     def __init__(self, schema: Mapping[str, Any] | str, *, formats: bool = False) -> None:
         self._schema = schema
         self._formats = formats
         self._compiled: Any = None
+        self._parsed: Any = None
 
     @property
     def compiled_or_none(self) -> Any:
@@ -76,54 +79,54 @@ class Validator:
                     from exc
         return self._compiled
 
+    def _document(self) -> Any:
+        """The schema as data (what names a union's branches), read once."""
+        if self._parsed is None:
+            schema = self._schema
+            self._parsed = json.loads(schema) if isinstance(schema, str) else schema
+        return self._parsed
+
     def problems(self, instance: Any) -> list[str]:
         """What is wrong with ``instance``, one line per problem (empty: valid)."""
         compiled = self._compiled or self.compiled()
         try:
             if compiled.is_valid(instance):
                 return []
-            return summarise(compiled.iter_errors(instance))
+            errors = list(compiled.iter_errors(instance))
+            unions = any(type(e.kind).__name__ in UNIONS for e in errors)
+            return summarise(errors, self._document() if unions else None)
         except Exception as exc:  # RecursionError, a panic: a bug
             raise ValidatorBroken(f"validation failed: {type(exc).__name__}: "
                                   f"{_first_line(exc)}") from exc
 
 
-def summarise(errors: Any) -> list[str]:
-    """``- path: message`` per problem, at most ``MAX_PROBLEMS`` of them, each bounded."""
+def summarise(errors: Any, document: Any = None) -> list[str]:
+    """``- path: message`` per problem, at most ``MAX_PROBLEMS`` of them, each line bounded
+    (a failing union says why each branch failed on lines of its own); ``document``: the
+    schema validated against, which names a union's branches."""
     lines: list[str] = []
-    extra = 0
+    told = extra = 0
     for error in errors:
-        if len(lines) == MAX_PROBLEMS:
+        if told == MAX_PROBLEMS:
             extra += 1
             continue
-        lines.append(_cut(f"- {where(error.instance_path)}: {_message(error)}"))
+        told += 1
+        first, *rest = _message(error, document).split("\n")
+        lines.append(_cut(f"- {where(error.instance_path)}: {first}"))
+        lines.extend(_cut(line) for line in rest)
     if extra:
         lines.append(f"- ... and {extra} more problem{'s' if extra > 1 else ''}")
     return lines
 
 
-def _message(error: Any) -> str:
-    """The validator's message; an ``enum`` lists every allowed value (the model needs
-    them all to correct its call, and jsonschema-rs names only the first two)."""
-    options = getattr(error.kind, "options", None)
-    if type(error.kind).__name__ == "Enum" and isinstance(options, list):
-        allowed = ", ".join(json.dumps(o, ensure_ascii=False) for o in options)
-        return f"{_short(error.instance)} is not one of {allowed}"
-    message = str(error.message)
-    if len(message) > MAX_PROBLEM_CHARS:  # mostly the instance: shorten it, keep the rule
+def _message(error: Any, document: Any) -> str:
+    """The validator's message, said so that the model can correct its call
+    (:mod:`toolc.runtime.validation_messages`); a long one shortened."""
+    said = message(error, document)
+    if len(said) > MAX_PROBLEM_CHARS and "\n" not in said:  # mostly the instance: shorten it
         text = json.dumps(error.instance, ensure_ascii=False, separators=(",", ":"))
-        message = message.replace(text, _short(error.instance), 1)
-    return message
-
-
-def _short(instance: Any) -> str:
-    """An instance as JSON, cut to a readable length (its size said where it is cut)."""
-    text = json.dumps(instance, ensure_ascii=False, separators=(",", ":"))
-    if len(text) <= 60:
-        return text
-    size = f"{len(instance)} characters" if isinstance(instance, str) else \
-        f"{len(text)} characters of JSON"
-    return f"{text[:40]}… ({size})"
+        said = said.replace(text, short(error.instance), 1)
+    return said
 
 
 def where(path: Sequence[str | int]) -> str:

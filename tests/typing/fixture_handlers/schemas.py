@@ -6,6 +6,8 @@ from typing import Any
 
 from generated_schemas.schemas import (
     EverythingParamsPoint,
+    EverythingParamsReasonDuplicate,
+    EverythingParamsReasonNotPlanned,
     EverythingParamsSettings,
     EverythingResult,
     Folder,
@@ -42,6 +44,7 @@ def everything(
     folder: Folder | None,
     nested: Any,
     settings: EverythingParamsSettings,
+    reason: EverythingParamsReasonDuplicate | EverythingParamsReasonNotPlanned | None,
 ) -> EverythingResult:
     seen = [text, count, point.x, settings.depth, tree.label if tree else None]
     return EverythingResult(ok=True, note=repr(seen))
