@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .budget import from_record
 from .collector import collector_for_user_code
 from .config import Config
-from .diagnostics import CERTIFY_CODES, Span
+from .diagnostics import CERTIFY_CODES, COMPARISON_CODES, Span
 from .ir import ProjectIR
 from .output import components, incremental
 from .output.cache import (
@@ -30,6 +30,7 @@ from .output.cache import (
     forget_build,
     input_key,
     read_specs,
+    records_noticed,
     remember_build,
     remembered,
     replayed,
@@ -105,26 +106,38 @@ def new_golden(files: dict[str, str]) -> ToolSet:
 
 
 def schema_changes(config: Config, old: ToolSet, new: ToolSet,
-                   project: ProjectIR | None = None, base: Base | None = None) -> SchemaDiff:
-    """``project``: the build the new side comes from, so each change gets its spec place.
-    ``base``: the rules that judge (``toolc.diff.gate``): its severities and threshold with
-    the project's acceptances, and the project's changes to those rules as findings."""
-    # lazy: 7 more toolc module(s), only when this runs
-    from .diff import Policy, diff_tools
-
+                   project: ProjectIR | None = None, base: Base | None = None, *,
+                   unused_between: str | None = None) -> SchemaDiff:
+    """``project``: the build the new side comes from, so each change gets its spec place
+    (and the renames its specs declare, ``toolc.diff.renames``); the same change in
+    several modules' golden files is one row (``toolc.diff.rows``). ``base``: the rules
+    that judge (``toolc.diff.gate``): its severities and threshold with the project's
+    acceptances, and the project's changes to those rules as findings.
+    ``unused_between`` (``X and Y``, what is compared): the comparison holds a whole
+    branch, as a gate's does, so an acceptance that matches no change is a warning."""
     # lazy: 8 more toolc module(s), only when this runs
+    from .diff import Policy, diff_tools, renames
     from .diff.gate import own_text, rule_changes
-    from .diff.places import with_places
+    from .diff.places import definitions, with_places
     from .diff.result import SchemaDiff
+    from .diff.rows import rows
 
+    declared = renames.declared(project)
     own = Policy.from_config(config.diff)
-    changes = with_places(diff_tools(old, new, own if base is None else base.judging(own)),
-                          project)
-    if base is None:
-        return SchemaDiff(changes, old, new)
-    spec_paths = sorted(project.inputs) if project is not None else ()
-    policy = rule_changes(base, config.gate_rules(), changes, own_text(config), spec_paths)
-    return SchemaDiff(changes, old, new, policy, base.note, base.policy.fail_on or "error")
+    judging = own if base is None else base.judging(own)
+    pinned = renames.pinned_keys(project)  # a pin its server renamed is a rename too
+    moved = {**renames.pinned_renames(pinned, old, new), **renames.renames(declared)}
+    changes = diff_tools(old, new, judging, moved, pinned)
+    placed = rows(with_places(changes, project), definitions(project), (old.texts, new.texts))
+    found = SchemaDiff(placed, old, new, problems=renames.problems(declared, old, new))
+    if base is not None:
+        spec_paths = sorted(project.inputs) if project is not None else ()
+        found.policy = rule_changes(base, config.gate_rules(), placed, own_text(config),
+                                    spec_paths)
+        found.note, found.fail_on = base.note, base.policy.fail_on or "error"
+    if unused_between is not None:  # the rules' own findings may be accepted too
+        found.warnings = judging.unused_warnings(found.findings(), unused_between)
+    return found
 
 
 def golden_on_disk(config: Config, known: ToolSet | None = None,
@@ -149,7 +162,7 @@ def build(
     certify: bool = True,
     progress: Progress | None = None,
     use_cache: bool = True,
-    waiting: Progress | None = None,
+    notice: Progress | None = None,
 ) -> BuildResult:
     """Run the whole pipeline. ``check`` writes nothing and only says what would change.
 
@@ -158,13 +171,14 @@ def build(
     generating or certifying; ``use_cache=False`` always runs every stage. A checking
     build always runs them: it is the gate, and the record could come from the checkout.
 
-    A writing build holds the project's build lock (``toolc.output.lock``); ``waiting`` is
-    told when it has to wait for another build.
+    A writing build holds the project's build lock (``toolc.output.lock``). ``notice`` is
+    told, in a line, when the build waits for another one, and when it ignores a bad
+    record of ``.toolc-cache/`` (once a record).
     """
     if check:
         return _run_stages(config, None, check=True, certify=certify, progress=progress)
     try:
-        with build_lock(config.root, waiting):
+        with build_lock(config.root, notice), records_noticed(notice):
             return _writing_build(config, certify=certify, progress=progress,
                                   use_cache=use_cache)
     except OutputError as exc:  # the lock could not be taken
@@ -317,7 +331,8 @@ def _remember(config: Config, key: str, analysed: _Analysed, result: BuildResult
                for name, outcome in inputs.code}
     for component in compiled.taken.components if compiled.taken is not None else ():
         lookups.update(component.code)
-    record = cache_record(config, key, certified=certified, diagnostics=list(compiled.bag),
+    said = [d for d in compiled.bag if d.code not in COMPARISON_CODES]  # another base next
+    record = cache_record(config, key, certified=certified, diagnostics=said,
                           code=reuse.user_code, schemas=reuse.schema_files, lookups=lookups)
     record["budget"] = [b.as_json() for b in compiled.budgets or ()]
     remember_build(config, record)
@@ -370,11 +385,15 @@ def _diff_or_report(config: Config, result: BuildResult) -> SchemaDiff | None:
         new = new_golden(result.files)
         taken = result.compiled.taken
         old = golden_on_disk(config, new, taken.golden_read() if taken is not None else None)
-        return schema_changes(config, old, new, result.compiled.project, head_base(config))
+        diff = schema_changes(config, old, new, result.compiled.project, head_base(config))
     except DiffInputError as exc:
         result.compiled.bag.report("TC503", f"cannot read the golden files: {exc}",
                                    Span(config.relative(config.output), 1, 1))
         return None
+    for problem in diff.problems:  # said with the diagnostics, at the spec's line
+        result.compiled.bag.report(problem.code, problem.message, problem.span,
+                                   notes=problem.notes)
+    return diff
 
 
 def in_ci() -> bool:

@@ -136,7 +136,8 @@ class _Resolver:
             formats=(spec.format or _str(parsed.raw.get("format")) or self.formats) == "assert",
             params_spec=_params_spec(node.get("params"), input_schema),
             returns_spec=_plain(node.get("returns")), description_spans=spans,
-            spec_spans=places,
+            spec_spans=places, renamed_from=spec.renamed_from,
+            renamed_from_span=node.value_spans.get("renamed_from"),
         )
 
     def _external(self, parsed: ParsedModule, name: str, spec: ExternalToolSpec,

@@ -16,9 +16,10 @@ from .budget import ExportBudget, measure
 from .config import Config
 from .diagnostics import BUDGET_CODES, DiagnosticBag, SpecError
 from .ir import ProjectIR
-from .loader import LoadedFile, load_file
+from .loader import MAX_BYTES, LoadedFile, load_file
 from .output.components import Taken, collides
 from .output.incremental import MEMORY
+from .untrusted import FileRefused, read_untrusted
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -111,7 +112,8 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         progress(f"checking {len(loaded)} spec(s)")
     view = ClientView(config.clients, config.server_name, config.server_names)
     project = analyse(loaded, bag, config.root, formats=config.format,
-                      python_path=config.python_path, clients=view, unread=unread)
+                      python_path=config.python_path, clients=view, unread=unread,
+                      targets=config.targets)
     if taken is not None and bag.has_errors:
         return compile_specs(config, paths, progress)
     compiled.project = None if bag.has_errors else project
@@ -157,7 +159,7 @@ def sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
 
 
 def text_for_display(path: Path) -> str:
-    try:
-        return path.read_bytes()[:1_000_000].decode("utf-8", "replace")
-    except OSError:
+    try:  # a spec is read to its bound (TC002); the path is resolved already
+        return read_untrusted(path, MAX_BYTES)[:1_000_000].decode("utf-8", "replace")
+    except (OSError, FileRefused):
         return ""

@@ -27,6 +27,18 @@ tools:
 """
 
 
+def committed_project(root: Path, spec: str, text: str) -> Path:
+    """``root`` as a project of one spec (``specs/<spec>``), built and committed in a new
+    git repository: the base of the next comparison. The caller is in ``root``."""
+    (root / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    (root / "specs").mkdir()
+    (root / "specs" / spec).write_text(text)
+    assert build() == 0
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "base")
+    return root
+
+
 def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 
@@ -72,3 +84,59 @@ def cli(*args: str) -> tuple[int, str, str]:
 
     result = CliRunner().invoke(main, list(args), catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
+
+
+# -- five specs, one of whose tools the four others import and export (issue 22) ---------
+
+CORE = SPEC.replace("module: notes\n", "module: core\n") + """\
+  listNotes:
+    description: List the notes.
+    handler: notes_app:list_notes
+    params:
+      limit: {type: integer, description: How many., maximum: 500, default: 50}
+  findNote:
+    description: Find a note by its text.
+    handler: notes_app:find
+    params:
+      query: {type: string, description: What to look for.}
+toolsets:
+  main: {kind: function, tools: [addNote, listNotes, findNote]}
+export: main
+"""
+EXPORTERS = ("alpha", "beta", "gamma", "delta")
+
+
+def exporter(module: str) -> str:
+    """A module with a tool of its own that exports core's tools beside it."""
+    return (f"toolc: 1\nmodule: {module}\ntools:\n  {module}Ping:\n"
+            f"    description: Ping {module}.\n    handler: notes_app:ping\n"
+            f"toolsets:\n  own: {{kind: function, tools: [{module}Ping]}}\n"
+            f"  main: {{kind: combined, toolsets: [own, core.main]}}\nexport: main\n")
+
+
+# The five edits of the issue: a bound tightened, a description lost, a description
+# changed, a property made required, a tool renamed (nothing else of it changed).
+FIVE_EDITS = [("maximum: 500", "maximum: 100"),
+              ("        description: Labels for the note.\n", ""),
+              ("description: Add a note.", "description: Add a note to the notebook."),
+              ("required: false", "required: true"),
+              ("  findNote:", "  searchNotes:"), ("listNotes, findNote]", "listNotes, searchNotes]")]
+
+
+def reexports_repo(repo: Path, edits: list[tuple[str, str]] = FIVE_EDITS) -> Path:
+    """The repository with the five specs committed and built, then core's spec edited."""
+    (repo / "specs" / "notes.toolc.yaml").unlink()
+    relax_missing_descriptions(repo)
+    spec = repo / "specs" / "core.toolc.yaml"
+    spec.write_text(CORE)
+    for module in EXPORTERS:
+        (repo / "specs" / f"{module}.toolc.yaml").write_text(exporter(module))
+    assert build() == 0
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "add", "-A")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "five specs")
+    text = CORE
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    spec.write_text(text)
+    return spec

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 import pytest
 from commands_support import (
+    EXPORTERS,
     SPEC,
     build,
     cli,
@@ -20,6 +21,7 @@ from commands_support import (
     diff,
     edit,
     git,
+    reexports_repo,
     relax_missing_descriptions,
 )
 from toolc.commands.build import run_build
@@ -393,12 +395,10 @@ def test_diff_markdown_links_each_change_to_its_spec_line(repo: Path) -> None:
     link = "[`specs/desk.toolc.yaml:{0}`](specs/desk.toolc.yaml#L{0})"
     assert f"| {link.format(8)} | `/inputSchema/properties/text/maxLength` |" in \
         rows["`CONSTRAINT_TIGHTENED`"]
-    renamed = [line for line in out.splitlines() if "/desk.toolc.yaml#L24)" in line]
-    assert len(renamed) == 2  # the old name and the new: both at the `names` entry
-    assert any("(removed: now published as 'assign_to')" in line and "`TOOL_REMOVED`" in line
-               for line in renamed)
-    assert any("(renaming 'assign' in toolset 'public')" in line and "`TOOL_ADDED`" in line
-               for line in renamed)
+    (renamed,) = [line for line in out.splitlines() if "/desk.toolc.yaml#L24)" in line]
+    # One rename, at the `names` entry that makes the new name.
+    assert "(renaming 'assign' in toolset 'public')" in renamed and "`TOOL_RENAMED`" in renamed
+    assert "`/name` | tool 'desk/assign\\_to' was renamed from 'assign\\_ticket'" in renamed
     (closed,) = [line for line in out.splitlines() if "(removed: no longer exported)" in line]
     assert f"| {link.format(14)} (removed: no longer exported) | (whole tool) |" in closed
     assert "`TOOL_REMOVED`" in closed
@@ -424,7 +424,7 @@ def test_diff_link_base_and_build_show_spec_lines_from_a_subprocess(repo: Path) 
     built = subprocess.run([sys.executable, "-m", "toolc", "build", "--no-certify"], cwd=repo,
                            env=env, capture_output=True, text=True, timeout=120, check=False)
     assert built.returncode == 0, built.stderr
-    assert ("  info[TOOL_ADDED] (whole tool)  specs/desk.toolc.yaml:24:21 "
+    assert ("  error[TOOL_RENAMED] /name  specs/desk.toolc.yaml:24:21 "
             "(renaming 'assign' in toolset 'public')\n") in built.stdout
 
 
@@ -447,3 +447,234 @@ def test_spec_links_of_a_project_below_the_repository_root(
     # Relative to the repository root, where GitHub resolves them: the project's folder first.
     assert ("[`services/notes/specs/notes.toolc.yaml:13`]"
             "(services/notes/specs/notes.toolc.yaml#L13)") in out
+
+
+def test_a_link_base_that_is_not_an_http_url_is_a_usage_error(repo: Path) -> None:
+    edit(repo, "required: false", "required: true")  # a change, so that links are made
+    for bad in ("javascript:alert(1)//", "data:text/html,<b>x</b>", "/blob/abc/",
+                "https://github.com/o/r/blob/abc/\n[x](https://e.io)"):
+        code, out, err = cli("diff", "--format", "markdown", "--link-base", bad)
+        assert (code, out) == (2, ""), (bad, out)
+        assert "error: --link-base: not an http(s) URL" in err
+        assert "\n" not in err.rstrip("\n")  # the option's own line break shown, not obeyed
+
+
+HOSTILE_SPEC = SPEC.replace(
+    "    description: Add a note.\n",
+    "    description: 'Add a note. `` closes it [a link](https://e.io) "
+    "<img src=https://t.io/p.png> **No changes in the published tools.**'\n").replace(
+    "      text: {type: string, description: The note.}\n",
+    "      text: {type: string, description: The note.}\n"
+    "      level:\n        type: string\n        description: How urgent.\n"
+    "        enum: ['![p](https://t.io/p.png) [x] *y* <b>', '| a@b.io |', low]\n")
+
+
+def test_a_pull_requests_text_renders_inert_in_the_markdown_report(repo: Path) -> None:
+    """The issue's report: what a pull request writes (descriptions, enum values quoted
+    in messages, an accept reason) renders as text in the comment, through GitHub's own
+    markdown parser; the only links are the report's, to spec lines."""
+    from report_support import check_report
+    from toolc.diagnostics import Severity
+    from toolc.diff import Change, SpecPlace
+
+    (repo / "specs" / "notes.toolc.yaml").write_text(HOSTILE_SPEC)
+    assert build() == 0
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "hostile")
+    (repo / "specs" / "notes.toolc.yaml").write_text(
+        HOSTILE_SPEC.replace("'| a@b.io |', ", "").replace(" **No changes", " **Done"))
+    with (repo / "pyproject.toml").open("a") as pyproject:
+        pyproject.write('[[tool.toolc.diff.accept]]\ntool = "addNote"\n'
+                        'rule = "ENUM_VALUE_REMOVED"\n'
+                        'reason = "**No changes.** ![p](https://t.io/p.png) <img src=x> `"\n')
+    base = "https://github.com/o/r/blob/abc/"
+    code, markdown, _ = cli("diff", "--format", "markdown", "--link-base", base,
+                            "--fail-on", "info")
+    assert code == 1
+    code, out, _ = cli("diff", "--format", "json")
+    document = json.loads(out)
+    changes, policy = ([Change(c["tool"], c["pointer"], c["rule"], Severity(c["severity"]),
+                               c["message"], c["old"], c["new"], accepted=c["accepted"],
+                               reason=c["reason"], spec=c["spec"] and SpecPlace(**c["spec"]))
+                        for c in document.get(key, [])] for key in ("changes", "policy"))
+    assert {(c.rule, c.accepted) for c in changes} == {
+        ("DESCRIPTION_CHANGED", False), ("ENUM_VALUE_REMOVED", True)}
+    # The acceptance is the pull request's: listed, with its reason, among the rules' changes.
+    assert [c.rule for c in policy] == ["ACCEPTANCE_ADDED"]
+    assert "**No changes.** ![p](https://t.io/p.png)" in policy[0].message
+    page = check_report(changes, markdown, base=base, policy=policy, fail_on="info",
+                        compared="the committed golden files (HEAD:generated/schemas) with "
+                                 "a fresh build of the specs")
+    assert [a.attrs["href"] for a in page.root.all("a")] == [
+        f"{base}{c.spec.path}#L{c.spec.line}" for c in [*policy, *sorted(
+            changes, key=Change.sort_key)] if c.spec is not None]
+
+
+def test_a_lone_surrogate_in_a_golden_file_is_shown_in_every_format(tmp_path: Path) -> None:
+    """JSON may write "\\ud800", which no encoder writes as UTF-8: every format of a real
+    `toolc diff` stopped with a UnicodeEncodeError traceback."""
+    import os
+
+    for side, description in (("old", "\\ud800 \\u001b[2J"), ("new", "fine")):
+        (tmp_path / side / "m").mkdir(parents=True)
+        (tmp_path / side / "m" / "t.json").write_text(
+            f'{{"name": "t", "description": "{description}", "inputSchema": {{}}}}\n')
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    for fmt in ("text", "markdown", "json", "github"):
+        run = subprocess.run([sys.executable, "-m", "toolc", "diff", "old", "new", "--format",
+                              fmt, "--fail-on", "info"], cwd=tmp_path, env=env,
+                             capture_output=True, timeout=120, check=False)
+        assert (run.returncode, run.stderr) == (1, b""), (fmt, run.stderr)
+        out = run.stdout.decode("utf-8")
+        assert "\x1b" not in out and "\\ud800" in out  # an escape, in JSON too
+        if fmt == "json":
+            assert json.loads(out)["changes"][0]["old"] == "\ud800 \x1b[2J"
+
+
+# -- one row per change (issue 22) -------------------------------------------------------
+
+MODULES = sorted(("core", *EXPORTERS))
+FIVE_ROWS = [  # the five edits, each once, whatever number of modules export the tool
+    ("addNote", "REQUIRED_ADDED", "/inputSchema/properties/tags", "error"),
+    ("addNote", "DESCRIPTION_CHANGED", "/description", "info"),
+    ("addNote", "DESCRIPTION_REMOVED", "/inputSchema/properties/tags/description", "error"),
+    ("listNotes", "CONSTRAINT_TIGHTENED", "/inputSchema/properties/limit/maximum", "error"),
+    ("searchNotes", "TOOL_RENAMED", "/name", "error"),
+]
+FIVE_SUMMARY = ("5 changes in 3 tools: 3 breaking, 1 description lost, 1 compatible; "
+                "CI fails on 4 of them unless accepted in [tool.toolc.diff]")
+
+
+def test_a_change_to_a_tool_five_modules_export_is_one_row_naming_every_file(
+        repo: Path) -> None:
+    """Five edits of a tool four other modules import and export made 30 rows: a row for
+    each module, and a rename as a removal and an addition."""
+    reexports_repo(repo)
+    code, out, _ = diff(against="HEAD", fmt="json")
+    assert code == 1
+    rows = json.loads(out)["changes"]
+    assert sorted((r["tools"][0].split("/")[1], r["rule"], r["pointer"], r["severity"])
+                  for r in rows) == sorted(FIVE_ROWS)
+    for row in rows:
+        name = row["tools"][0].split("/")[1]
+        assert row["tools"] == [f"{m}/{name}" for m in MODULES]
+        assert row["tool"] == row["tools"][0]  # the first key, where it always was
+        assert row["files"] == [f"generated/schemas/{m}/{name}.json" for m in MODULES]
+        assert row["spec"]["path"] == "specs/core.toolc.yaml"
+    (renamed,) = [r for r in rows if r["rule"] == "TOOL_RENAMED"]
+    assert (renamed["old"], renamed["new"]) == ("findNote", "searchNotes")
+    assert renamed["message"] == "tool 'searchNotes' was renamed from 'findNote': calls to " \
+                                 "'findNote' now fail"
+    # In text the same five, under three tools, each naming its golden files.
+    code, out, _ = diff(against="HEAD")
+    assert code == 1 and out.count("error[") + out.count("info[") == 5
+    assert "tool searchNotes in alpha, beta, core, delta, gamma\n" in out
+    assert "".join(f"  generated/schemas/{m}/searchNotes.json\n" for m in MODULES) in out
+    assert out.rstrip("\n").splitlines()[-1] == FIVE_SUMMARY
+
+
+def test_build_and_diff_summarise_the_same_change_in_the_same_words(repo: Path) -> None:
+    reexports_repo(repo)
+    code, built, _ = cli("build", "--no-certify")
+    assert code == 0  # a writing build takes the changes
+    assert FIVE_SUMMARY in built.splitlines()
+    code, out, _ = diff(against="HEAD")
+    assert code == 1 and out.rstrip("\n").splitlines()[-1] == FIVE_SUMMARY
+    code, out, _ = diff(against="HEAD", fmt="markdown")
+    assert code == 1 and f"**{FIVE_SUMMARY}**" in out.splitlines()
+
+
+FIVE_ACCEPTANCES = """
+[[tool.toolc.diff.accept]]
+rule = "DESCRIPTION_CHANGED"
+tool = "*"
+reason = "reworded"
+
+[[tool.toolc.diff.accept]]
+rule = "REQUIRED_ADDED"
+module = "*"
+reason = "every caller tags its notes since 2.0"
+
+[[tool.toolc.diff.accept]]
+tool = "findNote"
+reason = "users search; agreed in #12"
+
+[[tool.toolc.diff.accept]]
+tool = "listNotes"
+rule = "CONSTRAINT_TIGHTENED"
+reason = "500 notes timed out"
+
+[[tool.toolc.diff.accept]]
+rule = "DESCRIPTION_REMOVED"
+pointer = "/inputSchema/properties/tags"
+reason = "the name says it"
+
+[[tool.toolc.diff.accept]]
+rule = "TOOL_REMOVED"
+tool = "fndNote"
+reason = "a typo: it matches nothing"
+"""
+
+
+def test_five_edits_are_accepted_by_five_entries_and_a_stray_one_is_a_warning(
+        repo: Path) -> None:
+    """Accepting the five edits took 11 entries, each naming its tool; an entry that
+    matched nothing said nothing."""
+    reexports_repo(repo)
+    relax_missing_descriptions(repo, "[tool.toolc.diff]\n" + FIVE_ACCEPTANCES)
+    code, out, err = diff(against="HEAD")
+    assert code == 0, out
+    assert out.rstrip("\n").splitlines()[-1] == "5 changes in 3 tools: 5 accepted; none fails CI"
+    stray = ('warning: [tool.toolc.diff].accept[5] (rule = "TOOL_REMOVED", tool = "fndNote") '
+             "matches no change between HEAD:generated/schemas and a fresh build of the specs: "
+             "correct it, or delete it if its change is in the base already")
+    assert stray in out.splitlines() and "TC" not in err
+    code, out, _ = diff(against="HEAD", fmt="json")
+    document = json.loads(out)
+    assert code == 0 and all(row["accepted"] for row in document["changes"])
+    assert {row["reason"] for row in document["changes"]} == {
+        "reworded", "every caller tags its notes since 2.0", "users search; agreed in #12",
+        "500 notes timed out", "the name says it"}
+    assert document["warnings"] == [stray.removeprefix("warning: ")]
+    code, out, _ = diff(against="HEAD", fmt="markdown")
+    (warned,) = [line for line in out.splitlines() if line.startswith("**warning:** ")]
+    assert code == 0 and "accept" in warned and "fndNote" in warned
+    # The committed golden files leave out what the branch committed: no warning there.
+    assert "warning" not in diff()[1]
+
+
+RENAMED_FROM = [("  findNote:", "  searchNotes:\n    renamed_from: findNote"),
+                ("listNotes, findNote]", "listNotes, searchNotes]"),
+                ("Find a note by its text.", "Find the notes whose text holds the query.")]
+
+
+def test_renamed_from_makes_a_changed_tool_one_rename_at_its_line(repo: Path) -> None:
+    spec = reexports_repo(repo, RENAMED_FROM)
+    code, out, err = diff(against="HEAD", fmt="json")
+    assert code == 1 and err == ""
+    line = spec.read_text().splitlines().index("  searchNotes:") + 1
+    found = {(r["rule"], r["pointer"]): r for r in json.loads(out)["changes"]}
+    assert set(found) == {("TOOL_RENAMED", "/name"), ("DESCRIPTION_CHANGED", "/description")}
+    renamed = found[("TOOL_RENAMED", "/name")]
+    assert renamed["spec"] == {"path": "specs/core.toolc.yaml", "line": line, "col": 3,
+                               "note": None}
+    assert renamed["tools"] == [f"{m}/searchNotes" for m in MODULES]
+    assert (renamed["old"], renamed["new"], renamed["severity"]) == (
+        "findNote", "searchNotes", "error")
+
+
+def test_renamed_from_naming_no_tool_of_the_base_is_a_located_warning(repo: Path) -> None:
+    spec = reexports_repo(repo, [(old.replace("renamed_from: findNote", "renamed_from: fndNote"),
+                                  new.replace("renamed_from: findNote", "renamed_from: fndNote"))
+                                 for old, new in RENAMED_FROM])
+    line = spec.read_text().splitlines().index("    renamed_from: fndNote") + 1
+    code, out, err = diff(against="HEAD", fmt="json")
+    assert code == 1
+    assert err.startswith(
+        f"specs/core.toolc.yaml:{line}:19: warning[TC520]: renamed_from 'fndNote': the "
+        "golden files compared with have no tool 'core/fndNote' (nor in the 4 other "
+        "module(s) that export it), so 'core/searchNotes' is reported as added\n")
+    assert "= note: did you mean 'findNote'?" in err
+    assert sorted(r["rule"] for r in json.loads(out)["changes"]) == ["TOOL_ADDED", "TOOL_REMOVED"]
+    code, built, _ = cli("build", "--no-certify")  # and with the build's own diagnostics
+    assert code == 0 and f"specs/core.toolc.yaml:{line}:19: warning[TC520]" in built
+    assert "warning[TC520]" not in cli("build", "--no-certify")[1]  # the base has it now

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from commands_support import SPEC, build, cli, commit, diff, edit
+from report_support import rendered
 
 SECOND = """\
   delNote:
@@ -58,7 +59,7 @@ def test_rules_turned_off_beside_a_removal_still_fail_and_say_so(two_tools: Path
     code, out, err = diff(against="HEAD~1", fmt="json")
     assert code == 1, err
     doc = json.loads(out)
-    assert list(doc) == ["policy", "changes"]  # the changes to the rules come first
+    assert list(doc) == ["policy", "changes", "warnings"]  # the rules' changes come first
     weakened = "/tool/toolc/diff/severity/"
     assert rows(doc["policy"]) == [
         ("pyproject.toml", "POLICY_WEAKENED", weakened + "DESCRIPTION_REMOVED", "error", False),
@@ -81,7 +82,7 @@ def test_rules_turned_off_beside_a_removal_still_fail_and_say_so(two_tools: Path
             "judge it.**") in out
     assert (f"[tool.toolc.diff] severity of TOOL_REMOVED: '{lowered}' in this pull request, "
             "unset (the rule's own: error) at HEAD~1: this weakens the gate; HEAD~1's rules "
-            "judge it") in out
+            "judge it") in rendered(out).root.text()  # as the comment shows it (escaped)
 
     code, out, _ = diff(against="HEAD~1", fmt="github")
     first = out.splitlines()[0]
@@ -167,7 +168,8 @@ def test_moving_the_output_reads_the_old_side_where_the_base_keeps_it(two_tools:
          "error", False),
         ("notes/delNote", "TOOL_REMOVED", "", "error", False)]
     _, out, _ = diff(against="HEAD~1", fmt="markdown")
-    assert "Compared HEAD~1:generated/schemas with a fresh build of the specs." in out
+    assert ("Compared HEAD~1:generated/schemas with a fresh build of the specs."
+            in rendered(out).root.text())
 
 
 def test_a_base_without_its_golden_folder_cannot_be_compared(repo: Path) -> None:
@@ -236,7 +238,7 @@ def test_build_judges_by_the_committed_rules_and_says_what_ci_will_make_of_them(
                             "in generated/schemas/:")[2]
     assert changes.index("the gate's rules (pyproject.toml)") < changes.index("tool notes/")
     assert "error[TOOL_REMOVED]" in changes
-    assert ("1 weakening of the gate's rules, 1 breaking, 1 description lost: CI will fail "
-            "on them unless accepted in [tool.toolc.diff]") in changes
+    assert ("2 changes in 2 tools: 1 weakening of the gate's rules, 1 breaking, 1 description "
+            "lost; CI fails on them unless accepted in [tool.toolc.diff]") in changes
     code, out, _ = cli("build", "--check", "--no-certify", "--format", "json")
     assert [c["rule"] for c in json.loads(out)["policy"]] == ["POLICY_WEAKENED"]

@@ -24,7 +24,12 @@ ONE_SIDED = {"TOOL_REMOVED", "TOOL_ADDED", "OUTPUT_SCHEMA_ADDED", "OUTPUT_SCHEMA
 
 
 def changes_of(case: str) -> list[Change]:
-    return diff_tools(load_folder(FIXTURES / case / "old"), load_folder(FIXTURES / case / "new"))
+    """The case's changes; ``pinned.txt`` lists the new side's tools pinned from an MCP
+    server (a build knows them from its specs, golden files alone do not say)."""
+    listed = FIXTURES / case / "pinned.txt"
+    pinned = listed.read_text("utf-8").split() if listed.is_file() else ()
+    return diff_tools(load_folder(FIXTURES / case / "old"), load_folder(FIXTURES / case / "new"),
+                      pinned=pinned)
 
 
 SCHEMA_RULES = sorted(set(RULES) - POLICY_RULES)  # the others: tests/commands/test_gate.py
@@ -310,3 +315,38 @@ def test_approval_and_other_meta_entries_are_reported_each_by_its_rule() -> None
     new = {"t": tool({}, _meta={"owner": "b", "toolc/requiresApproval": True})}
     assert [(c.rule, c.severity) for c in diff_tools(old, new)] == [
         ("META_CHANGED", Severity.INFO), ("APPROVAL_ADDED", Severity.WARNING)]
+
+
+# -- renames -----------------------------------------------------------------------------
+
+def test_a_tool_alike_but_for_its_name_is_renamed_only_within_its_folder() -> None:
+    body = tool({"q": {"type": "string", "description": "Q."}})
+    old = {"demo/find": {**body, "name": "find"}}
+    assert [(c.tool, c.rule, c.old, c.new) for c in diff_tools(
+        old, {"demo/search": {**body, "name": "search"}})] == [
+        ("demo/search", "TOOL_RENAMED", "find", "search")]
+    # In another module's folder it is another server's tool: a removal and an addition.
+    assert [c.rule for c in diff_tools(old, {"other/search": {**body, "name": "search"}})] == [
+        "TOOL_REMOVED", "TOOL_ADDED"]
+
+
+def test_two_alike_tools_gone_and_one_come_is_no_rename() -> None:
+    body = tool({"q": {"type": "string", "description": "Q."}})
+    old = {f"demo/{n}": {**body, "name": n} for n in ("a", "b")}
+    assert sorted(c.rule for c in diff_tools(old, {"demo/c": {**body, "name": "c"}})) == [
+        "TOOL_ADDED", "TOOL_REMOVED", "TOOL_REMOVED"]
+
+
+def test_a_declared_rename_carries_the_tools_other_changes() -> None:
+    old = {"demo/find": {**tool({"q": {"type": "string", "description": "Q."}}), "name": "find"}}
+    new = {"demo/search": {**tool({"q": {"type": "string", "description": "Query."}}),
+                           "name": "search"}}
+    assert [(c.tool, c.rule, c.pointer) for c in diff_tools(
+        old, new, renames={"demo/search": "demo/find"})] == [
+        ("demo/search", "DESCRIPTION_CHANGED", "/inputSchema/properties/q/description"),
+        ("demo/search", "TOOL_RENAMED", "/name")]
+    # A declared rename whose old key the old side lacks, or the new side keeps, is none.
+    assert "TOOL_RENAMED" not in {c.rule for c in diff_tools(
+        old, new, renames={"demo/search": "demo/lost"})}
+    assert "TOOL_RENAMED" not in {c.rule for c in diff_tools(
+        old, {**new, **old}, renames={"demo/search": "demo/find"})}

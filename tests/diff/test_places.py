@@ -6,6 +6,7 @@ import pytest
 from toolc.diagnostics import DiagnosticBag
 from toolc.diff import Change, SpecPlace, ToolSet, diff_tools
 from toolc.diff.places import with_places
+from toolc.diff.renames import declared, renames
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR
 from toolc.loader import load_text
@@ -93,14 +94,35 @@ def test_a_property_is_at_its_key_and_a_removed_one_at_its_parent() -> None:
     assert text == SpecPlace(PATH, line_of(new, "params:"), 5, "removed")
 
 
-def test_a_renamed_tool_is_at_the_rename_on_both_sides() -> None:
+def test_a_renamed_tool_is_one_rename_at_the_set_that_renames_it() -> None:
     new = SPEC.replace("{assign: assign_ticket}", "{assign: assign_to}")
     places = placed(new)
-    rename = SpecPlace(PATH, line_of(new, "names:"), 21)
-    assert places[("desk/assign_to", "", "TOOL_ADDED")] == SpecPlace(
-        rename.path, rename.line, rename.col, "renaming 'assign' in toolset 'public'")
-    assert places[("desk/assign_ticket", "", "TOOL_REMOVED")] == SpecPlace(
-        rename.path, rename.line, rename.col, "removed: now published as 'assign_to'")
+    assert list(places) == [("desk/assign_to", "/name", "TOOL_RENAMED")]
+    assert places[("desk/assign_to", "/name", "TOOL_RENAMED")] == SpecPlace(
+        PATH, line_of(new, "names:"), 21, "renaming 'assign' in toolset 'public'")
+
+
+def test_a_tool_renamed_in_tools_is_at_its_own_line_not_line_1() -> None:
+    new = SPEC.replace("  close:", "  shut:").replace("[note, assign, close]",
+                                                      "[note, assign, shut]")
+    assert placed(new) == {("desk/shut", "/name", "TOOL_RENAMED"):
+                           SpecPlace(PATH, line_of(new, "  shut:"), 3)}
+
+
+def test_a_renamed_from_rename_is_at_the_tool_whatever_prefixes_its_name() -> None:
+    prefixed = SPEC.replace("    kind: renamed\n    inner: app\n    names: {assign: assign_ticket}",
+                            "    kind: prefixed\n    inner: app\n    prefix: desk_")
+    _, old = build(prefixed)
+    new_text = prefixed.replace("  close:", "  shut:\n    renamed_from: close").replace(
+        "[note, assign, close]", "[note, assign, shut]").replace(
+        "description: Close a ticket.", "description: Close a ticket for good.")
+    project, new = build(new_text)
+    changes = with_places(diff_tools(old, new, renames=renames(declared(project))), project)
+    assert [(c.tool, c.rule, c.pointer, c.old, c.spec) for c in changes] == [
+        ("desk/desk_shut", "DESCRIPTION_CHANGED", "/description", "Close a ticket.",
+         SpecPlace(PATH, line_of(new_text, "for good."), 5)),
+        ("desk/desk_shut", "TOOL_RENAMED", "/name", "desk_close",
+         SpecPlace(PATH, line_of(new_text, "  shut:"), 3))]
 
 
 @pytest.mark.parametrize(("new", "expected"), [

@@ -65,7 +65,12 @@ def test_config_is_read_with_severities_acceptances_and_threshold() -> None:
     ({"accept": [{"tool": 1, "rule": "TOOL_REMOVED", "reason": "r"}]},
      r"\.accept\[0\]\.tool: expected a string, found an integer"),
     ({"accept": [{"tool": "/readLog", "rule": "TOOL_REMOVED", "reason": "r"}]},
-     r"\.accept\[0\]\.tool: '/readLog' is neither a tool name \('readLog'\) nor a folder"),
+     r"\.accept\[0\]\.tool: '/readLog' is neither a tool name \('readLog', 'read\*'\) nor a folder"),
+    ({"accept": [{"reason": "r", "pointer": "/description"}]},
+     r"\.accept\[0\]: names no 'rule', 'tool' or 'module' \(say which changes it accepts"),
+    ({"accept": [{"module": "", "reason": "r"}]}, r"\.accept\[0\]\.module: '' is no module name"),
+    ({"accept": [{"module": 3, "reason": "r"}]},
+     r"\.accept\[0\]\.module: expected a string, found an integer"),
     ({"accept": [{"tool": "workbench/", "rule": "TOOL_REMOVED", "reason": "r"}]},
      r"\.accept\[0\]\.tool: 'workbench/' is neither"),
     ({"accept": [{"tool": "", "rule": "TOOL_REMOVED", "reason": "r"}]},
@@ -184,3 +189,75 @@ def test_the_documented_example_is_a_valid_policy() -> None:
     changes = multi(policy)
     tightened = [c for c in changes if c.rule == "CONSTRAINT_TIGHTENED"]
     assert tightened and all(c.accepted for c in tightened)
+
+
+# -- matching by rule alone, by tool or module glob, or by both (issue 22) ---------------
+
+def changed(key: str, rule: str = "DESCRIPTION_CHANGED") -> Change:
+    return Change(key, "/description", rule, Severity.INFO, "m")
+
+
+KEYS = ["core/addNote", "alpha/addNote", "alpha/alphaPing", "beta/listNotes", "top"]
+
+
+@pytest.mark.parametrize(("entry", "accepted"), [
+    ({"rule": "DESCRIPTION_CHANGED"}, KEYS),
+    ({"rule": "DESCRIPTION_CHANGED", "tool": "*"}, KEYS),
+    ({"tool": "addNote"}, ["core/addNote", "alpha/addNote"]),
+    ({"tool": "*Note*"}, ["core/addNote", "alpha/addNote", "beta/listNotes"]),
+    ({"tool": "alpha/*"}, ["alpha/addNote", "alpha/alphaPing"]),
+    ({"module": "alpha"}, ["alpha/addNote", "alpha/alphaPing"]),
+    ({"module": "[ab]*", "tool": "*Note*"}, ["alpha/addNote", "beta/listNotes"]),
+    ({"module": "*"}, KEYS[:4]),  # a module is a folder: the top has none
+    ({"rule": "TOOL_REMOVED", "tool": "*"}, []),
+    ({"tool": "AddNote"}, []),  # globs are case-sensitive, as tool names are
+])
+def test_an_acceptance_matches_by_rule_by_tool_or_module_glob_or_both(
+        entry: dict[str, str], accepted: list[str]) -> None:
+    policy = Policy.from_config({"accept": [{**entry, "reason": "reviewed in #7"}]})
+    changes = policy.apply(changed(key) for key in KEYS)
+    assert [c.tool for c in changes if c.accepted] == accepted
+    assert all(c.reason == "reviewed in #7" for c in changes if c.accepted)
+
+
+def test_a_rename_is_accepted_by_its_old_name_or_its_new() -> None:
+    renamed = Change("core/searchNotes", "/name", "TOOL_RENAMED", Severity.ERROR, "m",
+                     old="findNote", new="searchNotes")
+    for tool in ("findNote", "searchNotes", "core/findNote"):
+        assert Acceptance(tool, "TOOL_RENAMED", "r").matches(renamed), tool
+    assert not Acceptance("listNotes", "TOOL_RENAMED", "r").matches(renamed)
+
+
+def test_an_acceptance_that_matches_nothing_is_a_warning_naming_the_entry() -> None:
+    policy = Policy.from_config({"accept": [
+        {"rule": "DESCRIPTION_CHANGED", "tool": "*", "reason": "reworded"},
+        {"rule": "TOOL_REMOVED", "tool": "fndNote", "reason": "retired"}]})
+    changes = policy.apply([changed("core/addNote")])
+    compared = "origin/main:generated/schemas and a fresh build"
+    (warning,) = policy.unused_warnings(changes, compared)
+    assert warning == (
+        '[tool.toolc.diff].accept[1] (rule = "TOOL_REMOVED", tool = "fndNote") matches no '
+        f"change between {compared}: correct it, or delete it if its change is in the base "
+        "already")
+
+
+def test_an_acceptance_says_what_it_accepts_in_words() -> None:
+    def scope(**entry: str) -> str:
+        return Policy.from_config({"accept": [{**entry, "reason": "r"}]}).accept[0].scope()
+
+    assert scope(rule="TOOL_REMOVED", tool="oldTool") == "TOOL_REMOVED in oldTool"
+    assert scope(rule="DESCRIPTION_CHANGED", tool="*") == "DESCRIPTION_CHANGED in every tool"
+    assert scope(rule="DESCRIPTION_CHANGED") == "DESCRIPTION_CHANGED in every tool"
+    assert scope(module="legacy") == "every change in module legacy"
+    assert scope(tool="read*", module="wb", pointer="/inputSchema") == (
+        "every change in read* of module wb at /inputSchema")
+
+
+def test_a_change_to_the_gates_rules_is_accepted_only_by_an_entry_naming_its_rule() -> None:
+    weakened = Change("pyproject.toml", "/tool/toolc/diff/fail_on", "POLICY_WEAKENED",
+                      Severity.ERROR, "m")
+    for entry in ({"tool": "*"}, {"tool": "pyproject.toml"}):
+        assert not Policy.from_config({"accept": [{**entry, "reason": "r"}]}).accept[0] \
+            .matches(weakened), entry
+    named = {"tool": "pyproject.toml", "rule": "POLICY_WEAKENED", "reason": "agreed in #12"}
+    assert Policy.from_config({"accept": [named]}).accept[0].matches(weakened)

@@ -42,6 +42,7 @@ CHECKS: tuple[Check, ...] = (
     names.check_tool_names,                 # TC301 TC302
     names.check_identifiers,                # TC311
     names.check_duplicate_tools,            # TC312
+    names.check_renamed_from,               # TC330
     references.check_code_references,       # TC303
     code.check_code_targets,                # TC340 TC341 TC342
     schemas.check_schemas,                  # TC101 TC103 TC201 TC202 TC203 TC205 TC207 TC305 TC307

@@ -118,3 +118,31 @@ def check_duplicate_tools(project: Project) -> None:
                                notes=("every tool of a module needs its own name",))
             else:
                 seen[name] = span
+
+
+def check_renamed_from(project: Project) -> None:
+    """TC330: a tool's `renamed_from` is a tool name that no other tool of its module has
+    now or claims as its own old name (whether the base had it, only a diff can say)."""
+    for parsed in project.modules:
+        section = parsed.section("tools")
+        claimed: dict[str, str] = {}
+        for name, spec in parsed.tools.items():
+            old = spec.renamed_from
+            node = section.get(name)
+            if old is None or not isinstance(node, YMap):
+                continue
+            span = node.value_spans.get("renamed_from", section.key_spans[name])
+            problem = name_problem(old)
+            if old == name:
+                why = "names the tool itself; give the name it had before"
+            elif problem is not None and problem[0] == "TC301":
+                why = f"is no tool name: it {problem[1]}"
+            elif old in parsed.tools:
+                why = (f"names tool '{old}', which the module still defines: a renamed "
+                       "tool's old name is free")
+            elif old in claimed:
+                why = f"is already the old name of tool '{claimed[old]}'"
+            else:
+                claimed[old] = name
+                continue
+            project.report("TC330", f"renamed_from '{old}' of tool '{name}' {why}", span)

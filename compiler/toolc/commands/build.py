@@ -45,7 +45,7 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     checking = check or (in_ci() and not write)
     reporter = _progress(err) if progress else None
     result = build(config, check=checking, certify=certify, progress=reporter,
-                   waiting=_notice(err))
+                   notice=_notice(err))
     if reporter:
         err.write("\r\x1b[K")
     if fmt == "json":
@@ -89,7 +89,7 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     if result.diff is None or not result.diff.findings():
         return
     # lazy: the report of changes (8 more toolc modules), only when there are changes
-    from ..report.changes import render_diff, review_summary
+    from ..report.changes import render_diff
 
     golden_root = f"{config.relative(config.output)}/schemas"
     if fmt == "github":
@@ -100,10 +100,9 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     out.write(f"\nSchema changes against the golden files {side} {golden_root}/:\n\n")
     if result.diff.note:  # HEAD's rules could not be read: the defaults judge
         out.write(f"toolc: {result.diff.note}\n")
-    closing = review_summary(result.diff.changes, result.diff.fail_on or ci_fail_on(config),
-                             result.diff.policy or ())
+    # The summary says what CI's gate, `toolc diff --against`, will make of them.
     out.write(render_diff(result.diff, "text", color=color, golden_root=golden_root,
-                          closing=closing) + "\n\n")
+                          fail_on=result.diff.fail_on or ci_fail_on(config)) + "\n\n")
 
 
 def _print_budgets(result: BuildResult, out: TextIO) -> None:
@@ -165,7 +164,8 @@ def _build_exit(result: BuildResult, config: Config, checking: bool, strict: boo
 
 
 def _notice(err: TextIO) -> Callable[[str], None]:
-    """A line on stderr (another build holds the lock), flushed: it is said before waiting."""
+    """A line on stderr (another build holds the lock, a record is ignored), flushed: it
+    is said before waiting."""
     def say(message: str) -> None:
         err.write(f"toolc: {message}\n")
         err.flush()

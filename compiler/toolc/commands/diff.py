@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, TextIO
 from ..collector import collector_paused
 from ..config import Config
 from ..report.changes import render_diff
+from ..report.diagnostic_formats import render
+from ..report.markdown_escape import link_base as checked_link_base
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -20,6 +22,8 @@ from .common import (
 if TYPE_CHECKING:
     from ..diff import ToolSet
     from ..diff.gate import Base
+    from ..diff.result import SchemaDiff
+    from ..specs import Compiled
 
 
 @collector_paused()  # the build GC policy, for the whole command (toolc.collector)
@@ -32,9 +36,17 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     ``fail_on`` None: the base's ``[tool.toolc.diff] fail_on`` when one judges (REF, or
     HEAD: ``toolc.diff.gate``), else the project's, else ``error``. A fresh build's
     changes carry their spec lines; ``link_base`` (``https://github.com/o/r/blob/SHA/``)
-    makes markdown's links to them absolute, else they are relative to the repository."""
+    makes markdown's links to them absolute, else they are relative to the repository;
+    one that is not an http(s) URL is a usage error."""
     out = out or sys.stdout
     err = err or sys.stderr
+    if link_base:
+        try:
+            checked_link_base(link_base)
+        except ValueError as exc:  # before any work: the option, not the data, is wrong
+            err.write(f"error: --link-base: {exc}; give the commit's page, "
+                      "https://github.com/ORG/REPO/blob/SHA/\n")
+            return EXIT_USAGE
     # lazy: loads pydantic, yaml
     from ..specs import compile_specs
 
@@ -62,7 +74,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     # lazy: loads pydantic, yaml
     from ..pipeline import new_golden, render_outputs, schema_changes
 
-    project = None
+    project, compiled = None, None
     golden_root = f"{config.relative(config.output)}/schemas"
     try:
         base = _base(config, old, against)
@@ -82,16 +94,22 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
                 return EXIT_ERRORS
             project = compiled.project
             after = new_golden(render_outputs(project))
-        result = schema_changes(config, before, after, project, base)
+        # Against a ref or folder given (CI's `--against origin/main`) the comparison holds
+        # the whole branch, and every acceptance should find its change; the committed
+        # golden files (the default) leave out what the branch has committed already.
+        between = f"{old_label} and {new_label}" if against or old else None
+        result = schema_changes(config, before, after, project, base, unused_between=between)
     except DiffInputError as exc:  # not a finding: the comparison could not be made
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    text = render_diff(result, fmt, color=color, golden_root=golden_root,
-                         compared=f"{old_label} with {new_label}", link_base=link_base,
-                         spec_prefix=repo_prefix(config.root) if project or base else "")
+    if compiled is not None:
+        _print_problems(result, compiled, err, color)
+    threshold = fail_on or result.fail_on or ci_fail_on(config)
+    text = render_diff(result, fmt, color=color, golden_root=golden_root, fail_on=threshold,
+                       compared=f"{old_label} with {new_label}", link_base=link_base,
+                       spec_prefix=repo_prefix(config.root) if project or base else "")
     if text:
         out.write(text + "\n")
-    threshold = fail_on or result.fail_on or ci_fail_on(config)
     return EXIT_ERRORS if fails(result.findings(), threshold) else EXIT_OK
 
 
@@ -156,3 +174,14 @@ def _old_side(config: Config, old: str | None, against: str | None, base: Base |
     err.write(f"toolc: not in a git repository with a commit: compared {label} "
               "with a fresh build of the specs\n")
     return golden_on_disk(config), label
+
+
+def _print_problems(result: SchemaDiff, compiled: Compiled, err: TextIO, color: bool) -> None:
+    """What only the comparison finds in the specs (TC520), on stderr as diagnostics,
+    with the project's severities and suppressions."""
+    bag = compiled.bag
+    before = len(bag.items)
+    for problem in result.problems:
+        bag.report(problem.code, problem.message, problem.span, notes=problem.notes)
+    if len(bag.items) > before:
+        err.write(render(bag.items[before:], "text", compiled.sources, color=color) + "\n")

@@ -14,7 +14,7 @@ from urllib.parse import unquote
 
 from . import rules
 from . import schema_rules as sr
-from .result import At, Change, DiffInputError, Json, compact, parts_of, same
+from .result import At, Change, DiffInputError, Json, canonical, compact, parts_of, same
 
 _TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "outputSchema",
                         "annotations", "_meta"})
@@ -34,30 +34,81 @@ _HANDLED = frozenset({
 })
 
 
-def classify(old_tools: Mapping[str, Json], new_tools: Mapping[str, Json]) -> list[Change]:
-    """Every change between two tool sets, unsorted and before any policy."""
+def classify(old_tools: Mapping[str, Json], new_tools: Mapping[str, Json],
+             renames: Mapping[str, str] | None = None) -> list[Change]:
+    """Every change between two tool sets, unsorted and before any policy. ``renames``:
+    new key -> old key, the renames the specs declare (``renamed_from``)."""
     changes: list[Change] = []
     # Two tool files of the same text hold the same tool: most of a build's are (the
     # texts are there when both sides were read or made as files, as ToolSets are).
     old_texts = getattr(old_tools, "texts", {})
     new_texts = getattr(new_tools, "texts", {})
+    renamed = renamed_tools(old_tools, new_tools, renames or {})
+    was = set(renamed.values())
     # Tools pair up by key (folder and name): a tool that moved to another module's
     # folder is another tool, since each module is served on its own.
     for key in sorted(set(old_tools) | set(new_tools)):
         at = At(key)
-        if key not in new_tools:
+        if key in was:
+            continue  # reported under its new name
+        if key in renamed:
+            before = old_tools[renamed[key]]
+            changes.append(rules.tool_renamed(at, _name(before, renamed[key]),
+                                              _name(new_tools[key], key)))
+            changes.extend(_inside(key, before, new_tools[key]))
+        elif key not in new_tools:
             changes.append(rules.tool_removed(at, old_tools[key]))
         elif key not in old_tools:
             changes.append(rules.tool_added(at, new_tools[key]))
         elif key in old_texts and old_texts[key] == new_texts.get(key):
             continue
         else:
-            try:
-                changes.extend(diff_tool(key, old_tools[key], new_tools[key]))
-            except RecursionError:
-                raise DiffInputError(f"tool {key!r}: its schemas are nested too deeply "
-                                     "to compare") from None
+            changes.extend(_inside(key, old_tools[key], new_tools[key]))
     return changes
+
+
+def renamed_tools(old_tools: Mapping[str, Json], new_tools: Mapping[str, Json],
+                  declared: Mapping[str, str]) -> dict[str, str]:
+    """New key -> old key of each tool renamed: those ``declared`` (a key only in the
+    new side, from a key only in the old), and a tool only in the new side that is, but
+    for its name, the one tool only in the old side of its folder that it is alike."""
+    gone = {k for k in old_tools if k not in new_tools}
+    if not gone:
+        return {}
+    came = {k for k in new_tools if k not in old_tools}
+    found = {new: old for new, old in declared.items() if new in came and old in gone}
+    taken = set(found.values())
+    olds: dict[tuple[str, str], list[str]] = {}
+    for key in sorted(gone):
+        if key not in taken:
+            olds.setdefault(_body(key, old_tools[key]), []).append(key)
+    news: dict[tuple[str, str], list[str]] = {}
+    for key in sorted(came) if olds else ():
+        if key not in found:
+            news.setdefault(_body(key, new_tools[key]), []).append(key)
+    for body, keys in olds.items():
+        if len(keys) == 1 and len(news.get(body, ())) == 1:
+            found[news[body][0]] = keys[0]
+    return found
+
+
+def _body(key: str, tool: Json) -> tuple[str, str]:
+    """A tool's folder and everything it publishes but its name."""
+    rest = {k: v for k, v in tool.items() if k != "name"} if isinstance(tool, dict) else tool
+    return key.rpartition("/")[0], canonical(rest)
+
+
+def _name(tool: Json, key: str) -> str:
+    name = tool.get("name") if isinstance(tool, dict) else None
+    return name if isinstance(name, str) else key.rpartition("/")[2]
+
+
+def _inside(key: str, old: dict[str, Json], new: dict[str, Json]) -> list[Change]:
+    try:
+        return diff_tool(key, old, new)
+    except RecursionError:
+        raise DiffInputError(f"tool {key!r}: its schemas are nested too deeply "
+                             "to compare") from None
 
 
 def diff_tool(tool: str, old: dict[str, Json], new: dict[str, Json]) -> list[Change]:

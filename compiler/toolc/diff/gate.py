@@ -22,10 +22,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..config import Config, GateRules, gate_rules_of
+from ..config import PYPROJECT_BYTES, Config, GateRules, gate_rules_of
 from ..diagnostics import RULES as DIAGNOSTICS
 from ..diagnostics import Severity, glob_matches
 from ..publish import SCHEMAS_DIR
+from ..untrusted import FileRefused, read_untrusted
 from .policy import Acceptance, Policy
 from .result import Change, DiffInputError, Json, SpecPlace, parts_of, pointer_of
 from .rules import RULES
@@ -83,10 +84,10 @@ def own_text(config: Config) -> str:
 
 
 def _bounded(path: Path) -> bytes:
+    """The project's pyproject.toml as the configuration read it (bounded, regular)."""
     try:
-        with open(path, "rb") as f:
-            return f.read(LIMIT + 1)
-    except OSError:
+        return read_untrusted(path, PYPROJECT_BYTES, follow=True)
+    except (OSError, FileRefused):
         return b""
 
 
@@ -215,8 +216,7 @@ def _acceptances(base: Base, pr: Policy, judged: Sequence[Change]) -> list[Chang
         if entry in base.policy.accept:
             continue
         count = sum(1 for c in judged if entry.matches(c))
-        where = f" at {entry.pointer}" if entry.pointer else ""
-        message = (f"accepted in this pull request: {entry.rule} in {entry.tool}{where} "
+        message = (f"accepted in this pull request: {entry.scope()} "
                    f"({count} change{'s' * (count != 1)}): {entry.reason}")
         found.append(Change(PYPROJECT, pointer_of(("tool", "toolc", "diff", "accept",
                                                    str(index))),
@@ -226,8 +226,9 @@ def _acceptances(base: Base, pr: Policy, judged: Sequence[Change]) -> list[Chang
 
 
 def _entry(entry: Acceptance) -> dict[str, Json]:
-    return {"tool": entry.tool, "rule": entry.rule, "pointer": entry.pointer,
-            "reason": entry.reason}
+    found: dict[str, Json] = {"tool": entry.tool, "rule": entry.rule,
+                              "pointer": entry.pointer, "reason": entry.reason}
+    return found if entry.module is None else {**found, "module": entry.module}
 
 
 def _word(severity: Severity | None) -> str | None:

@@ -9,6 +9,8 @@ name (``name_span``), so each change gets a :class:`SpecPlace` beside its pointe
   (a keyword a named type brings points into the type);
 - a tool added: the ``prefix`` or ``names`` entry that made its published name, or the
   tool itself;
+- a tool renamed: the tool itself when its own name changed, else the ``prefix`` or
+  ``names`` entry that now makes its published name;
 - something removed is not in the new specs: the nearest parent that is (the property
   that lost a keyword, the tool still defined but no longer published under that name,
   the module file), noted ``removed``; a removed module has no place at all.
@@ -16,12 +18,12 @@ name (``name_span``), so each change gets a :class:`SpecPlace` beside its pointe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Span
-from .result import Change, Json, SpecPlace, canonical
+from .result import Change, SpecPlace
 
 if TYPE_CHECKING:
     from ..ir import ModuleIR, ProjectIR, ToolIR
@@ -47,6 +49,8 @@ class SpecPlaces:
         tool = self.tools.get(change.tool)
         if tool is None:
             return self._gone(change.tool)
+        if change.rule == "TOOL_RENAMED":
+            return self._renamed(tool, str(change.old))
         if not change.pointer:  # the whole tool: where its published name comes from
             if tool.name_span is not None:
                 return _place(tool.name_span, tool.named_by)
@@ -72,24 +76,19 @@ class SpecPlaces:
             return _moved(now[0])
         return _place(defined.span, "removed: no longer exported")
 
-    def renamed(self, change: Change, added: dict[tuple[str, str], str]) -> SpecPlace | None:
-        """A removed tool that the build publishes, unchanged, under another name in its
-        module (``added``: module and body -> key of an added tool): where that name is
-        made."""
-        if change.pointer or change.rule != "TOOL_REMOVED":
-            return None
-        key = added.get(_body(change.tool, change.old))
-        return _moved(self.tools[key]) if key in self.tools else None
+    def _renamed(self, tool: ToolIR, old_name: str) -> SpecPlace:
+        """The tool's line when its own name changed (``renamed_from``, or a new key in
+        ``tools``); the ``prefix`` or ``names`` entry that makes the published name when
+        that is what changed (the old name ends with the tool's own, or a rename made it)."""
+        own = self.defined.get(tool.span, "\0")
+        set_made = old_name.endswith(own) or not tool.name.endswith(own)
+        if tool.name_span is not None and tool.renamed_from is None and set_made:
+            return _place(tool.name_span, tool.named_by)
+        return _place(tool.span)
 
 
 def _moved(tool: ToolIR) -> SpecPlace:
     return _place(tool.name_span or tool.span, f"removed: now published as '{tool.name}'")
-
-
-def _body(key: str, tool: Json) -> tuple[str, str]:
-    """A tool's module and everything it publishes but its name."""
-    rest = {k: v for k, v in tool.items() if k != "name"} if isinstance(tool, dict) else tool
-    return key.rpartition("/")[0], canonical(rest)
 
 
 def _in_tool(tool: ToolIR, change: Change) -> SpecPlace:
@@ -109,15 +108,18 @@ def _in_tool(tool: ToolIR, change: Change) -> SpecPlace:
     return _place(tool.span, "removed" if removal else None)
 
 
+def definitions(project: ProjectIR | None) -> Callable[[str], Hashable]:
+    """What defines each published tool of the build (its key -> the definition's span),
+    so that the rows of a tool several modules export are one (toolc.diff.rows); a key
+    the build does not publish, or any without a project, is known by its name."""
+    spans = {} if project is None else {
+        f"{m.name}/{t.name}": t.span for m in project.modules.values() for t in m.exported_tools}
+    return lambda key: spans.get(key) or key.rpartition("/")[2]
+
+
 def with_places(changes: Iterable[Change], project: ProjectIR | None) -> list[Change]:
     """``changes`` each with its spec place (none without a project: folders compared)."""
     if project is None:
         return list(changes)
     places = SpecPlaces(project)
-    listed = list(changes)
-    # The bodies of the added tools matter only to a removed one (was it renamed?): a
-    # first build adds every tool and removes none, and need not render them all.
-    removals = any(c.rule == "TOOL_REMOVED" and not c.pointer for c in listed)
-    added = {_body(c.tool, c.new): c.tool for c in listed
-             if c.rule == "TOOL_ADDED" and not c.pointer} if removals else {}
-    return [replace(c, spec=places.renamed(c, added) or places.locate(c)) for c in listed]
+    return [replace(c, spec=places.locate(c)) for c in changes]

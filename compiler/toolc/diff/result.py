@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..diagnostics import Severity
+from ..diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from .sources import ToolSet
@@ -38,6 +38,11 @@ class SchemaDiff:
     policy: list[Change] | None = None   # None: no base (two folders, say)
     note: str | None = None
     fail_on: str | None = None           # the base's threshold, when there is one
+    # Said beside the changes in every format: acceptances that matched nothing.
+    warnings: list[str] = field(default_factory=list)
+    # Spec problems only the comparison finds (a `renamed_from` naming no tool of the
+    # base): the build reports them with its diagnostics, `toolc diff` on stderr.
+    problems: list[Diagnostic] = field(default_factory=list)
 
     def findings(self) -> list[Change]:
         """What the gate judges: the changes to its rules first, then the tools'."""
@@ -82,13 +87,21 @@ class Change:
     # Where the spec writes what changed, when the new side is a fresh build
     # (toolc.diff.places); None when folders of golden files are compared.
     spec: SpecPlace | None = None
+    # The other tools the same change is in (toolc.diff.rows): a tool that several modules
+    # export changes in each module's folder alike, and is one row naming every key.
+    also: tuple[str, ...] = ()
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        """Every tool's key the change is in, ``tool`` first."""
+        return (self.tool, *self.also)
 
     def sort_key(self) -> tuple[str, tuple[tuple[int, int, str], ...], str]:
         """By tool, then pointer (token by token, array indexes numerically), then rule."""
         return (self.tool, pointer_sort_key(self.pointer), self.rule)
 
     def to_json(self) -> dict[str, Json]:
-        """The documented JSON row (see docs/diff.md)."""
+        """The documented JSON row (see docs/diff.md); the renderer adds its ``files``."""
         return {
             "tool": self.tool,
             "pointer": self.pointer,
@@ -100,6 +113,7 @@ class Change:
             "accepted": self.accepted,
             "reason": self.reason,
             "spec": None if self.spec is None else self.spec.to_json(),
+            "tools": list(self.tools),
         }
 
 
@@ -123,8 +137,10 @@ def parts_of(pointer: str) -> tuple[str, ...]:
 
 
 def pointer_sort_key(pointer: str) -> tuple[tuple[int, int, str], ...]:
-    # Array indexes sort as numbers, so anyOf/10 comes after anyOf/2.
-    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in parts_of(pointer))
+    # Array indexes sort as numbers, so anyOf/10 comes after anyOf/2; they are ASCII
+    # digits (a property named "²" is a digit to str.isdigit, not to int).
+    return tuple((0, int(t), "") if t.isascii() and t.isdigit() else (1, 0, t)
+                 for t in parts_of(pointer))
 
 
 def schema_kind(parts: tuple[str, ...]) -> SchemaKind:

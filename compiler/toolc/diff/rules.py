@@ -13,7 +13,7 @@ node only; :mod:`toolc.diff.classify` walks the tree and calls them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..diagnostics import Severity
 from ..runtime.metakeys import REQUIRES_APPROVAL
@@ -47,6 +47,8 @@ def _catalogue(*rows: DiffRule) -> dict[str, DiffRule]:
 RULES: dict[str, DiffRule] = _catalogue(
     DiffRule("TOOL_REMOVED", "A published tool is gone: every caller of it breaks.", E, E),
     DiffRule("TOOL_ADDED", "A new tool is published.", I, I),
+    DiffRule("TOOL_RENAMED", "A published tool has a new name (its spec's `renamed_from`, or "
+             "the same tool under another name): calls by the old name fail.", E, E),
     DiffRule("PROPERTY_REMOVED", "A property is gone: callers that send it are rejected "
              "when the object admits no other properties (else it is ignored); consumers "
              "that read it break.", E, E, input_open=W),
@@ -79,6 +81,9 @@ RULES: dict[str, DiffRule] = _catalogue(
     DiffRule("DESCRIPTION_CHANGED", "A description's text changed: the model reads "
              "something else.", I, I),
     DiffRule("DESCRIPTION_ADDED", "A description appeared.", I, I),
+    DiffRule("PINNED_DESCRIPTION_CHANGED", "A description of a tool pinned from a "
+             "third-party MCP server changed or appeared: the server tells the model "
+             "something else than was reviewed (a rug pull shows here).", W, W),
     DiffRule("ANNOTATION_CHANGED", "A behaviour hint (readOnlyHint, destructiveHint, "
              "idempotentHint, openWorldHint) changed: clients decide approvals on it.", W, W),
     DiffRule("TITLE_CHANGED", "A title (the tool's, annotations.title or a schema's) "
@@ -134,6 +139,12 @@ def tool_removed(at: At, old: Json) -> Change:
 
 def tool_added(at: At, new: Json) -> Change:
     return emit(at, "TOOL_ADDED", f"tool '{at.tool}' was added", None, new)
+
+
+def tool_renamed(at: At, old_name: str, new_name: str) -> Change:
+    """At the tool's ``name``, which is all that changed of it here."""
+    return emit(at.child("name"), "TOOL_RENAMED", f"tool '{at.tool}' was renamed from "
+                f"'{old_name}': calls to '{old_name}' now fail", old_name, new_name)
 
 
 def output_schema_presence(at: At, old: Json, new: Json) -> Change:
@@ -238,6 +249,24 @@ def description(old: dict[str, Json], new: dict[str, Json], at: At, *,
         yield emit(here, "DESCRIPTION_ADDED", f"{where}: description was added", None, after)
     elif before is not None and after is not None:
         yield emit(here, "DESCRIPTION_CHANGED", f"{where}: description changed", before, after)
+
+
+_PINNED_TEXT = frozenset({"DESCRIPTION_CHANGED", "DESCRIPTION_ADDED"})
+
+
+def pinned_description(change: Change) -> Change:
+    """A description change in a pinned third-party tool, as PINNED_DESCRIPTION_CHANGED:
+    the text the model reads is the server's, and it moved since review."""
+    if change.rule not in _PINNED_TEXT:
+        return change
+    said = change.message.removesuffix("description changed").removesuffix(
+        "description was added")
+    how = "changed" if change.rule == "DESCRIPTION_CHANGED" else "appeared"
+    message = (f"{said}the pinned server's description {how}: review what it now tells "
+               "the model")
+    rule = "PINNED_DESCRIPTION_CHANGED"
+    return replace(change, rule=rule, severity=RULES[rule].severity(change.schema),
+                   message=message)
 
 
 def title(old: dict[str, Json], new: dict[str, Json], at: At, *, what: str = "title"

@@ -153,7 +153,8 @@ def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root
         err.write(render(drift.diagnostics, "text", drift.sources) + "\n")
     changes = drift.diff.changes if drift.diff is not None else []
     if drift.diff is not None and changes:
-        out.write(render_diff(drift.diff, fmt, color=color, golden_root=golden_root) + "\n")
+        out.write(render_diff(drift.diff, fmt, color=color, golden_root=golden_root,
+                              fail_on=fail_on) + "\n")
     elif fmt == "json" and drift.diff is not None:
         out.write(render_diff(drift.diff, fmt, golden_root=golden_root) + "\n")
     if fmt == "text":

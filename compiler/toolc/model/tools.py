@@ -71,6 +71,11 @@ class ToolSpec(SpecModel):
         Field(description="Tool search: `always_load` and `hint`, published in `_meta`."),
     ] = None
     additional_params: bool = False
+    renamed_from: Annotated[
+        str | None,
+        Field(description="The name the tool had before: the schema diff reports one "
+                          "TOOL_RENAMED, not a removal and an addition."),
+    ] = None
     format: Annotated[
         FormatMode | None,
         Field(description="`assert` checks `format` keywords in calls; `annotate` (JSON "

@@ -25,15 +25,16 @@ a taken module's key changed (schema files or user code of the rest are in every
 when a taken module's code or verdict cannot be reused. A component is recorded only if
 every diagnostic of its analysis is located in its own specs.
 
-The record is untrusted input like ``modules.json``: each entry is checked for shape,
-only warnings and infos of known codes are replayed, nothing is taken unless its golden
-files are the ones written here, and a checking build never reads it.
+The record is untrusted input like ``modules.json``: each entry is checked for shape
+(one that is off has the whole record ignored, and said so), the files it names are read
+only inside the project, only warnings and infos of known codes are replayed, nothing
+is taken unless its golden files are the ones written here, and a checking build never
+reads it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 from collections.abc import Iterable, Mapping
@@ -43,20 +44,33 @@ from typing import Any, TypeGuard
 
 from ..budget import ExportBudget
 from ..config import Config
-from ..diagnostics import CERTIFY_CODES, RULES, Diagnostic, DiagnosticBag, Span, Suppression
+from ..diagnostics import (
+    CERTIFY_CODES,
+    COMPARISON_CODES,
+    RULES,
+    Diagnostic,
+    DiagnosticBag,
+    Span,
+    Suppression,
+)
 from ..ir import ProjectIR
 from ..publish import SCHEMAS_DIR
 from ..python_source import outcomes_match, source_index
+from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 from .cache import (
+    BadRecord,
     _diagnostic_from,
     _diagnostic_record,
-    cache_dir,
     certified_code,
+    check_looked_up,
     forget_cache_file,
     hashes_match,
+    ignored,
+    inside_project,
+    read_record,
     write_cache_file,
 )
-from .confine import OutputError, check_way, entry_problem, is_plain_file
+from .confine import OutputError, check_way, entry_problem
 from .incremental import MEMORY, Graph
 
 RECORD_FORMAT = 1
@@ -140,12 +154,24 @@ def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> T
     record = _record(config)
     if record is None or record.get("environment") != _digest(environment):
         return None
+    try:
+        found = [_component(item) for item in record["components"]]
+        if None in found:
+            raise BadRecord("has a component that toolc does not write")
+        return _unchanged(config, [c for c in found if c is not None], digests)
+    except BadRecord as exc:
+        ignored(RECORD_FILE, exc.why)
+        return None
+
+
+def _unchanged(config: Config, recorded: list[Component],
+               digests: Mapping[str, str]) -> Taken | None:
+    """The ``recorded`` components whose every input is unchanged."""
     taken = Taken([])
     index = None
     claimed: set[str] = set()  # specs and module names of the components taken so far
-    for item in record["components"]:
-        component = _component(item)
-        if component is None or any(digests.get(s) != sha for s, sha in component.specs.items()):
+    for component in recorded:
+        if any(digests.get(s) != sha for s, sha in component.specs.items()):
             continue
         if claimed & ({*component.specs} | {*component.modules}):
             continue  # a record names each once; one that does not is not believed twice
@@ -191,9 +217,8 @@ def _golden_texts(config: Config, component: Component) -> dict[str, str] | None
                 if kept is not None and kept[0] == identity and kept[1] == sha:
                     texts[rel] = kept[2]  # a warm process read this very file before
                     continue
-                with open(path, "rb") as f:
-                    data = f.read()
-            except OSError:
+                data = read_untrusted(path, FILE_BYTES)
+            except (OSError, FileRefused):
                 return None
             if hashlib.sha256(data).hexdigest() != sha:
                 return None
@@ -232,7 +257,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
     kept = taken.specs if taken is not None else set()
     found: list[list[Diagnostic]] = [[] for _ in made]
     for d in bag:
-        if d.code == "TC022" or d.code in CERTIFY_CODES:
+        if d.code == "TC022" or d.code in CERTIFY_CODES or d.code in COMPARISON_CODES:
             continue  # the judges say TC022 again; verdicts are incremental.py's
         if d.span is None or (d.span.path not in owner and d.span.path not in kept):
             forget(config)
@@ -254,7 +279,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
             schemas={f: project.schema_files[f] for i in inputs for f in i.schema_files
                      if f in project.schema_files},
             code={name: list(outcome) for i in inputs for name, outcome in i.code},
-            user_code=certified_code(config, part),
+            user_code=inside_project(certified_code(config, part)),
             suppressions={m.path: [(s.span, s.written, tuple(sorted(s.used)))
                                    for s in bag.suppressions.get(m.path, {}).values()]
                           for m in group},
@@ -335,16 +360,11 @@ def _component_record(c: Component) -> dict[str, Any]:
 
 
 def _record(config: Config) -> dict[str, Any] | None:
-    folder = cache_dir(config)
-    path = None if folder is None else folder / RECORD_FILE
-    if path is None or not is_plain_file(path):
+    data = read_record(config, RECORD_FILE)
+    if data is None or data.get("format") != RECORD_FORMAT:
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT \
-            or not isinstance(data.get("components"), list):
+    if not isinstance(data.get("components"), list):
+        ignored(RECORD_FILE, 'has no list of "components"')
         return None
     return data
 
@@ -355,8 +375,14 @@ def _strings(value: Any) -> TypeGuard[dict[str, str]]:
 
 
 def _files(value: Any) -> TypeGuard[dict[str, str]]:
-    """File -> hash, each file a plain relative path in the project (nothing else is read)."""
-    return _strings(value) and all(entry_problem(rel) is None for rel in value)
+    """File -> hash, each file a plain relative path in the project (nothing else is read:
+    a record naming another is bad, :class:`BadRecord`)."""
+    if not _strings(value):
+        return False
+    for rel in value:
+        if entry_problem(rel) is not None:
+            raise BadRecord(f"names {rel[:200]!r}, not a relative path inside the project")
+    return True
 
 
 def _ints(value: Any, n: int) -> bool:
@@ -385,6 +411,7 @@ def _component(item: Any) -> Component | None:
     if not _files(schemas) or not isinstance(code, dict) or not (
             user_code is None or _files(user_code)):
         return None
+    check_looked_up(code)
     if not all(isinstance(o, list) and all(isinstance(p, str) for p in o) for o in code.values()):
         return None
     component.schemas, component.code, component.user_code = schemas, code, user_code

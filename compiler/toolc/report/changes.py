@@ -1,12 +1,19 @@
 """Render classified schema changes as text, markdown, json or GitHub annotations.
 
-- ``text``: grouped per tool, a summary line at the end; ANSI colours when ``color``
-  (decide with :func:`want_color`, which honours ``NO_COLOR``).
-- ``markdown``: a pull-request comment: summary counts, then a table per tool, each row
-  linked to its spec line (relative to the repository root, or under ``link_base``).
+- ``text``: grouped per tool (a row in several tools once, under all their keys and
+  golden files), the summary (:mod:`toolc.report.summary`) at the end; ANSI colours when
+  ``color`` (decide with :func:`want_color`, which honours ``NO_COLOR``).
+- ``markdown``: a pull-request comment: the summary, then a table per tool, each row
+  linked to its spec line (relative to the repository root, or under ``link_base``, an
+  http(s) URL). Every string taken from the input goes through
+  :mod:`toolc.report.markdown_escape` (``_cell`` for prose, ``_code_span`` for code), so
+  the only markup in the comment is the report's own.
 - ``json``: ``{"changes": [{tool, pointer, rule, severity, message, old, new, accepted,
-  reason, spec}]}``, documented in docs/diff.md.
-- ``github``: one workflow command per change, on the golden file's line.
+  reason, spec, tools, files}], "warnings": [...]}``, documented in docs/diff.md.
+- ``github``: one workflow command per change, on the (first) golden file's line.
+
+``warnings`` (acceptances that matched nothing) are said in every format, before the
+summary.
 
 Where a change has a spec place (the new side is a fresh build: :mod:`toolc.diff.places`),
 text and github show it beside the pointer (``specs/desk.toolc.yaml:14:7``).
@@ -30,14 +37,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import groupby
 from typing import TextIO
 from urllib.parse import quote
 
 from ..diagnostics import Severity
-from ..diff.policy import fails
 from ..diff.result import Change, Json, SchemaDiff, SpecPlace
+from ..diff.rows import name_of
 from ..diff.rules import POLICY_RULES
 from ..diff.sources import line_of, pointer_lines
 from .diagnostic_formats import (
@@ -47,6 +55,10 @@ from .diagnostic_formats import (
     github_command,
     json_text,
 )
+from .markdown_escape import code_span as _code_span
+from .markdown_escape import escape_text as _cell
+from .markdown_escape import link_base as _link_base
+from .summary import rules_summary, summary
 
 FORMATS = ("text", "markdown", "json", "github")
 
@@ -66,42 +78,59 @@ def want_color(stream: TextIO) -> bool:
 
 
 def render_diff(diff: SchemaDiff, fmt: str, *, color: bool = False, golden_root: str,
-                closing: str | None = None, compared: str | None = None,
+                fail_on: str = "error", compared: str | None = None,
                 link_base: str = "", spec_prefix: str = "") -> str:
     """A build's (or ``toolc diff``'s) classified changes in ``fmt``, the tools' files
-    and texts taken from both sides."""
+    and texts taken from both sides, its warnings said."""
     return render(diff.changes, fmt, color=color, golden_root=golden_root,
                   paths={**diff.old.paths, **diff.new.paths},
-                  new_texts=diff.new.texts, old_texts=diff.old.texts, closing=closing,
+                  new_texts=diff.new.texts, old_texts=diff.old.texts, fail_on=fail_on,
                   compared=compared, link_base=link_base, spec_prefix=spec_prefix,
-                  policy=diff.policy)
+                  warnings=diff.warnings, policy=diff.policy)
 
 
 def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
            golden_root: str = "generated/schemas", paths: Mapping[str, str] | None = None,
            new_texts: Mapping[str, str] | None = None,
-           old_texts: Mapping[str, str] | None = None, closing: str | None = None,
+           old_texts: Mapping[str, str] | None = None, fail_on: str = "error",
            compared: str | None = None, link_base: str = "", spec_prefix: str = "",
-           policy: Sequence[Change] | None = None) -> str:
+           warnings: Sequence[str] = (), policy: Sequence[Change] | None = None,
+           closing: str | None = None) -> str:
     """Render ``changes`` in ``fmt`` (one of :data:`FORMATS`); no trailing newline.
+    ``fail_on``: the gate's threshold, which the summary says the changes meet or not;
     ``policy``: the changes to the gate's rules of a comparison with a base
-    (``toolc.diff.gate``), shown first in every format.
-    ``closing`` replaces the summary that ends ``text``; ``compared`` (``X with Y``) says
-    in ``markdown`` which sets were compared, for the reviewer who reads only that.
-    ``spec_prefix`` (the project's folder in its repository, ``app/``) and ``link_base``
-    (``https://github.com/ORG/REPO/blob/SHA/``) make markdown's links to spec lines."""
+    (``toolc.diff.gate``), shown first in every format; ``closing`` replaces the summary
+    that ends ``text``. ``compared`` (``X with Y``) says in ``markdown`` which sets were
+    compared, for the reviewer who reads only that. ``spec_prefix`` (the project's
+    folder in its repository, ``app/``) and ``link_base``
+    (``https://github.com/ORG/REPO/blob/SHA/``) make markdown's links to spec lines; a
+    ``link_base`` that is not an http(s) URL is a ``ValueError``."""
     items, rules = list(changes), None if policy is None else list(policy)
     locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
+    said = _Said(fail_on, warnings, rules or ())
     if fmt == "text":
-        return render_text(items, color=color, locate=locate, closing=closing,
-                           policy=rules or ())
+        return render_text(items, color=color, locate=locate, said=said, closing=closing)
     if fmt == "markdown":
-        return render_markdown(items, compared, SpecLinks(link_base, spec_prefix), rules or ())
+        return render_markdown(items, compared, SpecLinks(link_base, spec_prefix),
+                               locate=locate, said=said)
     if fmt == "json":
-        return render_json(items, rules)
+        return render_json(items, locate, warnings, rules)
     if fmt == "github":
-        return render_github([*(rules or ()), *items], locate)
+        return render_github([*said.policy, *items], locate, warnings)
     raise ValueError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """What a report says beside the tools' changes: the gate's threshold (which its
+    summary measures them by), its warnings, the changes to the gate's rules."""
+
+    fail_on: str = "error"
+    warnings: Sequence[str] = ()
+    policy: Sequence[Change] = ()
+
+    def summary(self, changes: Sequence[Change]) -> str:
+        return summary(changes, self.fail_on, self.policy)
 
 
 class Locator:
@@ -118,6 +147,10 @@ class Locator:
         if relative is None:
             return None
         return f"{self.golden_root}/{relative}" if self.golden_root else relative
+
+    def files(self, change: Change) -> list[str]:
+        """The golden file of each tool the change is in, those known."""
+        return [f for f in map(self.file, change.tools) if f is not None]
 
     def line(self, change: Change) -> int | None:
         is_new = change.tool in self.new_texts
@@ -142,106 +175,61 @@ def _value(value: Json, *, shorten: bool) -> str:
     return text
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _by_tool(changes: list[Change]) -> list[tuple[tuple[str, ...], list[Change]]]:
+    """The rows per tool they are in: the same tools, one block (a row in five modules'
+    tools, one block for the five)."""
+    ordered = sorted(changes, key=lambda c: (c.tools, *c.sort_key()[1:]))
+    return [(tools, list(group)) for tools, group in groupby(ordered, key=lambda c: c.tools)]
 
 
-def _of_severity(count: int, severity: Severity) -> str:
-    """``2 warnings``; ``info`` has no plural."""
-    return f"{count} {severity}" if severity is Severity.INFO else _plural(count, str(severity))
-
-
-def summary(changes: Sequence[Change]) -> str:
-    """``5 changes in 2 tools: 1 error, 2 warnings, 2 info; 1 accepted``."""
-    if not changes:
-        return "No changes in the published tools."
-    tools = len({c.tool for c in changes})
-    counts = [_of_severity(sum(1 for c in changes if c.severity is sev and not c.accepted), sev)
-              for sev in (Severity.ERROR, Severity.WARNING, Severity.INFO)]
-    accepted = sum(1 for c in changes if c.accepted)
-    text = (f"{_plural(len(changes), 'change')} in {_plural(tools, 'tool')}: "
-            f"{', '.join(counts)}")
-    return text + (f"; {accepted} accepted" if accepted else "")
-
-
-def rules_summary(policy: Sequence[Change]) -> str:
-    """``The pull request changes the gate's rules: 1 weakens them, 1 acceptance added;
-    the base's rules judge it``."""
-    def count(rule: str, one: str, many: str) -> str:
-        n = sum(1 for c in policy if c.rule == rule and not c.accepted)
-        return f"{n} {one if n == 1 else many}" if n else ""
-
-    accepted = sum(1 for c in policy if c.accepted)
-    parts = [count("POLICY_WEAKENED", "weakens them", "weaken them"),
-             count("POLICY_TIGHTENED", "tightens them", "tighten them"),
-             count("ACCEPTANCE_ADDED", "acceptance added", "acceptances added"),
-             f"{accepted} accepted" if accepted else ""]
-    return (f"The pull request changes the gate's rules: {', '.join(p for p in parts if p)}; "
-            "the base's rules judge it.")
+def _groups(policy: Sequence[Change], changes: list[Change]
+            ) -> list[tuple[tuple[str, ...] | None, list[Change]]]:
+    """The changes to the gate's rules first (the group of no tool), then per tool."""
+    first: list[tuple[tuple[str, ...] | None, list[Change]]] = (
+        [(None, list(policy))] if policy else [])
+    return first + list(_by_tool(changes))
 
 
 RULES_HEADING = "the gate's rules (pyproject.toml), as this pull request changes them"
 
 
-def review_summary(changes: Sequence[Change], ci_fail_on: str = "error",
-                   policy: Sequence[Change] = ()) -> str:
-    """What a build's changes mean for review, in words that are not a diagnostic's:
-    ``3 breaking, 1 description lost: CI will fail on them unless accepted in
-    [tool.toolc.diff]``. ``ci_fail_on`` is the gate's threshold (``toolc diff``'s);
-    ``policy``: the changes to the gate's rules, which the verdict counts too."""
-
-    if not changes and not policy:
-        return "No changes in the published tools."
-    live = [c for c in changes if not c.accepted]
-    errors = [c for c in live if c.severity is Severity.ERROR]
-    lost = sum(1 for c in errors if c.rule == "DESCRIPTION_REMOVED")
-    weakened = sum(1 for c in policy if c.rule == "POLICY_WEAKENED" and not c.accepted)
-    parts = [f"{weakened} weakening{'s' * (weakened > 1)} of the gate's rules"
-             if weakened else "",
-             f"{len(errors) - lost} breaking" if len(errors) > lost else "",
-             f"{lost} description{'s' if lost > 1 else ''} lost" if lost else "",
-             _count(live, Severity.WARNING, "risky"), _count(live, Severity.INFO, "compatible"),
-             f"{len(changes) - len(live)} accepted" if len(live) < len(changes) else ""]
-    text = ", ".join(p for p in parts if p) or "no change to the published tools"
-    if fails([*policy, *changes], ci_fail_on):
-        return text + ": CI will fail on them unless accepted in [tool.toolc.diff]"
-    return text + ": none fails CI"
+def tools_label(tools: Sequence[str], code: Callable[[str], str] = str) -> str:
+    """``alpha/addNote``; ``addNote in alpha, core`` for one name in several folders;
+    ``code`` renders each name."""
+    names = {name_of(key) for key in tools}
+    if len(tools) == 1 or len(names) != 1:
+        return ", ".join(map(code, tools))
+    folders = (key.rpartition("/")[0] or "." for key in tools)
+    return f"{code(names.pop())} in {', '.join(map(code, folders))}"
 
 
-def _count(changes: Sequence[Change], severity: Severity, word: str) -> str:
-    count = sum(1 for c in changes if c.severity is severity)
-    return f"{count} {word}" if count else ""
-
-
-def _by_tool(changes: list[Change]) -> list[tuple[str, list[Change]]]:
-    ordered = sorted(changes, key=Change.sort_key)
-    return [(tool, list(group)) for tool, group in groupby(ordered, key=lambda c: c.tool)]
-
-
-def _groups(policy: Sequence[Change], changes: list[Change]
-            ) -> list[tuple[str | None, list[Change]]]:
-    """The changes to the gate's rules first (the group of no tool), then per tool."""
-    first: list[tuple[str | None, list[Change]]] = [(None, list(policy))] if policy else []
-    return first + list(_by_tool(changes))
+def _text_head(tools: tuple[str, ...], locate: Locator | None) -> list[str]:
+    """The tool's key and golden file; for several tools, their files one a line."""
+    where = [f for f in map(locate.file, tools) if f is not None] if locate else []
+    if len(tools) == 1:
+        return [f"tool {escape_controls(tools[0])}"
+                + (f" ({escape_controls(where[0])})" if where else "")]
+    return [f"tool {escape_controls(tools_label(tools))}",
+            *(f"  {escape_controls(file)}" for file in where)]
 
 
 def render_text(changes: list[Change], *, color: bool = False,
-                locate: Locator | None = None, closing: str | None = None,
-                policy: Sequence[Change] = ()) -> str:
+                locate: Locator | None = None, said: _Said | None = None,
+                closing: str | None = None) -> str:
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if color else text
 
-    blocks = [rules_summary(policy)] if policy else []
-    for tool, group in _groups(policy, changes):
-        where = locate.file(tool) if locate and tool is not None else None
+    said = said or _Said()
+    blocks = [rules_summary(said.policy)] if said.policy else []
+    for tools, group in _groups(said.policy, changes):
         # Names, pointers and values come from the golden files (a pull request's):
         # their control characters are shown, never sent to the terminal.
-        heading = RULES_HEADING if tool is None else f"tool {escape_controls(tool)}"
-        lines = [paint(_BOLD, heading) + (f" ({escape_controls(where)})" if where else "")]
+        head, *files = [RULES_HEADING] if tools is None else _text_head(tools, locate)
+        lines = [paint(_BOLD, head), *files]
         for c in group:
             # An accepted change is dimmed: it is shown, but it does not fail anything.
             head = paint(_DIM if c.accepted else SEVERITY_COLORS.get(c.severity, ""),
-                         f"{c.severity}[{c.rule}]")
+                         f"{c.severity}[{escape_controls(c.rule)}]")
             tail = paint(_DIM, " (accepted)") if c.accepted else ""
             spec = f"  {escape_controls(str(c.spec))}" if c.spec is not None else ""
             lines.append(f"  {head} {escape_controls(c.pointer or WHOLE_TOOL)}{spec}{tail}")
@@ -255,30 +243,24 @@ def render_text(changes: list[Change], *, color: bool = False,
                 new = escape_controls(_value(c.new, shorten=True))
                 lines.append("    " + paint(_GREEN, f"+ {new}"))
         blocks.append("\n".join(lines))
-    blocks.append(summary(changes) if closing is None else closing)
+    if said.warnings:
+        blocks.append("\n".join(f"warning: {escape_controls(w)}" for w in said.warnings))
+    blocks.append(said.summary(changes) if closing is None else closing)
     return "\n\n".join(blocks)
 
 
-def render_json(changes: list[Change], policy: Sequence[Change] | None = None) -> str:
-    """``{"changes": [...]}``; compared with a base, ``"policy"`` comes first."""
-    rows = {"changes": [c.to_json() for c in changes]}
-    return json_text(rows if policy is None else
-                     {"policy": [c.to_json() for c in policy], **rows})
+def render_json(changes: list[Change], locate: Locator | None = None,
+                warnings: Sequence[str] = (), policy: Sequence[Change] | None = None) -> str:
+    """``{"changes": [...], "warnings": [...]}``; compared with a base, ``"policy"`` first."""
+    def rows(items: Iterable[Change]) -> list[dict[str, Json]]:
+        return [{**c.to_json(), "files": locate.files(c) if locate else []} for c in items]
+
+    found = {"changes": rows(changes), "warnings": list(warnings)}
+    return json_text(found if policy is None else {"policy": rows(policy), **found})
 
 
 MARKER = "<!-- toolc-schema-diff -->"
 """First line of the markdown report, so a CI job can find and update its own comment."""
-
-
-def _cell(text: str) -> str:
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-    return escape_controls(text.replace("\r\n", "\n").replace("\n", "<br>"))
-
-
-def _code_span(text: str) -> str:
-    # Entities mean nothing inside code; only the table's pipe needs escaping there.
-    text = escape_controls(text).replace("|", "\\|")
-    return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 
 def _code(value: Json) -> str:
@@ -296,10 +278,9 @@ class SpecLinks:
     """
 
     def __init__(self, base: str = "", prefix: str = ""):
-        # The base is the user's own option; spaces or a ')' would end the link early.
-        self.base = base.replace(" ", "%20").replace(")", "%29")
-        if self.base and not self.base.endswith("/"):
-            self.base += "/"
+        # ValueError unless an http(s) URL: a link's target is the report's own, never
+        # a `javascript:` or what data wrote.
+        self.base = _link_base(base) if base else ""
         self.prefix = prefix
 
     def cell(self, place: SpecPlace | None) -> str:
@@ -308,27 +289,54 @@ class SpecLinks:
         path = f"{self.prefix}{place.path}"
         label = _code_span(f"{path}:{place.line}")
         note = f" ({_cell(place.note)})" if place.note else ""
-        if place.path.startswith(("/", "../")) or ":" in place.path:  # outside the repo
+        if not _linkable(path):
             return label + note
         # The path comes from a pull request's file names: quoted, it cannot end the link.
         return f"[{label}]({self.base}{quote(path, safe='/')}#L{place.line}){note}"
 
 
+def _linkable(path: str) -> bool:
+    """Whether a link to ``path`` stays in the repository (and on its page): not
+    absolute, no ``..`` that climbs out, no drive or scheme, no Windows separator; and
+    a file name that is text (one of undecodable bytes holds lone surrogates)."""
+    return not (path.startswith("/") or ":" in path or "\\" in path
+                or ".." in path.split("/") or escape_controls(path) != path)
+
+
+def _markdown_head(tools: tuple[str, ...], locate: Locator | None) -> list[str]:
+    """The heading of a tool's table; for several tools, a line naming their files."""
+    head = [f"#### {tools_label(tools, _outside_table)}"]
+    where = [f for f in map(locate.file, tools) if f is not None] if locate else []
+    if len(tools) > 1 and where:
+        head += ["", "In " + ", ".join(_outside_table(file) for file in where) + "."]
+    return head
+
+
+def _outside_table(text: str) -> str:
+    # Outside a table a pipe needs no escape (and its backslash would show in code).
+    return _code_span(text, table=False)
+
+
 def render_markdown(changes: list[Change], compared: str | None = None,
-                    links: SpecLinks | None = None, policy: Sequence[Change] = ()) -> str:
-    links = links or SpecLinks()
+                    links: SpecLinks | None = None, *, locate: Locator | None = None,
+                    said: _Said | None = None) -> str:
+    links, said = links or SpecLinks(), said or _Said()
     lines = [MARKER, "### Schema changes", ""]
     if compared:
         lines += [f"Compared {_cell(compared)}.", ""]
-    if policy:
-        lines += [f"**{rules_summary(policy)}**", ""]
-    if not changes and not policy:
-        return "\n".join([*lines, summary(changes)])
-    lines.append(f"**{summary(changes)}**")
-    for tool, group in _groups(policy, changes):
-        spec_column = tool is None or any(c.spec is not None for c in changes)
-        heading = "The gate's rules: `pyproject.toml`" if tool is None else _code_span(tool)
-        lines += ["", f"#### {heading}", "",
+    lines += [f"**warning:** {_cell(w)}" for w in said.warnings]
+    if said.warnings:
+        lines.append("")
+    if said.policy:
+        lines += [f"**{rules_summary(said.policy)}**", ""]
+    if not changes and not said.policy:
+        return "\n".join([*lines, said.summary(changes)])
+    lines.append(f"**{said.summary(changes)}**")
+    for tools, group in _groups(said.policy, changes):
+        spec_column = tools is None or any(c.spec is not None for c in changes)
+        head = (["#### The gate's rules: `pyproject.toml`"] if tools is None
+                else _markdown_head(tools, locate))
+        lines += ["", *head, "",
                   "| severity | rule | " + ("spec | " if spec_column else "")
                   + "pointer | change | old | new |",
                   "| --- | --- | --- | --- | --- | --- |" + (" --- |" if spec_column else "")]
@@ -341,7 +349,7 @@ def render_markdown(changes: list[Change], compared: str | None = None,
                 message += f"<br>**accepted:** {_cell(c.reason or '')}"
             pointer = _code_span(c.pointer) if c.pointer else WHOLE_TOOL
             spec = f"{links.cell(c.spec)} | " if spec_column else ""
-            lines.append(f"| {severity} | `{c.rule}` | {spec}{pointer} | {message} "
+            lines.append(f"| {severity} | {_code_span(c.rule)} | {spec}{pointer} | {message} "
                          f"| {_code(c.old)} | {_code(c.new)} |")
     return "\n".join(lines)
 
@@ -354,9 +362,11 @@ def _escape_prop(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(changes: list[Change], locate: Locator) -> str:
-    """``::error file=..,line=..,title=..::message`` per change; info and accepted: notice."""
-    out = []
+def render_github(changes: list[Change], locate: Locator, warnings: Sequence[str] = ()) -> str:
+    """``::error file=..,line=..,title=..::message`` per change; info and accepted: notice.
+    A row in several tools is annotated on the first's file and names the others'."""
+    out = [f"::warning title={_escape_prop('toolc diff policy')}::{_escape_data(w)}"
+           for w in warnings]
     for c in changes:
         kind = "notice" if c.accepted else github_command(c.severity)
         props = []
@@ -370,6 +380,8 @@ def render_github(changes: list[Change], locate: Locator) -> str:
         props.append(f"title={_escape_prop(f'{c.rule} in {c.tool} ({c.severity})')}")
         message = c.message if not c.accepted else f"accepted ({c.reason}): {c.message}"
         message += f"\npointer: {c.pointer or WHOLE_TOOL}"
+        if c.also:
+            message += f"\nalso in: {', '.join(locate.file(k) or k for k in c.also)}"
         if c.spec is not None:
             message += f"\nspec: {c.spec}"
         if c.old is not None:
