@@ -11,6 +11,8 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote, urljoin
 
+from ..runtime.json_pointers import MISSING, step
+
 JSON = Any
 
 SCALARS = (str, int, float, bool, type(None))
@@ -63,13 +65,8 @@ def lookup(document: JSON, frag: str) -> tuple[bool, JSON]:
     if not frag.startswith("/"):
         return False, None
     for raw in unquote(frag).split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node) and (
-                token == "0" or not token.startswith("0")):
-            node = node[int(token)]
-        else:
+        node = step(node, raw.replace("~1", "/").replace("~0", "~"))
+        if node is MISSING:
             return False, None
     return True, node
 
