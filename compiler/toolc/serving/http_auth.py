@@ -98,13 +98,17 @@ def protect(auth: BearerAuth, endpoint: Any, name: str) -> tuple[Any, list[Any],
     from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
     from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
     from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
-    from pydantic import AnyHttpUrl
+    from mcp.server.auth.settings import AuthSettings
 
     # lazy: loads starlette
     from starlette.middleware import Middleware
     from starlette.middleware.authentication import AuthenticationMiddleware
 
-    resource = AnyHttpUrl(auth.resource)
+    # The SDK's settings keep a path-less issuer as written (issuers compare exactly).
+    settings = AuthSettings(issuer_url=auth.issuer, resource_server_url=auth.resource,
+                            required_scopes=list(auth.scopes), validate_token_resource=True)
+    resource = settings.resource_server_url
+    assert resource is not None
     middleware = [
         Middleware(AuthenticationMiddleware,
                    backend=BearerAuthBackend(auth.verifier, resource_server_url=resource)),
@@ -113,6 +117,6 @@ def protect(auth: BearerAuth, endpoint: Any, name: str) -> tuple[Any, list[Any],
     guarded = RequireAuthMiddleware(endpoint, list(auth.scopes),
                                     build_resource_metadata_url(resource))
     routes = create_protected_resource_routes(
-        resource_url=resource, authorization_servers=[AnyHttpUrl(auth.issuer)],
+        resource_url=resource, authorization_servers=[settings.issuer_url],
         scopes_supported=list(auth.scopes) or None, resource_name=name)
     return guarded, routes, middleware
