@@ -15,10 +15,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
 HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    """A port free now (the benchmark runs alone; the tests use tests/net_support.py)."""
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
 
 
 def executable(name: str) -> str | None:

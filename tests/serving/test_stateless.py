@@ -4,11 +4,12 @@ real clients, raw HTTP where a client would never send what is tested)."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -91,10 +92,10 @@ def test_stateless_with_approval_tools_and_no_shared_key_refuses_to_start(
 
 
 @pytest.mark.parametrize(("args", "env", "message"), [
-    (["--state-key-file", "missing.key"], {}, "--state-key-file missing.key: cannot read it "
-                                              "(no such file)"),
-    (["--state-key-file", "short.key"], {}, "--state-key-file short.key: key 2 of 2 is 5 "
-                                            "bytes; a state key is at least 32"),
+    (["--state-key-file", "missing.key"], {},
+     "--state-key-file missing.key: cannot read it (no such file)"),
+    (["--state-key-file", "short.key"], {},
+     "--state-key-file short.key: key 2 of 2 is 5 bytes; a state key is at least 32"),
     (["--state-key-file", "empty.key"], {}, "--state-key-file empty.key holds no key"),
     ([], {"TOOLC_STATE_KEY": "tooshort"}, "$TOOLC_STATE_KEY: key 1 of 1 is 8 bytes"),
 ])
@@ -122,8 +123,8 @@ def test_http_only_flags_over_stdio_are_usage_errors(project: Path, flag: list[s
     (["--auth", "desk_auth:make"], "error: --auth needs --auth-issuer URL"),
     (["--auth", "desk_auth:missing", "--auth-issuer", "https://a.test"], "error: --auth: "),
     (["--auth", "desk_auth:not_a_verifier", "--auth-issuer", "https://a.test"],
-     "error: --auth: desk_auth:not_a_verifier() returned object, which has no "
-     "'async def verify_token(self, token)'"),
+     ("error: --auth: desk_auth:not_a_verifier() returned object, which has no "
+      "'async def verify_token(self, token)'")),
     (["--auth", "desk_auth:make", "--auth-issuer", "auth.test"],
      "error: --auth-issuer 'auth.test': write an absolute URL"),
     (["--public-url", "tools.test/mcp"], "error: --public-url 'tools.test/mcp': write "),
@@ -143,10 +144,10 @@ def test_stateless_serves_each_request_on_its_own_with_json(
         assert get(served.port, "/healthz", host="10.1.2.3:8000").body == (
             '{"status": "ok", "server": "desk"}')
         texts = anyio.run(_echo_and_shred, served.url)
-    assert texts == ["hi", "shredded memo (1 so far)", "shred needs the user's approval, and "
-                     "this server answers each request on its own (stateless HTTP), so it "
-                     "cannot ask in the middle of a call: a client of the 2026-07-28 protocol "
-                     "can be asked; the call was not run."]
+    assert texts == ["hi", "shredded memo (1 so far)", (
+        "shred needs the user's approval, and this server answers each request on its own "
+        "(stateless HTTP), so it cannot ask in the middle of a call: a client of the "
+        "2026-07-28 protocol can be asked; the call was not run.")]
 
 
 async def _echo_and_shred(url: str) -> list[str]:
@@ -206,9 +207,10 @@ def test_the_metadata_and_health_need_no_token(guarded: Served) -> None:
 
 def test_a_good_token_calls_and_its_approval_is_the_users_own(guarded: Served) -> None:
     texts = anyio.run(_approve_as_another, guarded.url)
-    assert texts == ["hi", "The approval sent with this call to 'shred' was given for another "
-                     "call (another tool, other arguments or another user); the call was not "
-                     "run. Call the tool again to be asked anew.", "shredded memo (1 so far)"]
+    assert texts == ["hi", (
+        "The approval sent with this call to 'shred' was given for another call (another "
+        "tool, other arguments or another user); the call was not run. Call the tool again "
+        "to be asked anew."), "shredded memo (1 so far)"]
 
 
 async def _approve_as_another(url: str) -> list[str]:
@@ -225,18 +227,10 @@ async def _approve_as_another(url: str) -> list[str]:
     return [str(r.content[0].text) for r in (echoed, stolen, own)]
 
 
-class as_user:  # noqa: N801  # used as a context manager, like the clients it opens
+@contextlib.asynccontextmanager
+async def as_user(url: str, token: str) -> AsyncIterator[Client]:
     """A real client whose every HTTP request carries the user's bearer token."""
-
-    def __init__(self, url: str, token: str) -> None:
-        self.http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
-        self.client = Client(streamable_http_client(url, http_client=self.http),
-                             elicitation_callback=_yes)
-
-    async def __aenter__(self) -> Client:
-        await self.http.__aenter__()
-        return await self.client.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> None:
-        await self.client.__aexit__(*exc)
-        await self.http.__aexit__(*exc)
+    async with (httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http,
+                Client(streamable_http_client(url, http_client=http),
+                       elicitation_callback=_yes) as client):
+        yield client
