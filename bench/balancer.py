@@ -45,7 +45,7 @@ def available() -> str | None:
 
 def haproxy_config(port: int, backends: list[int], *, check_ms: int = 300) -> str:
     servers = "\n".join(
-        f"    server r{i} {HOST}:{p} check inter {check_ms}ms fall 1 rise 1"
+        f"    server r{i} {HOST}:{p} check inter {check_ms}ms fall 2 rise 1"
         for i, p in enumerate(backends))
     return f"""\
 global
@@ -56,6 +56,7 @@ defaults
     timeout connect 2s
     timeout client 120s
     timeout server 120s
+    timeout check 10s
     retries 3
     option redispatch 1
 

@@ -204,22 +204,28 @@ def until_all_answer(lb: int) -> None:
     anyio.run(probe)
 
 
-def test_calls_through_a_balancer_survive_a_replica_stopping(tmp_path: Path) -> None:
-    root = fleet(tmp_path)
+@contextlib.contextmanager
+def behind_a_balancer(root: Path) -> Iterator[tuple[list[tuple[subprocess.Popen[str], int]], int]]:
+    """Three replicas (process, port) and the balancer's port, every replica answering."""
     replicas = [replica(root, f"r{i}") for i in range(3)]
-    procs = [proc for proc, _ in replicas]
-    with stopped_at_end(*procs):
+    with stopped_at_end(*(proc for proc, _ in replicas)):
         balancer, lb = start_on_free_port(
             lambda port: start_balancer(root, port, [p for _, p in replicas]),
             lambda _proc: "".join(p.read_text() for p in root.glob("*.log")
                                   if p.stem in ("haproxy", "nginx")))
         with stopped_at_end(balancer):
             until_all_answer(lb)
-            victim = procs[1]
-            answers, retried = anyio.run(
-                drive, lb, CALLS // 3, lambda: victim.send_signal(signal.SIGTERM))
-            assert victim.wait(timeout=120) == 0, (root / "r1.log").read_text()
-            after = anyio.run(lookup_once, lb, "after")
+            yield replicas, lb
+
+
+def test_calls_through_a_balancer_survive_a_replica_stopping(tmp_path: Path) -> None:
+    root = fleet(tmp_path)
+    with behind_a_balancer(root) as (replicas, lb):
+        victim = replicas[1][0]
+        answers, retried = anyio.run(
+            drive, lb, CALLS // 3, lambda: victim.send_signal(signal.SIGTERM))
+        assert victim.wait(timeout=120) == 0, (root / "r1.log").read_text()
+        after = anyio.run(lookup_once, lb, "after")
 
     assert set(answers) == {f"w{i}" for i in range(CALLS)}
     assert all(text.split("@")[0] == word for word, text in answers.items())
@@ -257,15 +263,8 @@ async def approve_across(asker: int, answerer: int, lb: int) -> list[Any]:
 
 def test_an_approval_asked_by_one_replica_is_answered_on_another_once(tmp_path: Path) -> None:
     root = fleet(tmp_path)
-    replicas = [replica(root, f"r{i}") for i in range(3)]
-    with stopped_at_end(*(proc for proc, _ in replicas)):
-        balancer, lb = start_on_free_port(
-            lambda port: start_balancer(root, port, [p for _, p in replicas]),
-            lambda _proc: "".join(p.read_text() for p in root.glob("*.log")
-                                  if p.stem in ("haproxy", "nginx")))
-        with stopped_at_end(balancer):
-            until_all_answer(lb)
-            done, again, through = anyio.run(approve_across, replicas[0][1], replicas[2][1], lb)
+    with behind_a_balancer(root) as (replicas, lb):
+        done, again, through = anyio.run(approve_across, replicas[0][1], replicas[2][1], lb)
     assert (done.is_error, done.content[0].text) == (False, "shredded memo on r2")
     assert again.is_error and "was used already" in again.content[0].text
     assert not through.is_error and through.content[0].text.startswith("shredded plan on r")

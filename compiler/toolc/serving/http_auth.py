@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..runtime.tool import LazyRef, LazyRefError
-from .targets import ServeError
+from .targets import ServeError, named_callable
 
 log = logging.getLogger("toolc.serve")
 
@@ -60,12 +59,7 @@ def load_auth(reference: str | None, issuer: str | None, resource: str,
         raise ServeError("--auth needs --auth-issuer URL: the authorization server clients "
                          "get their tokens from, which the protected-resource metadata names")
     check_url("--auth-issuer", issuer)
-    try:
-        factory = LazyRef.parse(reference).resolve()
-    except (ValueError, LazyRefError) as exc:
-        raise ServeError(f"--auth: {exc}") from None
-    if not callable(factory):
-        raise ServeError(f"--auth: {reference} is not callable")
+    factory = named_callable("--auth", reference)
     try:
         verifier = factory()
     except Exception as exc:  # noqa: BLE001  # user code at start-up: say what it raised
@@ -105,8 +99,9 @@ def protect(auth: BearerAuth, endpoint: Any, name: str) -> tuple[Any, list[Any],
     from starlette.middleware.authentication import AuthenticationMiddleware
 
     # The SDK's settings keep a path-less issuer as written (issuers compare exactly).
-    settings = AuthSettings(issuer_url=auth.issuer, resource_server_url=auth.resource,
-                            required_scopes=list(auth.scopes), validate_token_resource=True)
+    settings = AuthSettings.model_validate({
+        "issuer_url": auth.issuer, "resource_server_url": auth.resource,
+        "required_scopes": list(auth.scopes), "validate_token_resource": True})
     resource = settings.resource_server_url
     assert resource is not None
     middleware = [

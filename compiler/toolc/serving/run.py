@@ -18,12 +18,11 @@ from typing import Any, TextIO
 
 from ..collector import freeze_start_up
 from ..config import Config
-from ..runtime.tool import LazyRef, LazyRefError
 from .http import HttpOptions, run_http, until_signal
 from .http_auth import load_auth
 from .reload import Reloader
 from .state_keys import load_state_keys, refuse_unshared_approval, world_readable
-from .targets import ServeError, Target, open_target
+from .targets import ServeError, Target, named_callable, open_target
 
 log = logging.getLogger("toolc.serve")
 
@@ -138,10 +137,4 @@ async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> No
 
 def _deps_factory(reference: str) -> Any:
     """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
-    try:
-        factory = LazyRef.parse(reference).resolve()
-    except (ValueError, LazyRefError) as exc:
-        raise ServeError(f"--deps: {exc}") from None
-    if not callable(factory):
-        raise ServeError(f"--deps: {reference} is not callable")
-    return factory
+    return named_callable("--deps", reference)

@@ -61,7 +61,9 @@ def _why(exc: Exception) -> str:
         return "no such file"
     if isinstance(exc, UnicodeDecodeError):
         return "not UTF-8 text"
-    return str(exc) if isinstance(exc, FileRefused) else exc.strerror or str(exc)
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc)
 
 
 def world_readable(key_file: str) -> bool:
