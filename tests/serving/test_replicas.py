@@ -106,13 +106,20 @@ def replica(root: Path, name: str) -> tuple[subprocess.Popen[str], int]:
 
 @contextlib.contextmanager
 def stopped_at_end(*procs: subprocess.Popen[str]) -> Iterator[None]:
+    """Each process stopped by its pid: SIGTERM first (nginx's master then stops its
+    workers; killed, it would leave them running), SIGKILL if it does not exit."""
     try:
         yield
     finally:
         for proc in procs:
             if proc.poll() is None:
+                proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
                 proc.kill()
-            proc.wait(timeout=60)
+                proc.wait(timeout=60)
 
 
 def url(port: int) -> str:
