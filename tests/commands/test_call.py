@@ -56,6 +56,12 @@ tools:
   nap:
     description: Sleep until interrupted.
     handler: probe_app:nap
+  mail:
+    description: Take an address, its format asserted by the server.
+    handler: probe_app:show
+    format: assert
+    params:
+      name: {type: string, format: email, description: An address.}
 """
 
 PROBE_HANDLERS = """\
@@ -158,11 +164,28 @@ def test_structured_content_in_text_and_json(workspace: Path) -> None:
         "structuredContent": {"notes": [{"line": 1, "text": "first"}]}, "isError": False}
 
 
-def test_an_error_result_exits_1_with_the_validators_words() -> None:
+def test_invalid_arguments_are_said_at_their_json_pointer_and_not_sent(
+        probe: Path, workspace: Path) -> None:
     code, out, err = call(WORKBENCH, "wb_readLog", ("lines=0",))
-    assert (code, out) == (1, "Invalid arguments:\n- lines: 0 is less than the minimum of 1\n")
-    assert "wb_readLog returned an error result (isError)" in err
-    code, out, _ = call(WORKBENCH, "wb_readLog", ("lines=501",), fmt="json")
+    assert (code, out) == (2, ""), err
+    assert err == ("error: the arguments do not match wb_readLog's published input schema, "
+                   "so it was not called:\n  /lines: 0 is less than the minimum of 1\n")
+    code, _, err = call(str(probe), "show", ("tags:=[\"a\", 3, {}]",))
+    assert code == 2 and err.splitlines()[1:] == ['  /tags/1: 3 is not of type "string"',
+                                                  '  /tags/2: {} is not of type "string"']
+    code, _, err = call(WORKBENCH, "wb_saveNote", yes=True)  # nothing asked, nothing run
+    assert code == 2 and err.splitlines()[1:] == [
+        '  (arguments): "text" is a required property']
+    assert not (workspace / "notes.jsonl").exists()
+
+
+def test_the_server_checks_again_and_its_word_is_the_last(probe: Path) -> None:
+    """format: assert is the served tool's, not its listed schema's: the client's check
+    lets the address through, the server refuses it, as it would any client's."""
+    code, out, err = call(str(probe), "mail", ("name=nobody",))
+    assert (code, out) == (1, 'Invalid arguments:\n- name: "nobody" is not a "email"\n'), err
+    assert "mail returned an error result (isError)" in err
+    code, out, _ = call(str(probe), "mail", ("name=nobody",), fmt="json")
     assert code == 1 and json.loads(out)["isError"] is True
     assert json.loads(out)["structuredContent"] is None
 

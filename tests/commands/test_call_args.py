@@ -11,10 +11,12 @@ from toolc.commands.call_args import (
     MAX_DEPTH,
     ArgumentError,
     build_arguments,
+    check_arguments,
     parse_args_json,
     schema_kinds,
     type_word,
 )
+from toolc.runtime.validation import MAX_PROBLEMS
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -111,3 +113,29 @@ def test_args_must_be_a_json_object(text: str, message: str) -> None:
         parse_args_json(text)
     assert str(caught.value) == message
     assert parse_args_json(None) == {} and parse_args_json('{"a": 1}') == {"a": 1}
+
+
+def test_arguments_the_schema_refuses_are_said_at_their_json_pointers() -> None:
+    schema = {"type": "object", "properties": {"a/b": {"type": "integer"}, "n": {
+        "type": "array", "items": {"oneOf": [{"type": "integer"}, {"type": "boolean"}]}}},
+        "additionalProperties": False}
+    with pytest.raises(ArgumentError) as caught:
+        check_arguments("t", {"a/b": "x", "n": [1, "two"], "\x1b": 0}, schema)
+    lines = str(caught.value).splitlines()
+    assert lines[0] == ("the arguments do not match t's published input schema, so it was "
+                        "not called:")
+    assert '  /a~1b: "x" is not of type "integer"' in lines  # RFC 6901: "/" is "~1"
+    assert any(line.startswith("  /n/1: ") for line in lines)
+    assert any(line.startswith("  (arguments): ") and "\\x1b" in line for line in lines)
+    assert "\x1b" not in str(caught.value)
+    check_arguments("t", {"a/b": 1, "n": [True]}, schema)  # valid: nothing said
+
+
+def test_the_problems_told_are_bounded_and_a_broken_schema_is_left_to_the_server() -> None:
+    schema = {"type": "object", "additionalProperties": {"type": "integer"}}
+    with pytest.raises(ArgumentError) as caught:
+        check_arguments("t", {f"k{i}": "x" for i in range(MAX_PROBLEMS + 3)}, schema)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 1 + MAX_PROBLEMS + 1 and lines[-1] == "  ... and 3 more"
+    check_arguments("t", {"x": 1}, {"type": "object", "properties": {"x": {
+        "$ref": "https://example.invalid/s.json"}}})  # does not compile: the server says so

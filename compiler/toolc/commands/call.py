@@ -5,8 +5,10 @@ a spec compiled as it is now, or a generated module), served by the same server
 (``to_mcp_server``, with ``--deps`` / ``serve-deps`` made as ``toolc serve`` makes
 them), and called by the real ``mcp.Client`` connected to it in process. So what is
 validated, approved and returned is exactly what a client gets: the arguments are
-checked against the golden schema by the runtime's validator of record, an
-approval-required tool asks through elicitation (answered on the terminal,
+checked against the published schema the server listed (the golden file's) by the
+runtime's validator of record before they are sent, each problem said at its JSON
+pointer, and by the served tool again, as for any client; an approval-required tool
+asks through elicitation (answered on the terminal,
 :mod:`toolc.commands.call_approval`), and the result is the one the client received
 (its structured content checked against the output schema by the client, as any
 client checks it). ``key=value`` words are typed by the tool's published input schema
@@ -14,8 +16,8 @@ client checks it). ``key=value`` words are typed by the tool's published input s
 
 Exit codes: 0 a result, 1 an error result (``isError``), a call the server or client
 refused, or specs with errors; 2 a usage error: an unknown tool (with a did-you-mean),
-``--args`` that is not a JSON object, a word that cannot be typed, a target that is not
-there.
+``--args`` that is not a JSON object, a word that cannot be typed, arguments the
+published schema refuses, a target that is not there.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any, TextIO
 from ..runtime import ToolsetError
 from ..serving.targets import ServeError, named_callable, open_target, project_start
 from .call_approval import TerminalApproval
-from .call_args import ArgumentError, build_arguments, parse_args_json
+from .call_args import ArgumentError, build_arguments, check_arguments, parse_args_json
 from .call_output import inert, inert_line, render_listing, render_result
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, config_or_report
 
@@ -159,8 +161,9 @@ async def _listed(client: Any) -> list[dict[str, Any]]:
 
 def _arguments(server: str, request: CallRequest,
                tools: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, Any]]:
-    """The tool named and its arguments, typed by its schema; an ArgumentError for a
-    tool that is not there (or none named) or a word that cannot be typed."""
+    """The tool named and its arguments, typed and checked by its published schema; an
+    ArgumentError for a tool that is not there (or none named), a word that cannot be
+    typed, or arguments the schema refuses."""
     names = [str(t.get("name")) for t in tools]
     listed = ", ".join(inert_line(n) for n in sorted(names)) or "(none)"
     if request.tool is None:
@@ -174,8 +177,9 @@ def _arguments(server: str, request: CallRequest,
                             f"{hint}; its tools: {listed}")
     schema = found.get("inputSchema")
     schema = schema if isinstance(schema, dict) else {}
-    return request.tool, build_arguments(request.arguments, request.words, request.tool,
-                                         schema)
+    arguments = build_arguments(request.arguments, request.words, request.tool, schema)
+    check_arguments(request.tool, arguments, schema)
+    return request.tool, arguments
 
 
 def _failure(exc: BaseException) -> str:

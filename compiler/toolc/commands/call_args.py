@@ -5,10 +5,15 @@ A ``key=value`` word is typed by what the schema says ``key`` is, as a client th
 the tools/list would type it: ``lines=5`` is the integer 5 where ``lines`` is an
 integer, ``name=5`` the string "5" where ``name`` is a string, ``excited=true`` a
 boolean. An array, an object or a JSON null is written as JSON, ``key:=JSON`` (httpie's
-spelling). Words override what ``--args`` gives. Nothing here validates: the server
-checks the arguments against the golden schema (the runtime's validator of record), so
-that a wrong value is refused exactly as a client's would be. A word this module cannot
-type is a usage error (exit 2), said in words that name the fix.
+spelling). Words override what ``--args`` gives. A word this module cannot type is a
+usage error (exit 2), said in words that name the fix.
+
+The arguments are then checked against the tool's input schema as the server listed it
+(the published one, the golden file's) by the runtime's validator of record, the very
+check the served tool makes: arguments it refuses are a usage error too, each problem
+at its JSON pointer, and the tool is not called. The server checks them again as it
+does for every client (and asserts ``format`` where a tool asks for that, which a
+listed schema does not tell), so its word stays the last.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any
 
 from ..report.diagnostic_formats import bounded, escape_controls
 from ..runtime.json_pointers import MISSING, resolve_pointer
+from ..runtime.validation import MAX_PROBLEMS, Validator, ValidatorBroken
 
 # How deep $ref chains and anyOf branches are followed (a published schema is the
 # build's, but a module target's may be anything: a cycle must end).
@@ -61,6 +67,30 @@ def build_arguments(base: Mapping[str, Any], words: Sequence[str], tool: str,
         key, value = _word(word, tool, schema)
         arguments[key] = value
     return arguments
+
+
+def check_arguments(tool: str, arguments: Mapping[str, Any],
+                    schema: Mapping[str, Any]) -> None:
+    """An ArgumentError listing each problem the published input ``schema`` finds in
+    ``arguments`` at its JSON pointer; nothing when they are valid, or when the schema
+    cannot be compiled (the server says that, as the internal error it is)."""
+    try:
+        problems = Validator(schema).located(dict(arguments))
+    except ValidatorBroken:
+        return
+    if not problems:
+        return
+    lines = [f"  {_shown(at) if at else '(arguments)'}: {_indented(said)}"
+             for at, said in problems[:MAX_PROBLEMS]]
+    if len(problems) > MAX_PROBLEMS:
+        lines.append(f"  ... and {len(problems) - MAX_PROBLEMS} more")
+    raise ArgumentError(f"the arguments do not match {_shown(tool)}'s published input "
+                        "schema, so it was not called:\n" + "\n".join(lines))
+
+
+def _indented(message: str) -> str:
+    """A validator message for the terminal: inert, its further lines indented."""
+    return "\n  ".join(escape_controls(line) for line in message.split("\n"))
 
 
 def _word(word: str, tool: str, schema: Mapping[str, Any]) -> tuple[str, Any]:
