@@ -294,8 +294,9 @@ def call_(target: str, tool: str | None, words: tuple[str, ...], args_json: str 
 
     SPEC_OR_MODULE is what `toolc serve` takes. key=value words are typed by the tool's
     published schema (lines=5 is a number where lines is an integer); arrays, objects
-    and null are JSON: tags:='["a", "b"]'. The arguments are validated against the golden
-    schema by the server; a tool that requires approval asks on the terminal (y/n).
+    and null are JSON: tags:='["a", "b"]'. Arguments the published schema refuses are said
+    at their JSON pointer and not sent; a tool that requires approval asks on the
+    terminal (y/n).
 
     Exit 0: a result; 1: an error result (isError); 2: a usage error.
     """
