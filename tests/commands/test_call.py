@@ -14,13 +14,12 @@ import select
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from serve_support import ctrl_c_by_default
+from serve_support import ctrl_c_by_default, make_project
 from toolc.budget import definition_tokens, export_budget
 from toolc.cli import main
 from toolc.commands.call import run_call
@@ -104,12 +103,7 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def probe(tmp_path: Path) -> Path:
-    root = tmp_path / "probe"
-    (root / "specs").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (root / "specs" / "probe.toolc.yaml").write_text(PROBE_SPEC)
-    (root / "probe_app.py").write_text(textwrap.dedent(PROBE_HANDLERS))
+    root = make_project(tmp_path / "probe", "probe", PROBE_SPEC, PROBE_HANDLERS)
     return root / "specs" / "probe.toolc.yaml"
 
 
