@@ -5,8 +5,9 @@ The question is a form with one boolean field, `confirm`: before 2026-07-28 an
 `InputRequiredResult` the client answers by calling again, its `requestState` an HMAC
 of the call (tool name and arguments) under a key of this server, so that an answer
 counts only for the call it was asked about. Accepted with `confirm: true` -> the call
-runs; anything else -> an error result saying it was declined; a client without
-elicitation -> an error result saying the tool needs approval.
+runs; accepted without it (unticked, or missing) -> an error result saying the user did
+not confirm; declined or cancelled -> an error result saying so; a client without
+elicitation -> an error result saying the tool needs approval. None of them runs it.
 """
 
 from __future__ import annotations
@@ -75,9 +76,9 @@ class Approvals:
                     f"{name} needs the user's approval, and asking for it failed "
                     f"({type(exc).__name__}: {exc}); the call was not run."
                 )
-        confirmed = answer.action == "accept" and (answer.content or {}).get("confirm") is True
-        if not confirmed:
-            return ToolResult.error(f"The user declined the call to {name!r}; it was not run.")
+        refused = _refusal(name, answer)
+        if refused is not None:
+            return refused
         approved = run_ctx.resume(approvals={r.call_id: Approved() for r in paused.requests})
         try:
             return await call(approved, name, args)
@@ -107,6 +108,16 @@ class Approvals:
         if not isinstance(answer, types.ElicitResult) or state is None:
             return None
         return answer if hmac.compare_digest(state, expected) else None
+
+
+def _refusal(name: str, answer: types.ElicitResult) -> ToolResult | None:
+    """The error result for an answer that does not approve the call; None if it does."""
+    if answer.action == "accept":
+        if (answer.content or {}).get("confirm") is True:
+            return None
+        return ToolResult.error(f"The user did not confirm the call to {name!r}; it was not run.")
+    done = "cancelled" if answer.action == "cancel" else "declined"
+    return ToolResult.error(f"The user {done} the call to {name!r}; it was not run.")
 
 
 def _can_elicit(ctx: ServerRequestContext[Any]) -> bool:
