@@ -31,7 +31,7 @@ PUBLIC = [
     "ToolError", "ToolsetError", "LazyRefError",
     # approvals and deferred calls
     "ApprovalRequiredError", "Approved", "Denied", "DeferredCallError",
-    "DeferredToolRequest", "ExternalCallRequired",
+    "DeferredToolRequest", "ExternalCallRequired", "PausedResult",
     # serving and the MCP kinds
     "to_mcp_server", "MCPToolset", "MCPManager", "MCPServerError", "StdioServer", "HttpServer",
 ]

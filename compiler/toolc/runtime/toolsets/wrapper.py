@@ -8,6 +8,16 @@ it is converted the same way; an exception it raises is an error result. It may 
 override `list_tools` to change what the model reads (descriptions, schemas), but not
 the names: calls are routed by the inner set's names.
 
+A call that pauses (it needs approval, or runs outside the process) makes `next` raise
+the pause (`rt.DeferredCallError`), which passes through the wrapper to its caller: the
+wrapper's code after `await next(...)` does not run for it. A wrapper that must see
+every call, paused or not (an audit log), sets `pauses_as_results = True` on its class:
+`next` then returns the pause as an `rt.PausedResult` (`result.pause`, `result.requests`)
+instead of raising it, and returning that result passes the pause on to the caller,
+raised as before. Returning anything else answers the call in the pause's place (a
+wrapper's own policy denying it, say): the call was not run, and the result should say
+so.
+
 Outer toolsets call every toolset as `call_tool(ctx, name, args)`; the override with
 `next` is adapted to that signature when the subclass is defined (`next` defaults to the
 inner set's `call_tool`), so `super().call_tool(ctx, name, args, next)` works too.
@@ -26,12 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import DeferredCallError
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import cannot_run, failure_result
+from toolc.runtime.pausing import PausedResult
 from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.tool import LazyRef, LazyRefError
 from toolc.runtime.toolsets.abstract import (
@@ -75,11 +86,19 @@ else:
 class WrapperToolset(_WrapperBase):
     """Subclass and override `call_tool(self, ctx, name, args, next)`."""
 
+    pauses_as_results: ClassVar[bool] = False
+    """True: `next` returns a paused call as an `rt.PausedResult` instead of raising."""
+
     # `next` is required in the signature subclasses override; at run time every
     # `call_tool` of the class tree also takes the contract's three arguments (below).
     async def call_tool(
         self, ctx: RunContext[Any], name: str, args: dict[str, Any], next: CallNext
     ) -> ToolResult:
+        """Run the call: `await next(ctx, name, args)` runs the inner set's tool.
+
+        Override it to change the arguments before, the result after, or to answer
+        without calling `next`; the base class only calls `next`.
+        """
         return await next(ctx, name, args)
 
     def listing_is_fixed(self) -> bool:
@@ -109,13 +128,20 @@ def _adapt(wrap: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[ToolR
         args: dict[str, Any],
         next: CallNext | None = None,
     ) -> ToolResult:
+        # The outermost layer of this call (not a `super().call_tool(...)` inside it)
+        # turns pauses into results for the wrapper, and a returned one back into a pause.
+        outer = not isinstance(next, _PausesAsResults)
+        step = next if next is not None else self.inner.call_tool
+        if outer and self.pauses_as_results:
+            step = _PausesAsResults(step)
         try:
-            value = await wrap(self, ctx, name, args,
-                               next if next is not None else self.inner.call_tool)
+            value = await wrap(self, ctx, name, args, step)
         except DeferredCallError:
             raise
         except Exception as exc:  # noqa: BLE001  # user code: an error result, never a crash
             return failure_result(name, exc)
+        if outer and isinstance(value, PausedResult):
+            raise value.pause
         return value if isinstance(value, ToolResult) else to_tool_result(value, name)
 
     call_tool.__doc__ = wrap.__doc__
@@ -124,6 +150,21 @@ def _adapt(wrap: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[ToolR
 
 
 setattr(WrapperToolset, "call_tool", _adapt(WrapperToolset.__dict__["call_tool"]))  # noqa: B010
+
+
+class _PausesAsResults:
+    """The `next` of a wrapper with `pauses_as_results`: a pause is returned, not raised."""
+
+    __slots__ = ("step",)
+
+    def __init__(self, step: CallNext) -> None:
+        self.step = step
+
+    async def __call__(self, ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
+        try:
+            return await self.step(ctx, name, args)
+        except DeferredCallError as pause:
+            return PausedResult(pause)
 
 
 class LazyWrapperToolset(DelegatingToolset[Any]):
