@@ -41,6 +41,7 @@ class PausedResult(ToolResult):
         super().__init__([TextContent(f"Paused, {pause.reason}: {calls}; not run yet.")],
                          None, True)
         self.pause = pause
+        """The pause: an `ApprovalRequiredError` or an `ExternalCallRequired`."""
 
     @property
     def requests(self) -> list[DeferredToolRequest]:

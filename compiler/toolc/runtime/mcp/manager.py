@@ -1,22 +1,4 @@
-"""`mcp_manager`: several MCP servers connected together, their tools merged.
-
-Connecting (`await manager.connect()`, or entering `async with manager:`) connects
-every server in parallel; if some fail, the ones that connected are closed again and an
-`ExceptionGroup` names each server that failed. Disconnecting (`disconnect()`, or
-leaving the block) disconnects every server in parallel and raises an `ExceptionGroup`
-naming each server whose disconnect failed (all are attempted). As for one
-`MCPToolset`, `connect()` and `disconnect()` are not counted (`disconnect()` closes
-whatever is open) while `async with` blocks are; and a server not connected yet
-connects at its first use. Listing lists the servers in parallel and merges their
-tools in server order; a name two servers give is a `ToolsetError` naming both, unless
-`conflicts="last_wins"`: then the later server's tool wins, as in `CombinedToolset`.
-Instructions are the servers' own, each under its name.
-
-Servers are given to the constructor or added with `add_server` before the manager's
-first use (connected, entered, listed or called): a server added later would not be
-connected, nor left, with the others. A generated module fixes its managers as it
-builds them: their servers are the spec's.
-"""
+"""`mcp_manager`: several MCP servers connected together, their tools merged."""
 
 from __future__ import annotations
 
@@ -41,7 +23,25 @@ USED = ("the manager is fixed once used (connected, entered, listed or called); 
 
 
 class MCPManager(CombinedToolset):
-    """The tools of several MCP servers, by name, merged in server order."""
+    """The tools of several MCP servers, by name, merged in server order.
+
+    Connecting (`await manager.connect()`, or entering `async with manager:`) connects
+    every server in parallel; if some fail, the ones that connected are closed again and an
+    `ExceptionGroup` names each server that failed. Disconnecting (`disconnect()`, or
+    leaving the block) disconnects every server in parallel and raises an `ExceptionGroup`
+    naming each server whose disconnect failed (all are attempted). As for one
+    `MCPToolset`, `connect()` and `disconnect()` are not counted (`disconnect()` closes
+    whatever is open) while `async with` blocks are; and a server not connected yet
+    connects at its first use. Listing lists the servers in parallel and merges their
+    tools in server order; a name two servers give is a `ToolsetError` naming both, unless
+    `conflicts="last_wins"`: then the later server's tool wins, as in `CombinedToolset`.
+    Instructions are the servers' own, each under its name.
+
+    Servers are given to the constructor or added with `add_server` before the manager's
+    first use (connected, entered, listed or called): a server added later would not be
+    connected, nor left, with the others. A generated module fixes its managers as it
+    builds them: their servers are the spec's.
+    """
 
     def __init__(self, servers: Mapping[str, MCPToolset] | None = None, *,
                  conflicts: Conflicts = "error", id: str | None = None) -> None:

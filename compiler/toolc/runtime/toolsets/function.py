@@ -1,12 +1,4 @@
-"""`function`: tools run by Python handlers in this process.
-
-Tools are given to the constructor or added with `add_tool` before the set's first use
-(listed, called, entered, or asked for its names). From then on the set is fixed: the
-contract lets a caller rely on `listing_is_fixed()` and `static_names()` (a server
-lists it once, a combined set routes by its names once), so a tool added later could go
-unseen. A generated module fixes its sets as it builds them: their tools are the spec's,
-as the golden files publish them.
-"""
+"""`function`: tools run by Python handlers in this process."""
 
 from __future__ import annotations
 
@@ -26,7 +18,15 @@ USED = ("the set is fixed once used (listed, called, entered, or asked for its n
 
 
 class FunctionToolset(AbstractToolset[Any]):
-    """The given tools, in the given order; more can be added before first use."""
+    """The given tools, in the given order; more can be added before first use.
+
+    Tools are given to the constructor or added with `add_tool` before the set's first use
+    (listed, called, entered, or asked for its names). From then on the set is fixed: the
+    contract lets a caller rely on `listing_is_fixed()` and `static_names()` (a server
+    lists it once, a combined set routes by its names once), so a tool added later could go
+    unseen. A generated module fixes its sets as it builds them: their tools are the spec's,
+    as the golden files publish them.
+    """
 
     def __init__(self, tools: Sequence[Tool] = (), *, id: str | None = None) -> None:
         self.id = id

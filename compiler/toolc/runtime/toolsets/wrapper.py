@@ -1,35 +1,7 @@
 """`wrapper`: every call goes through a `WrapperToolset` subclass.
 
-A subclass overrides `call_tool(self, ctx, name, args, next: rt.CallNext)` and calls
-`await next(ctx, name, args)` to run the inner tool; it may change the arguments
-before and the result after, or answer without calling `next` at all. It may return any
-value a handler may (a str, a dict, a pydantic model, content blocks, a `ToolResult`):
-it is converted the same way; an exception it raises is an error result. It may also
-override `list_tools` to change what the model reads (descriptions, schemas), but not
-the names: calls are routed by the inner set's names.
-
-A call that pauses (it needs approval, or runs outside the process) makes `next` raise
-the pause (`rt.DeferredCallError`), which passes through the wrapper to its caller: the
-wrapper's code after `await next(...)` does not run for it. A wrapper that must see
-every call, paused or not (an audit log), sets `pauses_as_results = True` on its class:
-`next` then returns the pause as an `rt.PausedResult` (`result.pause`, `result.requests`)
-instead of raising it, and returning that result passes the pause on to the caller,
-raised as before. Returning anything else answers the call in the pause's place (a
-wrapper's own policy denying it, say): the call was not run, and the result should say
-so.
-
-Outer toolsets call every toolset as `call_tool(ctx, name, args)`; the override with
-`next` is adapted to that signature when the subclass is defined (`next` defaults to the
-inner set's `call_tool`), so `super().call_tool(ctx, name, args, next)` works too.
-
 `lazy_wrapper(inner, LazyRef("mod", "Class"))` imports the class at first use (entering
 the set, listing or calling) and builds `Class(inner)`; it also takes the class itself.
-
-Typing: a subclass's `call_tool(self, ctx, name, args, next)` must type-check under
-`mypy --strict`, and a 4-parameter override of the toolset contract's 3-parameter
-`call_tool` cannot. So type checkers see `WrapperToolset` as a class of its own (with
-the wrapper's `call_tool`), while at run time it is a `DelegatingToolset`. Typed code
-that needs the wrapper as an `AbstractToolset` uses `lazy_wrapper(inner, Class)`.
 """
 
 from __future__ import annotations
@@ -52,8 +24,9 @@ from toolc.runtime.toolsets.abstract import (
     ToolsetError,
 )
 
-# The `next` a wrapper's `call_tool` receives: runs the inner set's tool.
 CallNext = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]
+"""The `next` a wrapper's `call_tool` receives: `await next(ctx, name, args)` runs the
+inner set's tool."""
 
 
 if TYPE_CHECKING:
@@ -84,7 +57,37 @@ else:
 
 
 class WrapperToolset(_WrapperBase):
-    """Subclass and override `call_tool(self, ctx, name, args, next)`."""
+    """Every call goes through it: subclass and override `call_tool(self, ctx, name,
+    args, next)` (a spec's `wrapper`).
+
+    A subclass overrides `call_tool(self, ctx, name, args, next: rt.CallNext)` and calls
+    `await next(ctx, name, args)` to run the inner tool; it may change the arguments
+    before and the result after, or answer without calling `next` at all. It may return any
+    value a handler may (a str, a dict, a pydantic model, content blocks, a `ToolResult`):
+    it is converted the same way; an exception it raises is an error result. It may also
+    override `list_tools` to change what the model reads (descriptions, schemas), but not
+    the names: calls are routed by the inner set's names.
+
+    A call that pauses (it needs approval, or runs outside the process) makes `next` raise
+    the pause (`rt.DeferredCallError`), which passes through the wrapper to its caller: the
+    wrapper's code after `await next(...)` does not run for it. A wrapper that must see
+    every call, paused or not (an audit log), sets `pauses_as_results = True` on its class:
+    `next` then returns the pause as an `rt.PausedResult` (`result.pause`, `result.requests`)
+    instead of raising it, and returning that result passes the pause on to the caller,
+    raised as before. Returning anything else answers the call in the pause's place (a
+    wrapper's own policy denying it, say): the call was not run, and the result should say
+    so.
+
+    Outer toolsets call every toolset as `call_tool(ctx, name, args)`; the override with
+    `next` is adapted to that signature when the subclass is defined (`next` defaults to the
+    inner set's `call_tool`), so `super().call_tool(ctx, name, args, next)` works too.
+
+    Typing: a subclass's `call_tool(self, ctx, name, args, next)` must type-check under
+    `mypy --strict`, and a 4-parameter override of the toolset contract's 3-parameter
+    `call_tool` cannot. So type checkers see `WrapperToolset` as a class of its own (with
+    the wrapper's `call_tool`), while at run time it is a `DelegatingToolset`. Typed code
+    that needs the wrapper as an `AbstractToolset` uses `lazy_wrapper(inner, Class)`.
+    """
 
     pauses_as_results: ClassVar[bool] = False
     """True: `next` returns a paused call as an `rt.PausedResult` instead of raising."""
