@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -19,6 +24,25 @@ PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 DIRECTIVE = re.compile(r"^::: (\S+)$", re.MULTILINE)
 # A block indented under a blank line: Markdown shows it as code, and no test would run it.
 INDENTED_CODE = re.compile(r"\n\n(    \S.*)")
+
+
+def generated_copy(project: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """For a fixture: `project` holds a copy of the repository's generated/, is the
+    current folder and on the path (examples/ too), and `generated` modules imported in
+    the test are that copy's, forgotten afterwards."""
+    shutil.copytree(ROOT / "generated", project / "generated")
+    monkeypatch.chdir(project)
+    for variable in ("WORKBENCH_WORKSPACE", "WORKBENCH_LOG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    monkeypatch.syspath_prepend(str(project))
+    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
+        monkeypatch.delitem(sys.modules, name)  # the copy here is imported, then forgotten
+    before = set(sys.modules)
+    yield project
+    for name in set(sys.modules) - before:
+        if name == "generated" or name.startswith("generated."):
+            del sys.modules[name]
 
 
 def reference_pages() -> list[Path]:

@@ -4,7 +4,6 @@ holding a copy of the repository's generated/ (examples/ on the path)."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 import types
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from docs_support import (
     INDENTED_CODE,
     ROOT,
     documented_objects,
+    generated_copy,
     python_blocks,
     reference_pages,
 )
@@ -26,22 +26,10 @@ PAGES = reference_pages()
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A project of the bundled modules: `toolc serve workbench` works from it."""
-    shutil.copytree(ROOT / "generated", tmp_path / "generated")
     (tmp_path / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\noutput = "generated"\n'
         f"python-path = [{str(ROOT / 'examples')!r}]\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    for variable in ("WORKBENCH_WORKSPACE", "WORKBENCH_LOG"):
-        monkeypatch.delenv(variable, raising=False)
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
-        monkeypatch.delitem(sys.modules, name)  # the copy here is imported, then forgotten
-    before = set(sys.modules)
-    yield tmp_path
-    for name in set(sys.modules) - before:
-        if name == "generated" or name.startswith("generated."):
-            del sys.modules[name]
+    yield from generated_copy(tmp_path, monkeypatch)
 
 
 def run_blocks(blocks: list[str], where: str, monkeypatch: pytest.MonkeyPatch) -> None:

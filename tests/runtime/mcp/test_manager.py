@@ -96,15 +96,17 @@ async def test_with_last_wins_the_later_server_answers(
     assert (result.is_error, result.text_content) == (False, "second")
 
 
+@pytest.mark.parametrize("how", ["enter", "connect"])
 async def test_a_failed_connect_names_the_server_and_closes_the_others(
-    http_toy: Callable[[str], HttpToy],
+    http_toy: Callable[[str], HttpToy], how: str
 ) -> None:
+    """Entering `async with` and `connect()` alike."""
     web = rt.MCPToolset(http=rt.HttpServer(http_toy("h_").url))
     manager = rt.MCPManager(
         {"web": web, "ghost": rt.MCPToolset(stdio=rt.StdioServer("/nonexistent/mcp-server"))}
     )
     with pytest.raises(ExceptionGroup) as info:
-        await manager.__aenter__()
+        await (manager.__aenter__() if how == "enter" else manager.connect())
     assert info.value.message == "connecting MCP servers failed: ghost"
     (error,) = info.value.exceptions
     assert isinstance(error, rt.MCPServerError) and error.server == "ghost"
@@ -196,21 +198,6 @@ async def test_after_first_use_adding_a_server_is_an_error_saying_why(
             await fresh.disconnect()
         with pytest.raises(RuntimeError, match="cannot add server 'late'"):
             fresh.add_server("late", rt.MCPToolset(http=rt.HttpServer(url)))
-
-
-async def test_connect_that_partly_fails_names_the_server_and_disconnects_the_others(
-    http_toy: Callable[[str], HttpToy],
-) -> None:
-    web = rt.MCPToolset(http=rt.HttpServer(http_toy("h_").url))
-    manager = rt.MCPManager(
-        {"web": web, "ghost": rt.MCPToolset(stdio=rt.StdioServer("/nonexistent/mcp-server"))}
-    )
-    with pytest.raises(ExceptionGroup) as info:
-        await manager.connect()
-    assert info.value.message == "connecting MCP servers failed: ghost"
-    (error,) = info.value.exceptions
-    assert isinstance(error, rt.MCPServerError) and error.server == "ghost"
-    assert web._conn is None
 
 
 async def test_disconnect_tries_every_server_and_raises_a_group_naming_the_failed(
