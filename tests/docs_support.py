@@ -85,7 +85,9 @@ def documented_objects() -> list[Any]:
         found[obj.path] = obj
         if isinstance(obj, griffe.Class | griffe.Module):
             for name, member in obj.members.items():
-                if not member.is_alias and not name.startswith("_") and member.is_public:
+                # (a package's submodules are pages of their own, or not rendered)
+                if not member.is_alias and not name.startswith("_") and member.is_public \
+                        and not isinstance(member, griffe.Module):
                     walk(member)
 
     for name in directives():
