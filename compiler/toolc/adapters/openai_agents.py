@@ -69,6 +69,7 @@ from agents.tool_context import ToolContext
 RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
 """`run_external(name, args)`: run an external tool, returning what its result is."""
 
+
 def strict_problems(schema: Mapping[str, Any]) -> list[str]:
     """Why `schema` cannot be sent with `strict: true` as it is, one line per reason
     (empty: it can, unchanged): the build's `openai-strict` target check

@@ -99,6 +99,21 @@ REASONS = ("malformed", "other key", "other call", "expired", "used", "unrecorde
 class ApprovalStates:
     """Makes and redeems the states of approval questions under one key ring.
 
+    Args:
+        keys: The key ring, each key at least 32 bytes: the first signs, every one
+            verifies (rotate as `[old, new]`, then `[new, old]`, then `[new]`). None: a
+            random key of this process, so another process refuses its states.
+        ttl: How long an answer holds after its question, in seconds.
+        audience: The name states are signed for (the states `to_mcp_server` makes
+            when given none are signed for the server's name).
+        used: Where redeemed nonces are remembered: an object with `async def
+            claim(nonce, expires) -> bool` (True the first time); `MemoryNonces` by
+            default. A store the replicas share makes "once" hold across them.
+        clock: The time, as `time.time()` gives it.
+
+    Raises:
+        ValueError: A key shorter than 32 bytes, or a `ttl` that is not positive.
+
     Attributes:
         shared: Whether the keys were given (replicas share them); False: a key of this
             process only.
