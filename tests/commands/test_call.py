@@ -375,6 +375,19 @@ def test_a_target_that_is_not_there(tmp_path: Path) -> None:
     assert code == 2 and "no such spec" in err
 
 
+def test_a_spec_with_errors_is_reported_at_its_lines_and_nothing_runs(
+        tmp_path: Path) -> None:
+    broken = PROBE_SPEC.replace("{type: integer, description: A count.", "{type: intger, "
+                                "description: A count.")
+    spec = make_project(tmp_path / "bad", "probe", broken, PROBE_HANDLERS) / "specs" / \
+        "probe.toolc.yaml"
+    code, out, err = call(str(spec), "show", ("count=1",))
+    assert (code, out) == (1, ""), err
+    assert "probe.toolc.yaml:9:21: error[TC305]: " in err and "unknown type 'intger'; did you mean " \
+        "'integer'?" in err
+    assert err.endswith("error: the specs have errors; nothing is served\n")
+
+
 def test_a_toolset_that_cannot_be_entered_is_said_not_raised(tmp_path: Path) -> None:
     (tmp_path / "specs").mkdir()
     (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
