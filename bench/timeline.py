@@ -73,7 +73,8 @@ def instrument() -> None:
     from toolc import pipeline as build
     from toolc.certify import child
     from toolc.certify import process as certifier
-    from toolc.output import incremental, staging
+    from toolc.output import staging
+    from toolc.reuse import modules as incremental
 
     for name in ("input_key", "compile_specs", "render_outputs", "_diff_or_report"):
         wrap(build, name, "build")

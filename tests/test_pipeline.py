@@ -1,4 +1,4 @@
-"""The build pipeline and its no-op cache (toolc.output.cache): a build with nothing changed is
+"""The build pipeline and its no-op cache (toolc.reuse.noop): a build with nothing changed is
 answered from its record, and every kind of change makes the next build a full one."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import pytest
 import toolc
 from fork_support import wait_until_single_threaded
 from toolc.config import Config, load_config
-from toolc.output.cache import input_key, remember_build
 from toolc.pipeline import build, render_outputs
 from toolc.report.diagnostic_formats import render_text
+from toolc.reuse.noop import input_key, remember_build
 from toolc.specs import compile_specs, discover
 
 SPEC = """\
@@ -113,7 +113,7 @@ def test_another_toolc_version_builds_again(project: Config,
 
 def test_another_dependency_version_builds_again(project: Config,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolc.output import cache
+    from toolc.reuse import noop as cache
 
     build(project, certify=False)
     real = cache.dependency_versions()
@@ -125,7 +125,7 @@ def test_dependency_versions_are_what_importlib_metadata_says(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib.metadata import PackageNotFoundError, version
 
-    from toolc.output import cache
+    from toolc.reuse import noop as cache
 
     def expected(name: str) -> str:
         try:
@@ -303,7 +303,7 @@ def test_the_certifying_process_serves_user_code_under_the_policy_it_was_given(
 def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached(
     project: Config,
 ) -> None:
-    from toolc.output.cache import certified_code
+    from toolc.reuse.noop import certified_code
     from toolc.specs import compile_specs
 
     spec = project.root / "specs" / "notes.toolc.yaml"

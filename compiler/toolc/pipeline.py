@@ -22,8 +22,17 @@ from .collector import collector_for_user_code
 from .config import Config
 from .diagnostics import CERTIFY_CODES, COMPARISON_CODES, Span
 from .ir import ProjectIR
-from .output import components, incremental
-from .output.cache import (
+from .output.confine import OutputError
+from .output.journal import JOURNAL
+from .output.lock import build_lock
+from .output.plan import Plan, plan
+from .output.staging import StagedTree
+from .publish import SCHEMAS_DIR, publish_project
+from .reuse import components
+from .reuse import modules as incremental
+from .reuse.components import Taken
+from .reuse.modules import MEMORY
+from .reuse.noop import (
     cache_record,
     cached_plan,
     environment_text,
@@ -35,14 +44,6 @@ from .output.cache import (
     remembered,
     replayed,
 )
-from .output.components import Taken
-from .output.confine import OutputError
-from .output.incremental import MEMORY
-from .output.journal import JOURNAL
-from .output.lock import build_lock
-from .output.plan import Plan, plan
-from .output.staging import StagedTree
-from .publish import SCHEMAS_DIR, publish_project
 from .specs import Compiled, Progress, compile_specs, discover, shown_path, sources_of
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from .diff.gate import Base
     from .diff.result import SchemaDiff
     from .generate import ModuleSink
-    from .output.incremental import Reuse
+    from .reuse.modules import Reuse
 
 @dataclass(slots=True)
 class BuildResult:
@@ -76,11 +77,11 @@ def render_outputs(project: ProjectIR, staged: StagedTree | None = None,
     process serves one module while the next is generated). ``staged``: the files are
     staged for writing as they are made, each batch by another process while this one
     goes on (the golden files first: they are many). ``reuse``: the code of the modules
-    it names is taken as it is (``toolc.output.incremental``), not generated again.
+    it names is taken as it is (``toolc.reuse.modules``), not generated again.
     """
     # lazy: 10 more toolc module(s), only when this runs
     from .generate import generate_project
-    from .output.incremental import generate_reusing, publish_reusing
+    from .reuse.modules import generate_reusing, publish_reusing
 
     golden = publish_project(project) if reuse is None else publish_reusing(project, reuse)
     if staged is not None:
@@ -231,7 +232,7 @@ def _analyse(config: Config, read: Mapping[Path, bytes] | None, *, certify: bool
              progress: Progress | None) -> _Analysed:
     """The front end, taking over the components nothing changed (never for a checking
     build: ``read`` is None then, as the records could come from the checkout it checks),
-    and per module what the last build made of it (``toolc.output.incremental``)."""
+    and per module what the last build made of it (``toolc.reuse.modules``)."""
     if read is None:
         return _Analysed(compile_specs(config, progress=progress))
     environment = environment_text(config)

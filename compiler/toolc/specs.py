@@ -17,8 +17,8 @@ from .config import Config
 from .diagnostics import BUDGET_CODES, DiagnosticBag, SpecError
 from .ir import ProjectIR
 from .loader import MAX_BYTES, LoadedFile, load_file
-from .output.components import Taken, collides
-from .output.incremental import MEMORY
+from .reuse.components import Taken, collides
+from .reuse.modules import MEMORY
 from .untrusted import FileRefused, read_untrusted
 
 SPEC_SUFFIX = ".toolc.yaml"
@@ -64,7 +64,7 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
                   read: Mapping[Path, bytes] | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag.
 
-    ``taken``: components whose analysis is taken over (``toolc.output.components``;
+    ``taken``: components whose analysis is taken over (``toolc.reuse.components``;
     ``read``: the bytes of their specs, as their digests were taken): their specs are
     not analysed again. When the analysis of the rest could say anything else than a
     full analysis would (it has errors, a module name meets a taken one), the full

@@ -37,13 +37,13 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from ..config import Config
 from ..diagnostics import DiagnosticBag, Severity
 from ..ir import ModuleIR, PreparedToolsetIR, ProjectIR, ToolIR, WrapperToolsetIR, referred
-from ..output.incremental import judged, replay, used_marks
 from ..publish import golden_path
+from ..reuse.modules import judged, replay, used_marks
 from ..runtime.tool import LazyRef
 from .staged_import import staged_package
 
 if TYPE_CHECKING:
-    from ..output.incremental import Reuse
+    from ..reuse.modules import Reuse
 
 MAX_REPORTED = 20  # differences reported per tool; the rest are counted
 

@@ -65,7 +65,7 @@ from .child import (
 )
 
 if TYPE_CHECKING:
-    from ..output.incremental import Reuse
+    from ..reuse.modules import Reuse
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
@@ -179,7 +179,7 @@ class Certifier:
         self.results: dict[str, Result] = {}
         self.unstaged: OSError | None = None        # why the code could not be written
         self.stopped = False
-        # Modules whose verdict the build reuses (toolc.output.incremental): announced for the
+        # Modules whose verdict the build reuses (toolc.reuse.modules): announced for the
         # modules that import them (their stand-ins), never served.
         self.skip: set[str] = set()
 
@@ -227,8 +227,8 @@ class Certifier:
         the folder); otherwise it is stopped at once. ``reuse``: as for ``certify_build``
         (its verdicts must name the modules in ``skip``)."""
         # lazy: the incremental record (cache, publish): the process is forked before
-        from ..output.incremental import judged as _keep
-        from ..output.incremental import replay, used_marks
+        from ..reuse.modules import judged as _keep
+        from ..reuse.modules import replay, used_marks
 
         if reuse is not None:
             self.skip = set(reuse.verdicts)
@@ -280,7 +280,7 @@ class Certifier:
                 elif rel == INIT:
                     self._stage(rel, text, None)
                 # else the code of a module whose component was taken over (not in the
-                # project: toolc.output.components); no module served imports it
+                # project: toolc.reuse.components); no module served imports it
         if INIT not in self.written:
             self._write(INIT, "")
         for module in project.modules.values():

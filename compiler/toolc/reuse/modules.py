@@ -1,8 +1,8 @@
 """Incremental builds: per module, reuse what an unchanged module produced last time.
 
-The no-op cache (``toolc.output.cache``) answers only when nothing changed at all. When
+The no-op cache (``toolc.reuse.noop``) answers only when nothing changed at all. When
 something did, a writing build runs the front end over the components an edit reached
-(``toolc.output.components`` takes the others over), then, per module, reuses what the
+(``toolc.reuse.components`` takes the others over), then, per module, reuses what the
 last clean build made of a module whose *key* is unchanged:
 
 - its generated code (``<module>.py``), read back from the output folder and reused only
@@ -45,9 +45,10 @@ from ..config import Config
 from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
 from ..graphs import reachable
 from ..ir import ProjectIR
+from ..output.confine import OutputError, check_way, is_plain_file
 from ..publish import golden_path, golden_text
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
-from .cache import (
+from .noop import (
     _diagnostic_from,
     _diagnostic_record,
     certified_code,
@@ -55,7 +56,6 @@ from .cache import (
     read_record,
     write_cache_file,
 )
-from .confine import OutputError, check_way, is_plain_file
 
 if TYPE_CHECKING:
     from ..diff import ToolSet
@@ -214,7 +214,7 @@ def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str],
     """The keys of this build's modules and what the record lets it reuse. A module
     whose certification imports user code that cannot all be hashed has no verdict
     reused (nor recorded: ``Reuse.certifiable``). ``taken``: the components whose
-    analysis was taken over (``toolc.output.components``): every input of theirs is as
+    analysis was taken over (``toolc.reuse.components``): every input of theirs is as
     recorded, and so are their modules' keys. ``environment``: ``cache.environment_text``."""
 
     graph = module_graph(project)

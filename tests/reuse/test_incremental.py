@@ -1,4 +1,4 @@
-"""Incremental builds (toolc.output.incremental): after random edit sequences, what a build that
+"""Incremental builds (toolc.reuse.modules): after random edit sequences, what a build that
 reuses its record made equals, byte for byte, what a clean build makes of the same
 inputs (no record, the same output folder to start from), and says the same things.
 
@@ -8,7 +8,7 @@ back, the predicate certification imports, a module joined to or split from the 
 component, a module renamed onto another's name, a suppression used or left unused, a
 schema file a `$ref` inlines, a golden file edited by hand), copies it without its
 cache, and builds both copies, certifying. The reusing build takes over the analysis of
-the components nothing changed (``toolc.output.components``)."""
+the components nothing changed (``toolc.reuse.components``)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ import mcp  # noqa: F401  # the certifying processes forked by the builds inheri
 import pytest
 from incremental_support import WORDS, State, output_of, returns_of, shown, write
 from toolc.config import load_config
-from toolc.output import components, incremental
 from toolc.pipeline import build
 from toolc.report.diagnostic_formats import render_text
+from toolc.reuse import components
+from toolc.reuse import modules as incremental
 
 
 def describe(state: State, rng: random.Random) -> None:

@@ -1,4 +1,4 @@
-"""Per-component reuse of the analysis (toolc.output.components): what is taken over, when
+"""Per-component reuse of the analysis (toolc.reuse.components): what is taken over, when
 the full analysis runs instead, and that the record is untrusted input. The randomized
 comparison with clean builds is in test_incremental.py."""
 
@@ -14,8 +14,8 @@ import pytest
 from incremental_support import State, output_of, shown, write
 from toolc.config import load_config
 from toolc.diagnostics import Diagnostic, Severity, Span
-from toolc.output import components
 from toolc.pipeline import BuildResult, build
+from toolc.reuse import components
 
 RECORD = Path(".toolc-cache") / components.RECORD_FILE
 

@@ -16,7 +16,7 @@ each spec's path and bytes, the schema files its ``$ref``s inline, what the hand
 found for each module name it looked up, and the user code certification imports. Its
 golden files must still be the files this machine's build wrote (inode, modification
 time, size) with their recorded hashes. Its modules' code and certification verdicts are
-``toolc.output.incremental``'s, under the same module keys as ever.
+``toolc.reuse.modules``'s, under the same module keys as ever.
 
 Where taking over could say anything else than a full analysis, the build runs the full
 one (``toolc.pipeline``): when the analysis of the rest reports an error (its messages
@@ -54,10 +54,12 @@ from ..diagnostics import (
     Suppression,
 )
 from ..ir import ProjectIR
+from ..output.confine import OutputError, check_way, entry_problem
 from ..publish import SCHEMAS_DIR
 from ..python_source import outcomes_match, source_index
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
-from .cache import (
+from .modules import MEMORY, Graph
+from .noop import (
     BadRecord,
     _diagnostic_from,
     _diagnostic_record,
@@ -70,8 +72,6 @@ from .cache import (
     read_record,
     write_cache_file,
 )
-from .confine import OutputError, check_way, entry_problem
-from .incremental import MEMORY, Graph
 
 RECORD_FORMAT = 1
 RECORD_FILE = "components.json"

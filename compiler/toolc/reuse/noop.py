@@ -41,12 +41,12 @@ from ..config import Config
 from ..diagnostics import RULES, Diagnostic, Severity, Span
 from ..ir import ProjectIR, ToolsetIR, referred, user_code
 from ..loader import MAX_BYTES, link_problem
+from ..output.confine import OutputError, check_way, entry_problem
+from ..output.files import replace_file
+from ..output.journal import JOURNAL
+from ..output.lock import CACHE_DIR, cache_folder
+from ..output.plan import MANIFEST, Plan, read_manifest
 from ..untrusted import FILE_BYTES, RECORD_BYTES, FileRefused, read_untrusted
-from .confine import OutputError, check_way, entry_problem
-from .files import replace_file
-from .journal import JOURNAL
-from .lock import CACHE_DIR, cache_folder
-from .plan import MANIFEST, Plan, read_manifest
 
 CACHE_FORMAT = 1
 CACHE_FILE = Path(CACHE_DIR) / "build.json"

@@ -1,11 +1,11 @@
-"""toolc.output.cache: what the no-op cache's key covers."""
+"""toolc.reuse.noop: what the no-op cache's key covers."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import toolc
-from toolc.output.cache import PACKAGE, code_digest
+from toolc.reuse.noop import PACKAGE, code_digest
 
 
 def test_the_code_digest_covers_the_whole_package() -> None:
