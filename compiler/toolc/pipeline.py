@@ -31,19 +31,18 @@ from .publish import SCHEMAS_DIR, publish_project
 from .reuse import components
 from .reuse import modules as incremental
 from .reuse.components import Taken
+from .reuse.inputs import environment_text, read_specs
 from .reuse.modules import MEMORY
 from .reuse.noop import (
     cache_record,
     cached_plan,
-    environment_text,
     forget_build,
     input_key,
-    read_specs,
-    records_noticed,
     remember_build,
     remembered,
     replayed,
 )
+from .reuse.records import records_noticed
 from .specs import Compiled, Progress, compile_specs, discover, shown_path, sources_of
 
 if TYPE_CHECKING:

@@ -58,19 +58,19 @@ from ..output.confine import OutputError, check_way, entry_problem
 from ..publish import SCHEMAS_DIR
 from ..python_source import outcomes_match, source_index
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
+from .inputs import certified_code
 from .modules import MEMORY, Graph
-from .noop import (
+from .records import (
     BadRecord,
-    _diagnostic_from,
-    _diagnostic_record,
-    certified_code,
     check_looked_up,
-    forget_cache_file,
+    diagnostic_from,
+    diagnostic_record,
+    forget_record,
     hashes_match,
     ignored,
     inside_project,
     read_record,
-    write_cache_file,
+    write_record,
 )
 
 RECORD_FORMAT = 1
@@ -289,7 +289,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
                                      if rel not in taken_golden})
     # A taken component's golden files were found as recorded, and kept as they are.
     components.extend(taken.components if taken is not None else ())
-    write_cache_file(config, RECORD_FILE, {
+    write_record(config, RECORD_FILE, {
         "format": RECORD_FORMAT, "environment": _digest(environment),
         "components": [_component_record(c) for c in components]})
 
@@ -334,7 +334,7 @@ def _golden_of(config: Config, components: list[Component],
 
 
 def forget(config: Config) -> None:
-    forget_cache_file(config, RECORD_FILE)
+    forget_record(config, RECORD_FILE)
 
 
 def _digest(text: str) -> str:
@@ -352,7 +352,7 @@ def _component_record(c: Component) -> dict[str, Any]:
         "suppressions": {spec: [[[s.line, s.col, s.length], list(written), list(used)]
                                 for s, written, used in marks]
                          for spec, marks in c.suppressions.items()},
-        "diagnostics": [_diagnostic_record(d) for d in c.diagnostics],
+        "diagnostics": [diagnostic_record(d) for d in c.diagnostics],
         "budgets": {name: b.as_json() for name, b in c.budgets.items()},
         "golden": {name: {rel: [sha, identity] for rel, (sha, identity) in files.items()}
                    for name, files in c.golden.items()},
@@ -445,7 +445,7 @@ def _diagnostics(value: Any, component: Component) -> bool:
     if not isinstance(value, list) or len(value) > 100_000:
         return False
     for item in value:
-        d = _diagnostic_from(item)
+        d = diagnostic_from(item)
         if d is None or d.code == "TC022" or d.span is None or d.span.path not in component.specs:
             return False
         component.diagnostics.append(d)

@@ -48,14 +48,8 @@ from ..ir import ProjectIR
 from ..output.confine import OutputError, check_way, is_plain_file
 from ..publish import golden_path, golden_text
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
-from .noop import (
-    _diagnostic_from,
-    _diagnostic_record,
-    certified_code,
-    ignored,
-    read_record,
-    write_cache_file,
-)
+from .inputs import certified_code
+from .records import diagnostic_from, diagnostic_record, ignored, read_record, write_record
 
 if TYPE_CHECKING:
     from ..diff import ToolSet
@@ -378,10 +372,10 @@ def remember(config: Config, files: Mapping[str, str], reuse: Reuse, *,
             "code": code_hash(files[f"{name}.py"]),
             "file": identity,
             "verdict": None if verdict is None else {
-                "diagnostics": [_diagnostic_record(d) for d in verdict.diagnostics],
+                "diagnostics": [diagnostic_record(d) for d in verdict.diagnostics],
                 "marks": [list(m) for m in verdict.marks]},
         }
-    write_cache_file(config, RECORD_FILE, {"format": RECORD_FORMAT, "modules": modules})
+    write_record(config, RECORD_FILE, {"format": RECORD_FORMAT, "modules": modules})
 
 
 def _carried(config: Config, name: str, key: str) -> Verdict | None:
@@ -431,7 +425,7 @@ def _verdict(item: Any) -> Verdict | None:
     raw, marks = item.get("diagnostics"), item.get("marks")
     if not isinstance(raw, list) or not isinstance(marks, list) or len(raw) > 100_000:
         return None
-    diagnostics = [_diagnostic_from(d) for d in raw]
+    diagnostics = [diagnostic_from(d) for d in raw]
     if any(d is None or d.code not in CERTIFY_CODES for d in diagnostics):
         return None
     found: list[Mark] = []
