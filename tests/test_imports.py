@@ -140,6 +140,53 @@ def test_the_runtime_imports_nothing_of_the_compiler() -> None:
                     f"{module} imports {name}")
 
 
+# What sits above the stages, and so may use the reuse wing: the pipeline, which hands the
+# stages what they reuse, and what runs a build (the commands and what they run).
+ABOVE_THE_STAGES = ("toolc.reuse", "toolc.pipeline", "toolc.commands", "toolc.cli",
+                    "toolc.__main__", "toolc.serving", "toolc.importer", "toolc.lsp")
+
+
+def every_import(module: str) -> set[str]:
+    """Every toolc module or package ``module`` imports from: at the top, inside a
+    function, under TYPE_CHECKING (an annotation is a dependency too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(module, node)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found & MODULES.keys()  # modules and packages (a name imported from one: not)
+
+
+def reuse_importers(modules: dict[str, set[str]]) -> list[str]:
+    """``module -> import`` for each import of the reuse package by a module below it."""
+    return [f"{module} -> {name}" for module, names in sorted(modules.items())
+            if not module.startswith(ABOVE_THE_STAGES) for name in sorted(names)
+            if name == "toolc.reuse" or name.startswith("toolc.reuse.")]
+
+
+def test_no_stage_imports_the_reuse_package() -> None:
+    """The stages are handed what they reuse as plain data (``toolc.reuse.handed``): a
+    stage can be read, run and tested without the caches, and they cannot weave back
+    through it. Function-level and type-checking imports count too."""
+    found = reuse_importers({module: every_import(module) for module in MODULES})
+    assert found == [], f"stage modules importing toolc.reuse: {found}"
+
+
+def test_the_reuse_rule_sees_every_kind_of_import() -> None:
+    edges = {module: every_import(module) for module in MODULES}
+    assert "toolc.reuse.handed" in edges["toolc.pipeline"]  # at the top
+    assert "toolc.certify.compare" in edges["toolc.pipeline"]  # inside a function
+    assert "toolc.frontend" in edges["toolc.reuse.handed"]  # under TYPE_CHECKING
+    assert reuse_importers({"toolc.specs": {"toolc.reuse.memory"},
+                            "toolc.certify.compare": {"toolc.reuse"},
+                            "toolc.pipeline": {"toolc.reuse.last_build"},
+                            "toolc.reusable": {"toolc.reuser"}}) == [
+        "toolc.certify.compare -> toolc.reuse", "toolc.specs -> toolc.reuse.memory"]
+
+
 def _function_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     found: dict[int, ast.Import | ast.ImportFrom] = {}
     for node in ast.walk(tree):

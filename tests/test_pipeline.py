@@ -17,10 +17,11 @@ import pytest
 import toolc
 from fork_support import wait_until_single_threaded
 from toolc.config import Config, load_config
+from toolc.frontend import compile_specs
 from toolc.pipeline import build, render_outputs
 from toolc.report.diagnostic_formats import render_text
 from toolc.reuse.noop import input_key, remember_build
-from toolc.specs import compile_specs, discover
+from toolc.specs import discover
 
 SPEC = """\
 toolc: 1
@@ -279,8 +280,8 @@ def test_the_certifying_process_serves_user_code_under_the_policy_it_was_given(
 def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached(
     project: Config,
 ) -> None:
+    from toolc.frontend import compile_specs
     from toolc.reuse.inputs import certified_code
-    from toolc.specs import compile_specs
 
     spec = project.root / "specs" / "notes.toolc.yaml"
     edit(spec, "export: main", "  files: {kind: mcp, stdio: {command: no-such-server}}\n"
@@ -417,7 +418,7 @@ def test_a_certified_build_of_a_url_the_schema_declares_makes_no_request(
 def test_a_spec_linked_out_of_the_project_is_reported_and_never_read(
         project: Config, monkeypatch: pytest.MonkeyPatch) -> None:
     from toolc.commands.validate import validate
-    from toolc.specs import compile_specs
+    from toolc.frontend import compile_specs
 
     monkeypatch.setenv("TOOLC_TEST_SECRET", "hunter2")
     (project.root / "specs" / "env.toolc.yaml").symlink_to("/proc/self/environ")
@@ -433,7 +434,7 @@ def test_a_spec_linked_out_of_the_project_is_reported_and_never_read(
 
 
 def test_a_spec_linked_inside_the_project_is_read_under_its_own_name(project: Config) -> None:
-    from toolc.specs import compile_specs
+    from toolc.frontend import compile_specs
 
     shared = project.root / "shared"
     shared.mkdir()

@@ -31,10 +31,10 @@ from toolc.certify import process as certifier
 from toolc.certify.process import Certifier, can_fork
 from toolc.config import Config
 from toolc.diagnostics import Diagnostic, DiagnosticBag
+from toolc.frontend import compile_specs
 from toolc.generate import generate_project
 from toolc.ir import ModuleIR
 from toolc.pipeline import build, render_outputs
-from toolc.specs import compile_specs
 
 SPEC = """\
 toolc: 1

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from ..config import Config, load_config
 from ..diagnostics import SpecError
-from ..reuse.modules import MEMORY
+from ..reuse.memory import MEMORY
 from ..specs import SPEC_SUFFIX
 
 # Folders whose files are never inputs (tools' caches, environments, version control).

@@ -51,15 +51,16 @@ from ..diagnostics import (
     Diagnostic,
     DiagnosticBag,
     Span,
-    Suppression,
 )
+from ..frontend import Mark, Replay
 from ..ir import ProjectIR
 from ..output.confine import OutputError, check_way, entry_problem
 from ..publish import SCHEMAS_DIR
 from ..python_source import outcomes_match, source_index
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 from .inputs import certified_code
-from .modules import MEMORY, Graph
+from .memory import MEMORY
+from .modules import Graph
 from .records import (
     BadRecord,
     check_looked_up,
@@ -75,7 +76,6 @@ from .records import (
 
 RECORD_FORMAT = 1
 RECORD_FILE = "components.json"
-Mark = tuple[Span, tuple[str, ...], tuple[str, ...]]  # a suppression: comment, written, used
 
 
 @dataclass(slots=True)
@@ -133,16 +133,22 @@ class Taken:
     def budgets(self) -> list[ExportBudget]:
         return [b for c in self.components for b in c.budgets.values()]
 
-    def replay(self, bag: DiagnosticBag) -> None:
-        """Into ``bag``: the taken specs' suppressions (so that the judges of every stage
-        say again what they said of them) and what their analysis reported."""
-        for c in self.components:
-            for spec, marks in c.suppressions.items():
-                bag.add_suppressions(spec, [Suppression(span, written)
-                                            for span, written, _ in marks])
-                for span, _, used in marks:
-                    bag.suppressions[spec][span.line].used.update(used)
-            bag.items.extend(c.diagnostics)
+    def replay(self, read: Mapping[str, bytes]) -> Replay | None:
+        """What the front end is handed in place of analysing the taken specs again
+        (``read``: each spec's bytes, as shown, as their digests were taken); None if a
+        spec's bytes are not there or cannot be decoded."""
+        sources: dict[str, str] = {}
+        for spec in self.specs:
+            data = read.get(spec)
+            if data is None:
+                return None
+            try:
+                sources[spec] = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                return None
+        return Replay({name: spec for name, (spec, _) in self.graph.items()}, sources,
+                      [(c.suppressions, c.diagnostics) for c in self.components],
+                      self.budgets)
 
 
 # -- taking over ---------------------------------------------------------------------------
@@ -234,13 +240,6 @@ def _listed(folder: Path) -> set[str] | None:
         return {name for name in os.listdir(folder) if name.endswith(".json")}
     except OSError:
         return None if os.path.lexists(folder) else set()
-
-
-def collides(taken: Taken, names: Iterable[str]) -> bool:
-    """Whether a module name of the analysed specs meets a taken one, even in case only
-    (TC308, TC313: a full analysis reports them, and decides which module is first)."""
-    folded = {name.casefold() for name in taken.graph}
-    return any(name.casefold() in folded for name in names)
 
 
 # -- recording -----------------------------------------------------------------------------
