@@ -18,12 +18,13 @@ golden files must still be the files this machine's build wrote (inode, modifica
 time, size) with their recorded hashes. Its modules' code and certification verdicts are
 ``toolc.reuse.modules``'s, under the same module keys as ever.
 
-Where taking over could say anything else than a full analysis, the build runs the full
-one (``toolc.pipeline``): when the analysis of the rest reports an error (its messages
-may suggest names of modules it did not see), when a module name meets a taken one, when
-a taken module's key changed (schema files or user code of the rest are in every key),
-when a taken module's code or verdict cannot be reused. A component is recorded only if
-every diagnostic of its analysis is located in its own specs.
+What is taken is handed to the front end as a ``toolc.frontend.Replay``. Where taking
+over could say anything else than a full analysis, the front end runs the full one:
+when the analysis of the rest reports an error (its messages may suggest names of
+modules it did not see), when a module name meets a taken one. Nothing is taken when a
+taken module's code (or, certifying, its verdict) cannot be reused: it would need its IR
+(``toolc.reuse.last_build``). A component is recorded only if every diagnostic of its
+analysis is located in its own specs.
 
 The record is untrusted input like ``modules.json``: each entry is checked for shape
 (one that is off has the whole record ignored, and said so), the files it names are read
@@ -257,7 +258,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
     found: list[list[Diagnostic]] = [[] for _ in made]
     for d in bag:
         if d.code == "TC022" or d.code in CERTIFY_CODES or d.code in COMPARISON_CODES:
-            continue  # the judges say TC022 again; verdicts are incremental.py's
+            continue  # the judges say TC022 again; verdicts are modules.py's
         if d.span is None or (d.span.path not in owner and d.span.path not in kept):
             forget(config)
             return
