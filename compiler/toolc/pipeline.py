@@ -214,9 +214,10 @@ def write(build: Build) -> None:
 STAGES: tuple[Stage, ...] = (load, analyse, publish, generate, diff, certify, write)
 
 
-def run(build: Build, turns: Mapping[Stage, Stage] | None = None) -> BuildResult:
-    """The stages in order, each after its turn of ``turns`` (what the reuse wing does
-    before it), until one reports an error. A failed write is reported in a line."""
+def run(build: Build, turns: Mapping[str, Stage] | None = None) -> BuildResult:
+    """The stages in order, each after its turn of ``turns`` (by stage name: what the
+    reuse wing does before it), until one reports an error. A failed write is reported
+    in a line."""
     # Certification's process starts first: it imports the mcp SDK while the specs are
     # loaded, and serves each module while the next is generated (toolc.certify.process).
     # It is stopped when certification is done, or when the build ends before that.
@@ -229,7 +230,7 @@ def run(build: Build, turns: Mapping[Stage, Stage] | None = None) -> BuildResult
         build.certifier = certifier
         try:
             for stage in STAGES:
-                turn = turns.get(stage)
+                turn = turns.get(stage.__name__)
                 if turn is not None:
                     turn(build)
                 stage(build)
@@ -287,10 +288,10 @@ def _writing_build(build: Build, *, use_cache: bool) -> BuildResult:
     answer = last.up_to_date()
     if answer is not None:
         return _up_to_date(build.config, answer)
-    turns: dict[Stage, Stage] = {
-        load: lambda b: last.hand_analysis(b.handed),
-        publish: lambda b: last.hand_modules(b.handed, b.result.compiled),
-        write: lambda b: last.forget(),
+    turns: dict[str, Stage] = {
+        "load": lambda b: last.hand_analysis(b.handed),
+        "publish": lambda b: last.hand_modules(b.handed, b.result.compiled),
+        "write": lambda b: last.forget(),
     }
     result = run(build, turns)
     last.keep_golden(build.published)

@@ -4,60 +4,23 @@ record, and every kind of change makes the next build a full one."""
 from __future__ import annotations
 
 import hashlib
-import http.server
-import io
 import json
-import threading
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 import toolc
-from fork_support import wait_until_single_threaded
+from notes_spec import WRAPPED_NOTES_SPEC, edit, wrapped_notes_project
 from toolc.config import Config, load_config
 from toolc.frontend import compile_specs
-from toolc.pipeline import build, render_outputs
+from toolc.pipeline import build
 from toolc.report.diagnostic_formats import render_text
 from toolc.reuse.noop import input_key, remember_build
 from toolc.specs import discover
 
-SPEC = """\
-toolc: 1
-module: notes
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string, description: The note.}
-toolsets:
-  app: {kind: function, tools: [addNote]}
-  main: {kind: wrapper, inner: app, wrapper: notes_wrap:Pass}
-export: main
-"""
-
-WRAPPER = """\
-from toolc import runtime as rt
-
-
-class Pass(rt.WrapperToolset):
-    pass
-"""
-
 
 @pytest.fixture
 def project(tmp_path: Path) -> Config:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\npython-path = ["handlers"]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
-    (tmp_path / "handlers").mkdir()
-    (tmp_path / "handlers" / "notes_wrap.py").write_text(WRAPPER)
-    # (references are looked up in the sources: the handler must be there)
-    (tmp_path / "handlers" / "notes_app.py").write_text("def add(ctx, text): ...\n")
-    return load_config(tmp_path)
+    return wrapped_notes_project(tmp_path)
 
 
 def full_then(config: Config, *, certify: bool = False, check: bool = False) -> bool:
@@ -73,10 +36,6 @@ def again(config: Config, *, certify: bool = False, check: bool = False) -> bool
     if result.up_to_date:  # nothing was analysed, generated or certified
         assert result.compiled.project is None and result.files == {}
     return result.up_to_date
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    path.write_text(path.read_text().replace(old, new))
 
 
 def test_a_build_with_nothing_changed_is_up_to_date(project: Config) -> None:
@@ -98,7 +57,7 @@ def test_an_edited_spec_is_built_again(project: Config) -> None:
 def test_a_new_spec_file_is_built_again(project: Config) -> None:
     build(project, certify=False)
     (project.root / "specs" / "more.toolc.yaml").write_text(
-        SPEC.replace("module: notes", "module: more"))
+        WRAPPED_NOTES_SPEC.replace("module: notes", "module: more"))
     assert not build(project, certify=False).up_to_date
     assert (project.output / "more.py").is_file()
 
@@ -191,7 +150,7 @@ def test_certification_runs_again_when_the_wrapper_it_imports_changed(project: C
 
 def test_certification_runs_again_when_a_context_factory_changed(project: Config) -> None:
     spec = project.root / "specs" / "notes.toolc.yaml"
-    spec.write_text(SPEC + "certify:\n  contexts:\n    - {name: guest, deps: notes_deps:guest}\n")
+    spec.write_text(WRAPPED_NOTES_SPEC + "certify:\n  contexts:\n    - {name: guest, deps: notes_deps:guest}\n")
     (project.root / "handlers" / "notes_deps.py").write_text("def guest():\n    return 1\n")
     assert full_then(project, certify=True)
     edit(project.root / "handlers" / "notes_deps.py", "return 1", "return 2")
@@ -237,9 +196,6 @@ def test_without_the_cache_every_stage_runs(project: Config) -> None:
 def test_a_handler_module_edited_is_no_up_to_date_answer(tmp_path: Path) -> None:
     """The handler check reads the modules on the python-path (TC340-TC342): what it
     found is an input of the build, as the specs are."""
-    from toolc.config import load_config
-    from toolc.pipeline import build
-
     (tmp_path / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\npython-path = ["src"]\n')
     (tmp_path / "specs").mkdir()
@@ -256,53 +212,9 @@ def test_a_handler_module_edited_is_no_up_to_date_answer(tmp_path: Path) -> None
     assert [d.code for d in result.compiled.bag] == ["TC341"]
 
 
-def test_what_a_build_made_is_not_left_for_the_next_collection_to_scan(
-    project: Config,
-) -> None:
-    import gc
-
-    from toolc.collector import collector_paused
-
-    gc.collect()
-    with collector_paused():
-        result = build(project, certify=False, use_cache=False)
-        assert not gc.isenabled()
-    assert result.ok and gc.get_freeze_count() == 0 and gc.isenabled()
-    # moved to the oldest generation at once, not scanned by a young pass to get there
-    assert gc.is_tracked(result.compiled.project)
-    assert any(o is result.compiled.project for o in gc.get_objects(generation=2))
-
-
-def test_the_certifying_process_serves_user_code_under_the_policy_it_was_given(
-    project: Config, tmp_path: Path
-) -> None:
-    import contextlib
-    import os
-
-    from toolc.certify.process import early_certifier
-
-    marker = tmp_path / "entered"
-
-    @contextlib.contextmanager
-    def recording() -> Iterator[None]:
-        marker.write_text(str(os.getpid()))  # in the forked process, not this one
-        yield
-
-    compiled = compile_specs(project)
-    assert compiled.project is not None
-    bag = compiled.bag
-    wait_until_single_threaded()
-    with early_certifier(project.python_path, wanted=True, collecting=recording) as certifier:
-        assert certifier is not None
-        certifier.certify(compiled.project, render_outputs(compiled.project), bag)
-    assert not bag.has_errors
-    assert marker.read_text() not in ("", str(os.getpid()))
-
-
 def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached(
     project: Config,
 ) -> None:
-    from toolc.frontend import compile_specs
     from toolc.reuse.inputs import certified_code
 
     spec = project.root / "specs" / "notes.toolc.yaml"
@@ -326,23 +238,6 @@ def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached
 
 
 
-def test_a_300_character_module_name_is_refused_at_its_line_and_wedges_nothing(
-        project: Config) -> None:
-    assert build(project, certify=False).ok
-    spec = project.root / "specs" / "notes.toolc.yaml"
-    good = spec.read_text()
-    spec.write_text(good.replace("module: notes", "module: n" + "x" * 299))
-    before = {p: p.read_bytes() for p in project.output.rglob("*") if p.is_file()}
-    result = build(project, certify=False)
-    assert [(d.code, d.span.line if d.span else 0) for d in result.compiled.bag] == [
-        ("TC316", 2)]
-    assert {p: p.read_bytes() for p in project.output.rglob("*") if p.is_file()} == before
-    spec.write_text(good.replace("Add a note.", "Add one note."))
-    assert build(project, certify=False).wrote  # no journal left to stop the next build
-
-# -- `$ref`: inlined from local files, never fetched (issue 11 item 2) ---------------------------
-
-
 def test_an_edited_schema_file_a_ref_inlines_is_built_again(project: Config) -> None:
     (project.root / "specs" / "note.json").write_text('{"type": "string", "maxLength": 9}')
     edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
@@ -355,113 +250,3 @@ def test_an_edited_schema_file_a_ref_inlines_is_built_again(project: Config) -> 
     assert not result.up_to_date and '"maxLength": 7' in golden.read_text()
 
 
-class _Recorder(http.server.BaseHTTPRequestHandler):
-    seen: ClassVar[list[str]] = []
-
-    def do_GET(self) -> None:
-        _Recorder.seen.append(self.path)
-        body = b'{"type": "string"}'
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def schema_server() -> Iterator[str]:
-    """A loopback HTTP server that serves a schema and records every request it sees."""
-    _Recorder.seen = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-
-def test_a_build_never_fetches_a_ref_and_refuses_it_located(project: Config,
-                                                          schema_server: str) -> None:
-    url = f"{schema_server}/note.json"
-    (project.root / "specs" / "local.json").write_text(json.dumps({"$ref": url + "#/x"}))
-    edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
-         f"{{$ref: '{url}', description: The note.}}\n"
-         "      other: {$ref: local.json, description: Another.}\n"
-         f"      third:\n        description: Under an id.\n"
-         f"        $id: '{schema_server}/base/'\n"
-         "        properties:\n          p: {$ref: 'p.json', description: P.}")
-    (project.root / "specs" / "raw.toolc.yaml").write_text(
-        "toolc: 1\nmodule: raw\ntoolsets:\n  e:\n    kind: external\n    tools:\n"
-        "      fetch:\n        description: Fetch.\n        input_schema:\n"
-        f"          type: object\n          properties:\n            p: {{$ref: '{url}'}}\n")
-    result = build(project, certify=False)
-    assert not result.ok and not result.wrote
-    found = sorted((d.code, d.span.path, d.span.line) for d in result.compiled.bag
-                   if d.span is not None and d.code not in ("TC201", "TC220"))
-    assert found == [("TC210", "specs/notes.toolc.yaml", 8),
-                     ("TC210", "specs/notes.toolc.yaml", 9),
-                     ("TC210", "specs/notes.toolc.yaml", 14),
-                     ("TC213", "specs/raw.toolc.yaml", 12)]
-    assert _Recorder.seen == []
-    assert not (project.output / "schemas").exists()
-
-
-def test_the_server_of_the_no_fetch_test_does_answer(schema_server: str) -> None:
-    """The no-request test above would pass with a dead server: this one shows it is not."""
-    with urllib.request.urlopen(f"{schema_server}/note.json", timeout=10) as reply:
-        assert json.loads(reply.read()) == {"type": "string"}
-    assert _Recorder.seen == ["/note.json"]
-
-
-def test_a_certified_build_of_a_url_the_schema_declares_makes_no_request(
-        project: Config, schema_server: str) -> None:
-    """An absolute `$ref` to an `$id` of the same schema resolves inside it: it builds,
-    is generated and certified through a real MCP client, and nothing is fetched."""
-    base = f"{schema_server}/point"
-    edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
-         f"{{type: string, description: The note.}}\n"
-         f"      point:\n        description: A point.\n        $id: '{base}'\n"
-         "        properties:\n          x: {type: number, description: X.}\n"
-         f"      again: {{$ref: '{base}', description: The same point.}}")
-    result = build(project, certify=True)
-    assert result.ok, [d.message for d in result.compiled.bag]
-    golden = json.loads((project.output / "schemas/notes/addNote.json").read_text())
-    assert golden["inputSchema"]["properties"]["again"]["$ref"] == base
-    assert _Recorder.seen == []
-
-
-
-def test_a_spec_linked_out_of_the_project_is_reported_and_never_read(
-        project: Config, monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolc.commands.validate import validate
-    from toolc.frontend import compile_specs
-
-    monkeypatch.setenv("TOOLC_TEST_SECRET", "hunter2")
-    (project.root / "specs" / "env.toolc.yaml").symlink_to("/proc/self/environ")
-    compiled = compile_specs(project)
-    assert [(d.code, d.span.path if d.span else None) for d in compiled.bag] == [
-        ("TC010", "specs/env.toolc.yaml")]
-    assert all("hunter2" not in text for text in compiled.sources.values())
-    monkeypatch.chdir(project.root)
-    for fmt in ("text", "json", "github"):
-        out = io.StringIO()
-        assert validate([], fmt=fmt, out=out, err=io.StringIO()) == 1
-        assert "hunter2" not in out.getvalue() and "TC010" in out.getvalue()
-
-
-def test_a_spec_linked_inside_the_project_is_read_under_its_own_name(project: Config) -> None:
-    from toolc.frontend import compile_specs
-
-    shared = project.root / "shared"
-    shared.mkdir()
-    (shared / "other.yaml").write_text("toolc: 1\nmodule: other\nbogus: 1\n")
-    (project.root / "specs" / "other.toolc.yaml").symlink_to("../shared/other.yaml")
-    compiled = compile_specs(project)
-    assert [(d.code, d.span.path if d.span else None) for d in compiled.bag] == [
-        ("TC101", "specs/other.toolc.yaml")]
