@@ -35,10 +35,10 @@ from .output.plan import Plan, plan
 from .output.staging import StagedTree
 from .publish import SCHEMAS_DIR, publish_modules, publish_project
 from .reuse.handed import Handed
-from .reuse.last_build import LastBuild, UpToDate
+from .reuse.last_build import LastBuild
 from .reuse.memory import MEMORY
 from .reuse.records import records_noticed
-from .specs import Loaded, Progress, load_specs, sources_of
+from .specs import Loaded, Progress, load_specs
 
 if TYPE_CHECKING:
     from .certify.process import Certifier
@@ -286,8 +286,8 @@ def _writing_build(build: Build, *, use_cache: bool) -> BuildResult:
     modules reuse; before writing, the no-op record forgotten; the records after."""
     last = LastBuild.open(build.config, certify=build.certify, records=use_cache)
     answer = last.up_to_date()
-    if answer is not None:
-        return _up_to_date(build.config, answer)
+    if answer is not None:  # what it said last time, said again
+        return BuildResult(answer[1], plan=answer[0], up_to_date=True)
     turns: dict[str, Stage] = {
         "load": lambda b: last.hand_analysis(b.handed),
         "publish": lambda b: last.hand_modules(b.handed, b.result.compiled),
@@ -298,14 +298,6 @@ def _writing_build(build: Build, *, use_cache: bool) -> BuildResult:
     if result.plan is not None:  # written, cleanly
         last.remember(result.compiled, result.files, build.judged)
     return result
-
-
-def _up_to_date(config: Config, answer: UpToDate) -> BuildResult:
-    compiled = Compiled(config.bag())
-    compiled.bag.extend(answer.diagnostics)  # what it said last time, said again
-    compiled.sources = sources_of(config, compiled.bag)
-    compiled.budgets = answer.budgets
-    return BuildResult(compiled, plan=answer.plan, up_to_date=True)
 
 
 def render_outputs(project: ProjectIR) -> dict[str, str]:

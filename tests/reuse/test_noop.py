@@ -220,21 +220,19 @@ def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached
     spec = project.root / "specs" / "notes.toolc.yaml"
     edit(spec, "export: main", "  files: {kind: mcp, stdio: {command: no-such-server}}\n"
          "export: main")
+    wrapper = {"handlers/notes_wrap.py": hashlib.sha256(
+        (project.root / "handlers/notes_wrap.py").read_bytes()).hexdigest()}
     compiled = compile_specs(project)
     assert compiled.project is not None
     # The MCP server is not exported: certification never lists it.
-    assert certified_code(project, compiled.project) == {
-        "handlers/notes_wrap.py": hashlib.sha256(
-            (project.root / "handlers/notes_wrap.py").read_bytes()).hexdigest()}
+    assert certified_code(project, compiled.project) == wrapper
     edit(spec, "export: main", "  both: {kind: combined, toolsets: [main, files]}\n"
          "export: both")
     compiled = compile_specs(project)
     assert compiled.project is not None
     # Certification never connects to the server (it lists no tools for it), so the
     # server is no input of it: the record still holds the wrapper's code only.
-    assert certified_code(project, compiled.project) == {
-        "handlers/notes_wrap.py": hashlib.sha256(
-            (project.root / "handlers/notes_wrap.py").read_bytes()).hexdigest()}
+    assert certified_code(project, compiled.project) == wrapper
 
 
 

@@ -15,33 +15,30 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from ..budget import ExportBudget, from_record
+from ..budget import from_record
 from ..certify.verdicts import Verdict
 from ..config import Config
-from ..diagnostics import COMPARISON_CODES, Diagnostic
+from ..diagnostics import COMPARISON_CODES
 from ..frontend import Compiled
 from ..output.plan import Plan
-from ..specs import discover, shown_path
+from ..specs import discover, shown_path, sources_of
 from . import components, modules
 from .components import Taken
 from .handed import Handed
 from .inputs import environment_text, read_specs
 from .memory import MEMORY
 from .modules import Entries, ModuleReuse
-from .noop import cache_record, cached_plan, forget_build, input_key, remember_build, remembered
-from .noop import replayed as replayed_diagnostics
-
-
-@dataclass(slots=True)
-class UpToDate:
-    """The answer of the no-op record: nothing changed since the last clean build."""
-
-    plan: Plan
-    diagnostics: list[Diagnostic]  # what that build said (warnings, infos), said again
-    budgets: list[ExportBudget] | None
+from .noop import (
+    cache_record,
+    cached_plan,
+    forget_build,
+    input_key,
+    remember_build,
+    remembered,
+    replayed,
+)
 
 
 class LastBuild:
@@ -54,7 +51,7 @@ class LastBuild:
         self.key: str | None = None                 # the no-op record's key
         self.environment = ""
         self.digests: dict[str, str] = {}           # each spec, as shown -> sha256
-        self.entries: Entries = {}                  # modules.json, as read back
+        self._entries: Entries | None = None        # modules.json, once read back
         self.taken: Taken | None = None             # the components taken over
         self.taken_reuse: ModuleReuse | None = None  # what their modules reuse
         self.reuse: ModuleReuse | None = None       # what every module reuses
@@ -72,15 +69,27 @@ class LastBuild:
                 last.key = input_key(config, specs, last.read)
         return last
 
-    def up_to_date(self) -> UpToDate | None:
-        """The no-op answer, when nothing the output depends on changed (None: build)."""
+    def entries(self) -> Entries:
+        """The per-module record's entries, read when first needed (a build with errors
+        in its specs never reads it)."""
+        if self._entries is None:
+            self._entries = modules.entries(self.config)
+        return self._entries
+
+    def up_to_date(self) -> tuple[Plan, Compiled] | None:
+        """The no-op answer, when nothing the output depends on changed (None: build):
+        the output's plan (nothing to change) and what the last build said (its warnings
+        and infos, its budget figures)."""
         if self.key is None:
             return None
         plan = cached_plan(self.config, self.key, certify=self.certify)
         if plan is None:
             return None
-        return UpToDate(plan, replayed_diagnostics(self.config),
-                        from_record(remembered(self.config, "budget")))
+        compiled = Compiled(self.config.bag())
+        compiled.bag.extend(replayed(self.config))
+        compiled.sources = sources_of(self.config, compiled.bag)
+        compiled.budgets = from_record(remembered(self.config, "budget"))
+        return plan, compiled
 
     def hand_analysis(self, handed: Handed) -> None:
         """Before loading: the components whose every input is unchanged, their analysis
@@ -93,11 +102,10 @@ class LastBuild:
         self.environment = environment_text(config)
         shown = {shown_path(config, path): data for path, data in self.read.items()}
         self.digests = {spec: hashlib.sha256(data).hexdigest() for spec, data in shown.items()}
-        self.entries = modules.entries(config)
         taken = components.take_over(config, self.environment, self.digests)
         if taken is None:
             return
-        reuse = _taken_reuse(config, taken, self.entries, certify=self.certify)
+        reuse = _taken_reuse(config, taken, self.entries(), certify=self.certify)
         replay = taken.replay(shown)
         if replay is None or not modules.covers(reuse, taken.graph, certify=self.certify):
             return
@@ -114,7 +122,7 @@ class LastBuild:
             self.taken = self.taken_reuse = None
             handed.kept, handed.read = {}, {}
         self.reuse = reuse = modules.prepare(
-            self.config, project, compiled.sources, self.environment, self.entries,
+            self.config, project, compiled.sources, self.environment, self.entries(),
             certify=self.certify, taken=self.taken_reuse)
         handed.code, handed.verdicts = dict(reuse.texts), dict(reuse.verdicts)
         if MEMORY.enabled:
@@ -141,7 +149,7 @@ class LastBuild:
         if self.key is None or reuse is None or project is None:
             return
         reuse.fresh = dict(judged)
-        modules.remember(config, files, reuse, self.entries, certified=self.certify)
+        modules.remember(config, files, reuse, self.entries(), certified=self.certify)
         components.remember(config, self.environment, project, compiled.bag,
                             compiled.budgets or (), files, self.digests, self.taken)
         lookups = {name: list(outcome) for inputs in project.inputs.values()
