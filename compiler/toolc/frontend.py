@@ -26,7 +26,15 @@ from typing import TYPE_CHECKING
 
 from .budget import ExportBudget, measure
 from .config import Config
-from .diagnostics import BUDGET_CODES, LATE_CODES, Diagnostic, DiagnosticBag, Span, Suppression
+from .diagnostics import (
+    BUDGET_CODES,
+    LATE_CODES,
+    TEXT_CODES,
+    Diagnostic,
+    DiagnosticBag,
+    Span,
+    Suppression,
+)
 from .ir import ProjectIR, SpecInputs
 from .loader import LoadedFile
 from .specs import KeptSpec, Loaded, Progress, load_specs
@@ -129,7 +137,8 @@ def analyse_loaded(config: Config, loaded: Loaded, progress: Progress | None = N
 
     view = ClientView(config.clients, config.server_name, config.server_names)
     project = analyse(loaded.files, bag, config.root, formats=config.format,
-                      python_path=config.python_path, clients=view, unread=loaded.unread)
+                      python_path=config.python_path, clients=view, unread=loaded.unread,
+                      targets=config.targets)
     if replay is not None and bag.has_errors:
         return None
     compiled.project = None if bag.has_errors else project
@@ -160,7 +169,8 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
 def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None = None, *,
             formats: str = "annotate", python_path: tuple[Path, ...] = (),
             clients: ClientView | None = None,
-            unread: Mapping[str, str] | None = None) -> ProjectIR | None:
+            unread: Mapping[str, str] | None = None,
+            targets: tuple[str, ...] = ()) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
     ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
@@ -169,10 +179,15 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     (statically: nothing is imported); ``clients`` the client profiles names are checked
     for (default: claude and openai, servers named after modules). ``unread``: the specs
     that could not be loaded (as shown -> what of their text was read), whose errors are
-    in ``bag`` already: what follows from them elsewhere is held back, and said there."""
+    in ``bag`` already: what follows from them elsewhere is held back, and said there.
+    ``targets``: the provider dialects every export is checked for (a module's own
+    ``targets:`` replaces them). The texts the model reads and the targets are checked
+    on the resolved tools, once the checks found no error."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     # lazy: the checks, the spec models and resolve (pydantic), only when specs are analysed
     from .checks import UnreadSpecs, run_checks
+    from .checks.targets import TARGET_CODES, check_targets
+    from .checks.texts import check_texts
     from .model.errors import reset_suggestions
     from .resolve import resolve
 
@@ -181,12 +196,17 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     project = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
     if waiting is not None:
         say_held_back(bag, waiting)
+    ir = None
+    if not bag.has_errors:
+        ir = dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+        check_texts(ir, project.modules, bag)
+        check_targets(ir, project.modules, targets, bag)
     # Every rule of the front end has spoken: a suppression of one that suppressed
-    # nothing is reported (those of later stages, when they have run).
-    bag.judge_suppressions(lambda code: code not in LATE_CODES)
-    if bag.has_errors:
-        return None
-    return dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+    # nothing is reported (those of later stages, when they have run; those of the
+    # checks on the resolved tools only when they ran).
+    bag.judge_suppressions(lambda code: code not in LATE_CODES and (
+        ir is not None or code not in TARGET_CODES | TEXT_CODES))
+    return None if bag.has_errors else ir
 
 
 def say_held_back(bag: DiagnosticBag, unread: UnreadSpecs) -> None:

@@ -79,4 +79,4 @@ def test_plain_files_are_written_and_added_to(folders: tuple[Path, Path]) -> Non
     assert code == 0, err
     assert (root / ".gitignore").read_text() == "*.pyc\n.toolc-cache/\n"
     assert sorted(contents(root)) == [".gitignore", ".toolc/spec.schema.json", "app_tools.py",
-                                      "pyproject.toml", "specs/app.toolc.yaml"]
+                                      "pyproject.toml", "specs/app.toolc.yaml", "tests/test_app.py"]

@@ -1,7 +1,9 @@
-"""``toolc init``: a starter spec, its handlers, the spec format's JSON Schema and the
-configuration: ``[tool.toolc]``, a ``.gitignore`` entry for the build cache, and a mypy
-configuration that checks the handlers against the generated modules (the build finds a
-misspelt handler; only mypy finds a handler with the wrong signature).
+"""``toolc init``: a starter project: a spec, its handlers, a test, the spec format's JSON
+Schema and the configuration: ``[tool.toolc]``, a ``.gitignore`` entry for the build
+cache, a mypy configuration that checks the handlers against the generated modules (the
+build finds a misspelt handler; only mypy finds a handler with the wrong signature: run
+it as ``toolc check-handlers``, which reports such a handler at its own line), and
+pytest's, so that the test imports the generated module and the handlers.
 
 Every file is written inside the folder, never through a link (a committed link at a
 target, even a dangling one, or on the way to it, is refused before anything is
@@ -63,6 +65,36 @@ def greet(ctx: RunContext[Any], name: str, excited: bool = False) -> str:
     return f"Hello, {{name}}{{'!' if excited else '.'}}"
 '''
 
+STARTER_TEST = '''\
+"""Tests of the {module} tools: each call goes through the generated module, as an MCP
+client's or an agent's would (the arguments checked against the published schema, then
+the handler), in this process."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from toolc import runtime as rt
+
+from generated.{module} import toolset
+
+
+def call(tool: str, args: dict[str, Any]) -> rt.ToolResult:
+    return asyncio.run(toolset.call_tool(rt.RunContext(deps=None), tool, args))
+
+
+def test_greet_says_hello() -> None:
+    assert call("greet", {{"name": "Ada"}}).text_content == "Hello, Ada."
+    assert call("greet", {{"name": "Ada", "excited": True}}).text_content == "Hello, Ada!"
+
+
+def test_the_published_schema_refuses_an_empty_name() -> None:
+    refused = call("greet", {{"name": ""}})
+    assert refused.is_error
+    assert refused.text_content == 'Invalid arguments:\\n- name: "" is shorter than 1 character'
+'''
+
 CONFIG = """
 [tool.toolc]
 specs = "specs"
@@ -70,14 +102,23 @@ output = "generated"
 python-path = ["."]
 """
 
-# mypy reads the generated modules and the handlers together: each generated module says
-# which type every handler must have (its `_check_user_code`), so a handler with the
-# wrong signature fails here, before any call. Run `mypy` after `toolc build`.
+# mypy reads the generated modules, the handlers and the tests together: each generated
+# module says which type every handler must have (its `_check_user_code`) and imports
+# every handler module a spec names, which mypy follows and checks, so `files` needs no
+# entry per handler module. Run `toolc check-handlers` (or `mypy`) after `toolc build`.
 MYPY = """
 [tool.mypy]
 strict = true
-files = ["generated", "{handlers}"]
+# generated/ imports every handler module; mypy checks what it imports
+files = ["generated", "tests"]
 mypy_path = ["."]
+"""
+
+# The tests import `generated.<module>`, whose tools import the handlers: both from here.
+PYTEST = """
+[tool.pytest.ini_options]
+pythonpath = ["."]
+testpaths = ["tests"]
 """
 
 GITIGNORE = ".toolc-cache/\n"
@@ -109,6 +150,7 @@ def init_project(force: bool = False, root: Path | None = None, module: str | No
     files = {
         root / "specs" / f"{module}.toolc.yaml": STARTER_SPEC.format(module=module),
         root / handlers: STARTER_HANDLERS.format(module=module),
+        root / "tests" / f"test_{module}.py": STARTER_TEST.format(module=module),
         root / ".toolc" / "spec.schema.json":
             json.dumps(spec_json_schema(), indent=2, ensure_ascii=False) + "\n",
     }
@@ -122,18 +164,17 @@ def init_project(force: bool = False, root: Path | None = None, module: str | No
         path.parent.mkdir(parents=True, exist_ok=True)
         replace_file(path, text.encode("utf-8"))
         out.write(f"wrote {path.relative_to(root)}\n")
-    added = [table for table, text in (("[tool.toolc]", CONFIG),
-                                       ("[tool.mypy]", MYPY.format(handlers=handlers)))
+    added = [(table, text) for table, text in (("[tool.toolc]", CONFIG), ("[tool.mypy]", MYPY),
+                                               ("[tool.pytest.ini_options]", PYTEST))
              if table not in current]
     if added:
-        current += "".join(CONFIG if t == "[tool.toolc]" else MYPY.format(handlers=handlers)
-                           for t in added)
-        replace_file(pyproject, current.encode("utf-8"))
-        out.write(f"added {' and '.join(added)} to pyproject.toml\n")
+        current += "".join(text for _, text in added)
+        replace_file(pyproject, current.lstrip("\n").encode("utf-8"))
+        out.write(f"added {', '.join(table for table, _ in added)} to pyproject.toml\n")
     if _ignore_cache(gitignore, ignoring):
         out.write("added .toolc-cache/ to .gitignore\n")
-    out.write("next: run `toolc build`, then `mypy` (handlers against the generated "
-              f"types), then `toolc serve specs/{module}.toolc.yaml`\n")
+    out.write(f"next: `toolc build`, `toolc check-handlers`, `pytest`, then "
+              f"`toolc serve specs/{module}.toolc.yaml`\n")
     return 0
 
 

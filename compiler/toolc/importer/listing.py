@@ -21,8 +21,8 @@ from typing import Any
 import anyio
 from pydantic import ValidationError
 
-from ..runtime.mcp_connection import HttpServer, StdioServer, describe_error, make_client
-from ..runtime.mcp_listing import ListingError, json_shape, list_raw_tools, tools_of
+from ..runtime.mcp.connection import HttpServer, StdioServer, describe_error, make_client
+from ..runtime.mcp.listing import ListingError, json_shape, list_raw_tools, tools_of
 from ..untrusted import RECORD_BYTES, FileRefused, read_untrusted
 
 
