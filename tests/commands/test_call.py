@@ -24,7 +24,7 @@ from toolc.budget import definition_tokens, export_budget
 from toolc.cli import main
 from toolc.commands.call import run_call
 from toolc.config import load_config
-from toolc.specs import compile_specs
+from toolc.frontend import compile_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKBENCH = str(ROOT / "specs" / "workbench.toolc.yaml")
