@@ -80,12 +80,53 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
+class Fix:
+    """A change that applies what a diagnostic suggests, as data (an editor's code action,
+    any later format): the ``span.length`` characters at ``span`` become ``text`` (a
+    length of 0 inserts it). ``title`` says what it does, in the words of the suggestion."""
+
+    title: str
+    span: Span
+    text: str
+
+
+def replacement(span: Span, value: str, new: str, start: int = 0,
+                end: int | None = None) -> tuple[Fix, ...]:
+    """The fix that writes ``new`` for ``value[start:end]`` (default: all of it), where
+    ``value`` is the scalar written at ``span``; none when the scalar's text is not
+    ``value`` as it is, plain or in quotes without escapes (a fix edits exact places)."""
+    end = len(value) if end is None else end
+    if span.length == len(value):
+        offset = 0
+    elif span.length == len(value) + 2:
+        offset = 1  # '...' or "..."
+    else:
+        return ()
+    old = value[start:end]
+    return (Fix(f"Replace '{old}' with '{new}'",
+                Span(span.path, span.line, span.col + offset + start, end - start), new),)
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place a diagnostic is about (the first of two duplicates, a use of the
+    type it reports), and what that place is to it."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
     severity: Severity
     message: str
     span: Span | None = None
     notes: tuple[str, ...] = ()
+    # What the suggestions say, as edits, and the other places the notes point to: data
+    # beside the words, never in them (a diagnostic is the same finding without them).
+    fixes: tuple[Fix, ...] = field(default=(), compare=False)
+    related: tuple[Related, ...] = field(default=(), compare=False)
 
     @property
     def rule(self) -> Rule:
@@ -253,9 +294,12 @@ class DiagnosticBag:
         *,
         notes: Iterable[str] = (),
         severity: Severity | None = None,
+        fixes: Iterable[Fix] = (),
+        related: Iterable[Related] = (),
     ) -> None:
         """Record a problem; ``severity`` overrides the rule's default, config overrides
-        both (the file's severity over the project's), an inline suppression all."""
+        both (the file's severity over the project's), an inline suppression all.
+        ``fixes`` and ``related``: see :class:`Diagnostic`."""
         if span is not None and self._suppressed(code, span):
             return
         sev = self.severities.get(code, severity if severity is not None else RULES[code].severity)
@@ -264,7 +308,8 @@ class DiagnosticBag:
                 sev = table.get(code, sev)
         if sev is Severity.OFF:
             return
-        self.items.append(Diagnostic(code, sev, message, span, tuple(notes)))
+        self.items.append(Diagnostic(code, sev, message, span, tuple(notes), tuple(fixes),
+                                     tuple(related)))
 
     def _suppressed(self, code: str, span: Span) -> bool:
         lines = self.suppressions.get(span.path)
@@ -316,7 +361,8 @@ class DiagnosticBag:
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         for d in diagnostics:
-            self.report(d.code, d.message, d.span, notes=d.notes, severity=d.severity)
+            self.report(d.code, d.message, d.span, notes=d.notes, severity=d.severity,
+                        fixes=d.fixes, related=d.related)
 
     @property
     def has_errors(self) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import DiagnosticBag, Severity, Span
+from ..diagnostics import DiagnosticBag, Fix, Related, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
 from ..model.refs import LocalFiles
@@ -195,8 +195,10 @@ class Project:
         self._bad_types: set[TypeDef] | None = None
 
     def report(self, code: str, message: str, span: Span | None, *, notes: tuple[str, ...] = (),
-               severity: Severity | None = None) -> None:
-        self.bag.report(code, message, span, notes=notes, severity=severity)
+               severity: Severity | None = None, fixes: tuple[Fix, ...] = (),
+               related: tuple[Related, ...] = ()) -> None:
+        self.bag.report(code, message, span, notes=notes, severity=severity, fixes=fixes,
+                        related=related)
 
     def unknown_module(self, module: str, at: Span) -> bool:
         """Whether a reference to ``module`` at ``at``, which no spec declares, is to be
@@ -314,15 +316,16 @@ class Walk:
     def toolc(self) -> bool:
         return not self.root.raw
 
-    def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
+    def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = (),
+              fixes: tuple[Fix, ...] = ()) -> None:
         """A problem of the schema; only a warning in a pinned tool's, which is published
         exactly as its server gives it whatever toolc thinks of it."""
         self.root.errors += 1
         if self.root.pinned:
             self.project.report(code, message, span, severity=Severity.WARNING,
-                                notes=(*notes, PINNED_NOTE))
+                                notes=(*notes, PINNED_NOTE), fixes=fixes)
         else:
-            self.project.report(code, message, span, notes=notes)
+            self.project.report(code, message, span, notes=notes, fixes=fixes)
 
 
 PINNED_NOTE = "a pinned tool is published exactly as its MCP server gives it"
