@@ -340,7 +340,8 @@ class DiagnosticBag:
                 code = rule_code(text)
                 if code is None:
                     self.report("TC022", f"`# toolc: ignore[{text}]` names no rule; it "
-                                "suppresses nothing", item.span)
+                                "suppresses nothing", item.span,
+                                fixes=_without(item.span, item.codes, {text}))
                 else:
                     codes.append(code)
             lines[item.span.line] = Suppression(item.span, tuple(codes), written=item.codes)
@@ -357,7 +358,9 @@ class DiagnosticBag:
                     shown = " or ".join(unused)
                     self.report("TC022", f"unused suppression: no {shown} is reported on "
                                 "this line", item.span,
-                                notes=["remove the code from the comment, or the comment"])
+                                notes=["remove the code from the comment, or the comment"],
+                                fixes=_without(item.span, item.written or item.codes,
+                                               set(unused)))
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         for d in diagnostics:
@@ -386,6 +389,16 @@ class DiagnosticBag:
 
     def __len__(self) -> int:
         return len(self.items)
+
+
+def _without(comment: Span, written: tuple[str, ...], drop: set[str]) -> tuple[Fix, ...]:
+    """The fix of a suppression comment (at ``comment``) that names ``drop`` in vain: the
+    comment without them, or no comment."""
+    kept = [w for w in written if w not in drop and rule_code(w) not in drop]
+    if not kept:
+        return (Fix("Remove the suppression comment", comment, ""),)
+    return (Fix(f"Remove {', '.join(sorted(drop))} from the comment", comment,
+                f"# toolc: ignore[{', '.join(kept)}]"),)
 
 
 def fail(code: str, message: str, span: Span | None = None) -> NoReturn:

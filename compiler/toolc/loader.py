@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostic, Severity, Span, SpecError, Suppression, fail
+from .diagnostics import Diagnostic, Related, Severity, Span, SpecError, Suppression, fail
 from .scalars import NumberTooLarge, resolve_plain, short
 from .suppressions import find_suppressions
 from .syntax_errors import explain
@@ -81,10 +81,14 @@ class LoadedFile:
 
 
 def load_file(path: str, display: str | None = None, root: str | None = None, *,
-              parse: Callable[[bytes, str], LoadedFile] | None = None) -> LoadedFile:
+              parse: Callable[[bytes, str], LoadedFile] | None = None,
+              raw: bytes | None = None) -> LoadedFile:
     """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all.
     ``parse``: what makes the bytes read a LoadedFile (default :func:`load_bytes`; a warm
-    process gives one that remembers, ``toolc.output.incremental.MEMORY``).
+    process gives one that remembers, ``toolc.output.incremental.MEMORY``). ``raw``: the
+    file's text as an editor holds it, unsaved (``toolc lsp``), parsed instead of what
+    is on disk; the file is refused for the same reasons (a link out of the project,
+    not a regular file), and may not exist yet.
 
     Only a regular file is read, and with ``root`` (the project) a symbolic link only to
     a file inside it: a spec from a pull request may be a link to ``/proc/self/environ``
@@ -94,6 +98,8 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
     problem = link_problem(path, root)
     if problem is not None:
         fail("TC010", f"{shown} {problem}", Span(shown, 1, 1))
+    if raw is not None and not os.path.lexists(path):
+        return _parsed(parse, raw, shown, path)
     # The file checked is the file opened: the link resolved, and no link followed on
     # opening it (one put there in between fails). Non-blocking, so that opening a FIFO
     # does not wait for a writer.
@@ -107,9 +113,15 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 fail("TC010", f"{shown} is not a regular file; a spec must be one",
                      Span(shown, 1, 1))
-            raw = f.read(MAX_BYTES + 1)
+            if raw is None:
+                raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
+    return _parsed(parse, raw, shown, path)
+
+
+def _parsed(parse: Callable[[bytes, str], LoadedFile] | None, raw: bytes, shown: str,
+            path: str) -> LoadedFile:
     loaded = (parse or load_bytes)(raw, shown)
     loaded.origin = path
     return loaded
@@ -215,8 +227,10 @@ class _Builder:
         m = event.start_mark
         return Span(self.path, m.line + 1, m.column + 1, max(1, length))
 
-    def _report(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
-        self.diagnostics.append(Diagnostic(code, Severity.ERROR, message, span, notes))
+    def _report(self, code: str, message: str, span: Span, notes: tuple[str, ...] = (),
+                related: tuple[Related, ...] = ()) -> None:
+        self.diagnostics.append(Diagnostic(code, Severity.ERROR, message, span, notes,
+                                           related=related))
 
     def build(self, parser: Any) -> Any:  # noqa: C901  # one loop over the events: the hot path
         """Build the value of the single document ``parser`` (a PyYAML parser) reads.
@@ -318,7 +332,7 @@ class _Builder:
             elif value in parent.value:
                 first = parent.value.key_spans[value]
                 self._report("TC006", f"duplicate key '{value}' (first given on line {first.line})",
-                             span)
+                             span, related=(Related(first, f"'{value}' first given here"),))
                 parent.skip = True
             parent.key = value
             return

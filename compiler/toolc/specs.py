@@ -60,14 +60,17 @@ def shown_path(config: Config, path: Path) -> str:
 
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None, taken: Taken | None = None,
-                  read: Mapping[Path, bytes] | None = None) -> Compiled:
+                  read: Mapping[Path, bytes] | None = None,
+                  overlay: Mapping[Path, bytes] | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag.
 
     ``taken``: components whose analysis is taken over (``toolc.output.components``;
     ``read``: the bytes of their specs, as their digests were taken): their specs are
     not analysed again. When the analysis of the rest could say anything else than a
     full analysis would (it has errors, a module name meets a taken one), the full
-    analysis is run instead, and ``Compiled.taken`` is None."""
+    analysis is run instead, and ``Compiled.taken`` is None. ``overlay``: specs (by
+    absolute path) whose text an editor holds unsaved, analysed with that text instead
+    of the file's, the ones not on disk too (``toolc lsp``)."""
     # lazy: loads pydantic
     from .checks.project import ClientView
     from .frontend import analyse
@@ -76,11 +79,12 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     compiled = Compiled(bag, taken=taken)
     loaded: list[LoadedFile] = []
     unread: dict[str, str] = {}  # specs that could not be loaded -> their text, if read
-    files = discover(config, paths)
+    overlay = overlay or {}
+    files = sorted({*discover(config, paths), *overlay})
     kept = taken.specs if taken is not None else set()
     if taken is not None:
         if not _take_sources(config, compiled, taken, files, read or {}):
-            return compile_specs(config, paths, progress)
+            return compile_specs(config, paths, progress, overlay=overlay)
         taken.replay(bag)
     for i, path in enumerate(files, 1):
         shown = shown_path(config, path)
@@ -92,11 +96,12 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
 
             progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
-            item = load_file(str(path), shown, str(config.root), parse=MEMORY.parser(path))
+            item = load_file(str(path), shown, str(config.root), parse=MEMORY.parser(path),
+                             raw=overlay.get(path))
         except SpecError as exc:
             bag.extend(exc.diagnostics)
             if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those
-                compiled.sources[shown] = text_for_display(path)
+                compiled.sources[shown] = text_for_display(path, overlay.get(path))
             unread[shown] = compiled.sources.get(shown, "")
             continue
         compiled.sources[shown] = item.text
@@ -106,14 +111,14 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         loaded.append(item)
     if taken is not None and (bag.has_errors or collides(taken, (
             compiled.modules[item.path] for item in loaded if item.path in compiled.modules))):
-        return compile_specs(config, paths, progress)
+        return compile_specs(config, paths, progress, overlay=overlay)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
     view = ClientView(config.clients, config.server_name, config.server_names)
     project = analyse(loaded, bag, config.root, formats=config.format,
                       python_path=config.python_path, clients=view, unread=unread)
     if taken is not None and bag.has_errors:
-        return compile_specs(config, paths, progress)
+        return compile_specs(config, paths, progress, overlay=overlay)
     compiled.project = None if bag.has_errors else project
     if compiled.project is not None:
         budgets = measure(compiled.project, config, bag)
@@ -156,8 +161,9 @@ def sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
     return sources
 
 
-def text_for_display(path: Path) -> str:
+def text_for_display(path: Path, raw: bytes | None = None) -> str:
     try:
-        return path.read_bytes()[:1_000_000].decode("utf-8", "replace")
+        data = path.read_bytes() if raw is None else raw
     except OSError:
         return ""
+    return data[:1_000_000].decode("utf-8", "replace")
