@@ -90,21 +90,28 @@ class Fix:
     text: str
 
 
-def replacement(span: Span, value: str, new: str, start: int = 0,
-                end: int | None = None) -> tuple[Fix, ...]:
-    """The fix that writes ``new`` for ``value[start:end]`` (default: all of it), where
-    ``value`` is the scalar written at ``span``; none when the scalar's text is not
-    ``value`` as it is, plain or in quotes without escapes (a fix edits exact places)."""
+def part_span(span: Span, value: str, start: int = 0, end: int | None = None) -> Span | None:
+    """Where ``value[start:end]`` (default: all of it) is written, ``value`` being the
+    scalar written at ``span``; None when the scalar's text is not ``value`` as it is,
+    plain or in quotes without escapes (what edits it must know its exact place)."""
     end = len(value) if end is None else end
     if span.length == len(value):
         offset = 0
     elif span.length == len(value) + 2:
         offset = 1  # '...' or "..."
     else:
+        return None
+    return Span(span.path, span.line, span.col + offset + start, end - start)
+
+
+def replacement(span: Span, value: str, new: str, start: int = 0,
+                end: int | None = None) -> tuple[Fix, ...]:
+    """The fix that writes ``new`` for ``value[start:end]`` (see :func:`part_span`)."""
+    end = len(value) if end is None else end
+    at = part_span(span, value, start, end)
+    if at is None:
         return ()
-    old = value[start:end]
-    return (Fix(f"Replace '{old}' with '{new}'",
-                Span(span.path, span.line, span.col + offset + start, end - start), new),)
+    return (Fix(f"Replace '{value[start:end]}' with '{new}'", at, new),)
 
 
 @dataclass(frozen=True, slots=True)
