@@ -17,14 +17,53 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from lsprotocol import types as lsp
-from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
+from pygls.protocol import default_converter
+from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-PATIENCE_S = 300.0  # a bug fails instead of hanging; nothing here is timed
+PATIENCE_S = float(os.environ.get("TOOLC_LSP_PATIENCE", "300"))  # a bug fails instead of hanging; nothing here is timed
+
+
+class Published:
+    """Every publishDiagnostics the client got, the last per file, and a wake-up."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, lsp.PublishDiagnosticsParams] = {}
+        self.changed = asyncio.Event()
+
+    def __call__(self, params: lsp.PublishDiagnosticsParams) -> None:
+        self.last[params.uri] = params
+        self.changed.set()
+
+    async def wait(self, path: Path, version: int | None = None) -> list[lsp.Diagnostic]:
+        """``path``'s diagnostics once published (for ``version`` of its buffer, if given)."""
+        wanted = uri(path)
+
+        async def until() -> list[lsp.Diagnostic]:
+            while True:
+                found = self.last.get(wanted)
+                if found is not None and (version is None or found.version == version):
+                    return list(found.diagnostics)
+                self.changed.clear()
+                await self.changed.wait()
+
+        return await asyncio.wait_for(until(), PATIENCE_S)
+
+
+def published(client: LanguageClient) -> Published:
+    return client.published  # type: ignore[attr-defined,no-any-return]
 
 
 @contextlib.asynccontextmanager
 async def session(root: Path) -> AsyncIterator[LanguageClient]:
-    client = make_test_lsp_client()
+    client = LanguageClient(converter_factory=default_converter)
+    recorder = Published()
+    client.published = recorder  # type: ignore[attr-defined]
+    features = {method: f for method, f in DEFAULT_CLIENT_FEATURES.items()
+                if method != lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}
+    register_lsp_features(client, {**features, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
+                                   recorder,
+                                   lsp.CLIENT_REGISTER_CAPABILITY: lambda params: None})
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     await client.start_io(sys.executable, "-m", "toolc", "lsp", cwd=str(root), env=env)
     try:
@@ -47,23 +86,14 @@ def uri(path: Path) -> str:
 async def diagnostics_of(client: LanguageClient, path: Path, *,
                          version: int | None = None) -> list[lsp.Diagnostic]:
     """The diagnostics of ``path`` once published (for ``version`` of its buffer)."""
-    wanted = uri(path)
-
-    async def wait() -> list[lsp.Diagnostic]:
-        while True:
-            params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-            if params.uri == wanted and (version is None or params.version == version):
-                return list(params.diagnostics)
-
-    return await asyncio.wait_for(wait(), PATIENCE_S)
+    return await published(client).wait(path, version)
 
 
-async def settled(client: LanguageClient, path: Path) -> list[lsp.Diagnostic]:
-    """The diagnostics of ``path`` the first analysis published (none: an empty list)."""
-    wanted = uri(path)
-    if wanted in client.diagnostics:
-        return list(client.diagnostics[wanted])
-    return await diagnostics_of(client, path)
+def switch(client: LanguageClient, old: Path, new: Path) -> None:
+    """The editor's workspace folder is now ``new`` (the project the server analyses)."""
+    client.workspace_did_change_workspace_folders(lsp.DidChangeWorkspaceFoldersParams(
+        lsp.WorkspaceFoldersChangeEvent(added=[lsp.WorkspaceFolder(new.as_uri(), new.name)],
+                                        removed=[lsp.WorkspaceFolder(old.as_uri(), old.name)])))
 
 
 def open_spec(client: LanguageClient, path: Path, text: str | None = None,

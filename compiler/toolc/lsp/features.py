@@ -31,7 +31,7 @@ async def initialized(ls: ToolcServer, params: lsp.InitializedParams) -> None:
     folders = list(ls.workspace.folders.values())
     first = path_of(folders[0].uri) if folders else None
     root = ls.workspace.root_path
-    ls.root = (Path(root) if root else first or ls.root).absolute()
+    ls.root = (first or (Path(root) if root else ls.root)).absolute()
     ls.scheduler.changed(now=True)
     caps = ls.client_capabilities.workspace
     watching = caps.did_change_watched_files if caps is not None else None
@@ -44,6 +44,16 @@ async def initialized(ls: ToolcServer, params: lsp.InitializedParams) -> None:
                 [lsp.FileSystemWatcher(glob) for glob in _WATCHED]))]))
     except Exception:  # noqa: BLE001  # a client that refuses: files are read anew anyway
         log.info("toolc: the client watches no files for the server")
+
+
+def folders_changed(ls: ToolcServer,
+                    params: lsp.DidChangeWorkspaceFoldersParams) -> None:
+    """The project is the first workspace folder: another one is analysed from now on."""
+    folders = list(ls.workspace.folders.values())
+    first = path_of(folders[0].uri) if folders else None
+    if first is not None and first != ls.root:
+        ls.root = first
+        ls.scheduler.changed(now=True)
 
 
 def did_open(ls: ToolcServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -161,6 +171,7 @@ def format_document(ls: ToolcServer,
 def register(server: ToolcServer) -> None:
     """Every feature on ``server`` (formatting only where toolc has a formatter)."""
     server.feature(lsp.INITIALIZED)(initialized)
+    server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(folders_changed)
     server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(did_open)
     server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)(did_save)
