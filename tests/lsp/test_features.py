@@ -1,0 +1,121 @@
+"""Hover, definition, references, rename, completion and quick fixes, through a real client.
+
+One ``toolc lsp`` session over a copy of the bundled project (its specs, handlers and
+committed golden files), each request as an editor sends it, on buffers edited unsaved.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+
+from .lsp_support import change, diagnostics_of, open_spec, session, uri
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bundled(into: Path) -> Path:
+    root = into / "project"
+    for part in ("specs", "examples", "generated"):
+        shutil.copytree(ROOT / part, root / part)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    return root
+
+
+def at(text: str, needle: str, offset: int = 0) -> lsp.Position:
+    """The position of ``needle`` (plus ``offset`` characters) in ``text``."""
+    index = text.index(needle) + offset
+    line = text.count("\n", 0, index)
+    return lsp.Position(line, index - (text.rfind("\n", 0, index) + 1))
+
+
+def doc(path: Path) -> lsp.TextDocumentIdentifier:
+    return lsp.TextDocumentIdentifier(uri(path))
+
+
+def applied(text: str, edits: list[lsp.TextEdit]) -> str:
+    lines = text.split("\n")
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
+                    reverse=True):
+        s, t = e.range.start, e.range.end
+        head, tail = lines[s.line][:s.character], lines[t.line][t.character:]
+        lines[s.line:t.line + 1] = (head + e.new_text + tail).split("\n")
+    return "\n".join(lines)
+
+
+@pytest.mark.asyncio
+async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) -> None:
+    root = bundled(tmp_path)
+    workbench, showcase = root / "specs/workbench.toolc.yaml", root / "specs/showcase.toolc.yaml"
+    async with session(root) as client:
+        wb = open_spec(client, workbench)
+        sc = open_spec(client, showcase)
+        assert await diagnostics_of(client, workbench, version=1) == []
+
+        # Hover: the golden text as published, its tokens; then an unsaved edit's change.
+        hover = await client.text_document_hover_async(
+            lsp.HoverParams(doc(workbench), at(wb, "readLog:")))
+        said = hover.contents.value if hover else ""
+        assert '"name": "wb_readLog"' in said and "tokens upfront" in said
+        assert "next build" not in said  # the golden file on disk is the same
+        edited = wb.replace("How many lines to return.", "How many log lines to return.")
+        change(client, workbench, edited, 2)
+        assert await diagnostics_of(client, workbench, version=2) == []
+        hover = await client.text_document_hover_async(
+            lsp.HoverParams(doc(workbench), at(edited, "lines:", 2)))
+        said = hover.contents.value if hover else ""
+        assert "How many log lines to return." in said and '"maximum": 500' in said
+        assert "next build: `DESCRIPTION_CHANGED`" in said, said
+
+        # Definition across modules, of a handler in its Python file; references; rename.
+        there = await client.text_document_definition_async(
+            lsp.DefinitionParams(doc(showcase), at(sc, "workbench.main", 10)))
+        assert isinstance(there, lsp.Location) and there.uri == uri(workbench)
+        assert there.range.start == at(edited, "main:  {kind")
+        handler = await client.text_document_definition_async(
+            lsp.DefinitionParams(doc(workbench), at(edited, "tools:read_log", 8)))
+        assert isinstance(handler, lsp.Location) and handler.uri.endswith("workbench_app/tools.py")
+        source = (root / "examples/workbench_app/tools.py").read_text().split("\n")
+        assert "def read_log" in source[handler.range.start.line]
+        uses = await client.text_document_references_async(lsp.ReferenceParams(
+            context=lsp.ReferenceContext(include_declaration=True), text_document=doc(showcase),
+            position=at(sc, "Point:")))
+        assert len(uses or []) == 3
+        rename = await client.text_document_rename_async(lsp.RenameParams(
+            doc(showcase), at(sc, "type: Point", 6), "Spot"))
+        assert rename is not None and rename.changes is not None
+        renamed = applied(sc, list(rename.changes[uri(showcase)]))
+        assert "Spot:" in renamed and renamed.count("type: Spot") == 2 and "Point" not in renamed
+
+        # Completion: named types where a type goes, handlers on the python-path.
+        typing = edited.replace("type: Severity", "type: Sev")
+        change(client, workbench, typing, 3)
+        items = await client.text_document_completion_async(lsp.CompletionParams(
+            doc(workbench), at(typing, "type: Sev", 9)))
+        labels = [i.label for i in (items.items if isinstance(items, lsp.CompletionList)
+                                    else items or [])]
+        assert "Severity" in labels
+        typing = typing.replace("handler: workbench_app.tools:read_log", "handler: work")
+        change(client, workbench, typing, 4)
+        items = await client.text_document_completion_async(lsp.CompletionParams(
+            doc(workbench), at(typing, "handler: work", 13)))
+        labels = [i.label for i in (items.items if isinstance(items, lsp.CompletionList)
+                                    else items or [])]
+        assert "workbench_app.tools:read_log" in labels and "workbench_app.tools:save_note" in labels
+
+        # A quick fix applies the near miss the diagnostic suggests.
+        wrong = edited.replace("    description: Return the newest", "    descripton: Return the newest")
+        change(client, workbench, wrong, 5)
+        (problem,) = await diagnostics_of(client, workbench, version=5)
+        assert problem.code == "TC101"
+        actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+            doc(workbench), problem.range, lsp.CodeActionContext([problem])))
+        (fix,) = [a for a in actions or [] if isinstance(a, lsp.CodeAction)]
+        assert fix.edit is not None and fix.edit.changes is not None
+        fixed = applied(wrong, list(fix.edit.changes[uri(workbench)]))
+        assert fixed == edited
+        change(client, workbench, fixed, 6)
+        assert await diagnostics_of(client, workbench, version=6) == []
