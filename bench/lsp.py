@@ -190,10 +190,10 @@ def main(argv: list[str] | None = None) -> Figure:
     errors = found["errors"]
     figure.notes += [
         f"p95 {p95 * 1e3:.0f} ms; samples: {', '.join(f'{s * 1e3:.0f}' for s in found['keys'])} ms",
-        f"a keystroke that makes an error (full analysis): median "
-        f"{statistics.median(errors) * 1e3:.0f} ms over {len(errors)}",
-        f"hover on a tool: warm median {statistics.median(found['warm']) * 1e3:.1f} ms, "
-        f"first after an edit {statistics.median(found['after_edit']) * 1e3:.1f} ms",
+        (f"a keystroke that makes an error (full analysis): median "
+        f"{statistics.median(errors) * 1e3:.0f} ms over {len(errors)}"),
+        (f"hover on a tool: warm median {statistics.median(found['warm']) * 1e3:.1f} ms, "
+        f"first after an edit {statistics.median(found['after_edit']) * 1e3:.1f} ms"),
         "server RSS over the edits: " + ", ".join(f"{i}: {kib / 1024:.0f} MiB"
                                                 for i, kib in found["rss"]),
     ]

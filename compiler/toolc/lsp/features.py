@@ -16,7 +16,7 @@ from .actions import quick_fixes, workspace_edit
 from .completion import candidates, typing_at
 from .formatting import formatted, formatter
 from .hover import Changes, Closure, changes_against_disk, shown_for, target_at
-from .index import Occurrence
+from .index import CodeRef, Occurrence
 from .navigation import Place, definition, references, rename_problem, renames, under
 from .places import Lines, path_of, uri_of
 from .server import ToolcServer
@@ -195,7 +195,7 @@ def _config(ls: ToolcServer) -> Config | None:
 
 
 def _under(ls: ToolcServer, uri: str,
-           position: lsp.Position) -> tuple[object | None, Lines | None]:
+           position: lsp.Position) -> tuple[Occurrence | CodeRef | None, Lines | None]:
     shown = ls.shown(uri)
     lines = ls.lines(shown) if shown else None
     if shown is None or lines is None:

@@ -226,8 +226,8 @@ def _published_use(closure: Closure, index: Index, use: Occurrence) -> list[str]
     item = index.files.get(use.span.path)
     path = path_at(item.data, use.span.line, use.span.col) if item else None
     pointer = pointer_of(path[:-1]) if path and path[-1] == "type" else None
-    if item is None or item.module is None or pointer is None or closure.project is None \
-            or item.module not in closure.project.modules:
+    if item is None or item.module is None or path is None or pointer is None \
+            or closure.project is None or item.module not in closure.project.modules:
         return None
     for tool in exported(closure.project.modules[item.module], str(path[1])):
         text = closure.golden.get(golden_path(item.module, tool.name))

@@ -64,7 +64,8 @@ class FileIndex:
 
     def at(self, line: int, col: int) -> Occurrence | CodeRef | None:
         """The name or code reference under (line, col), both from 1."""
-        for item in (*self.occurrences, *self.code):
+        items: list[Occurrence | CodeRef] = [*self.occurrences, *self.code]
+        for item in items:
             s = item.span
             if s.line == line and s.col <= col <= s.col + s.length:
                 return item

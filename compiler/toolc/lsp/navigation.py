@@ -97,7 +97,7 @@ def code_place(config: Config, ref: str) -> Place | None:
 
 def _named(body: list[ast.stmt], name: str) -> ast.stmt | None:
     """The last statement of ``body`` that binds ``name`` (def, class, assignment)."""
-    found = None
+    found: ast.stmt | None = None
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if node.name == name:

@@ -103,7 +103,7 @@ class ToolcServer(LanguageServer):
         """A spec's text now: the open buffer's, else the file's as last analysed."""
         doc = self.workspace.text_documents.get(uri_of(self.path(shown)))
         if doc is not None:
-            return doc.source
+            return str(doc.source)
         if self.latest is not None:
             return self.latest.text_of(shown)
         return None
