@@ -36,7 +36,8 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
 def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None = None, *,
             formats: str = "annotate", python_path: tuple[Path, ...] = (),
             clients: ClientView | None = None,
-            unread: Mapping[str, str] | None = None) -> ProjectIR | None:
+            unread: Mapping[str, str] | None = None,
+            missed: set[str] | None = None) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
     ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
@@ -45,11 +46,14 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     (statically: nothing is imported); ``clients`` the client profiles names are checked
     for (default: claude and openai, servers named after modules). ``unread``: the specs
     that could not be loaded (as shown -> what of their text was read), whose errors are
-    in ``bag`` already: what follows from them elsewhere is held back, and said there."""
+    in ``bag`` already: what follows from them elsewhere is held back, and said there.
+    ``missed``: filled with the module names looked up that no spec given declares."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     reset_suggestions()  # near misses are suggested within a budget per analysis
     waiting = UnreadSpecs.of(unread) if unread else None
     project = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
+    if missed is not None:
+        missed.update(project.by_name.missed)
     if waiting is not None:
         say_held_back(bag, waiting)
     # Every rule of the front end has spoken: a suppression of one that suppressed

@@ -67,8 +67,11 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     ``taken``: components whose analysis is taken over (``toolc.output.components``;
     ``read``: the bytes of their specs, as their digests were taken): their specs are
     not analysed again. When the analysis of the rest could say anything else than a
-    full analysis would (it has errors, a module name meets a taken one), the full
-    analysis is run instead, and ``Compiled.taken`` is None. ``overlay``: specs (by
+    full analysis would (it looked up a module name none of its specs declares, which
+    may be a taken module's, or one of its module names meets a taken one), the full
+    analysis is run instead, and ``Compiled.taken`` is None. With errors in the rest, the
+    taken components' budget findings are not said (a full analysis with errors measures
+    no budget). ``overlay``: specs (by
     absolute path) whose text an editor holds unsaved, analysed with that text instead
     of the file's, the ones not on disk too (``toolc lsp``)."""
     # lazy: loads pydantic
@@ -109,16 +112,20 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         if isinstance(declared, str):
             compiled.modules[shown] = declared
         loaded.append(item)
-    if taken is not None and (bag.has_errors or collides(taken, (
-            compiled.modules[item.path] for item in loaded if item.path in compiled.modules))):
+    if taken is not None and collides(taken, (
+            compiled.modules[item.path] for item in loaded if item.path in compiled.modules)):
         return compile_specs(config, paths, progress, overlay=overlay)
     if progress:
         progress(f"checking {len(loaded)} spec(s)")
     view = ClientView(config.clients, config.server_name, config.server_names)
+    missed: set[str] = set()
     project = analyse(loaded, bag, config.root, formats=config.format,
-                      python_path=config.python_path, clients=view, unread=unread)
-    if taken is not None and bag.has_errors:
+                      python_path=config.python_path, clients=view, unread=unread,
+                      missed=missed)
+    if taken is not None and missed:
         return compile_specs(config, paths, progress, overlay=overlay)
+    if taken is not None and bag.has_errors:
+        bag.items = [d for d in bag.items if d.code not in BUDGET_CODES]
     compiled.project = None if bag.has_errors else project
     if compiled.project is not None:
         budgets = measure(compiled.project, config, bag)

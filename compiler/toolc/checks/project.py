@@ -161,6 +161,23 @@ class UnreadSpecs:
 
 
 
+class ModuleNames(dict[str, ParsedModule]):
+    """The modules by name, and each name looked up that none of them has: where only
+    some specs are analysed (``toolc.specs``, the others' analysis taken over), such a
+    name may be a module of the others, and the analysis is then not what a full one
+    would say."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.missed: set[str] = set()
+
+    def get(self, name: str, default: Any = None) -> Any:
+        found = super().get(name, default)
+        if found is None:
+            self.missed.add(name)
+        return found
+
+
 class Project:
     def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
                  root: Path | None = None, python_path: tuple[Path, ...] = (),
@@ -172,7 +189,7 @@ class Project:
         self.python_path = python_path  # where handlers live ([tool.toolc] python-path)
         self.code_index: SourceIndex | None = None  # what the handler check looked up
         # The first module of each name is the one others see; a second is an error.
-        self.by_name: dict[str, ParsedModule] = {}
+        self.by_name = ModuleNames()
         for parsed in modules:
             if parsed.name is not None:
                 self.by_name.setdefault(parsed.name, parsed)
@@ -208,7 +225,8 @@ class Project:
     # -- lookups ---------------------------------------------------------------------------
 
     def module_named(self, name: str) -> ParsedModule | None:
-        return self.by_name.get(name)
+        found: ParsedModule | None = self.by_name.get(name)
+        return found
 
     def find_toolset(self, parsed: ParsedModule, ref: str) -> tuple[ParsedModule, str] | None:
         """The toolset ``ref`` names from ``parsed`` (``name`` or ``module.name``)."""

@@ -19,8 +19,9 @@ time, size) with their recorded hashes. Its modules' code and certification verd
 ``toolc.output.incremental``'s, under the same module keys as ever.
 
 Where taking over could say anything else than a full analysis, the build runs the full
-one (``toolc.pipeline``): when the analysis of the rest reports an error (its messages
-may suggest names of modules it did not see), when a module name meets a taken one, when
+one (``toolc.specs``, ``toolc.pipeline``): when the analysis of the rest looked up a
+module name none of its specs declares (a taken module's, or a near miss of one its
+"did you mean" would not see), when a module name meets a taken one, when
 a taken module's key changed (schema files or user code of the rest are in every key),
 when a taken module's code or verdict cannot be reused. A component is recorded only if
 every diagnostic of its analysis is located in its own specs.
