@@ -8,7 +8,7 @@ discovers its specs, and loads nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +58,20 @@ def shown_path(config: Config, path: Path) -> str:
     return path.name if folder == "." else f"{folder}/{path.name}"
 
 
+def shown_paths(config: Config, paths: Iterable[Path]) -> dict[Path, str]:
+    """Each path as :func:`shown_path` shows it, each folder resolved once (a project's
+    specs share a few folders)."""
+    folders: dict[Path, str] = {}
+    found = {}
+    for path in paths:
+        parent = path.parent
+        if parent not in folders:
+            folders[parent] = config.relative(parent)
+        folder = folders[parent]
+        found[path] = path.name if folder == "." else f"{folder}/{path.name}"
+    return found
+
+
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None, taken: Taken | None = None,
                   read: Mapping[Path, bytes] | None = None,
@@ -84,13 +98,14 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     unread: dict[str, str] = {}  # specs that could not be loaded -> their text, if read
     overlay = overlay or {}
     files = sorted({*discover(config, paths), *overlay})
+    shown_of = shown_paths(config, files)
     kept = taken.specs if taken is not None else set()
     if taken is not None:
-        if not _take_sources(config, compiled, taken, files, read or {}):
+        if not _take_sources(compiled, taken, shown_of, read or {}):
             return compile_specs(config, paths, progress, overlay=overlay)
         taken.replay(bag)
     for i, path in enumerate(files, 1):
-        shown = shown_path(config, path)
+        shown = shown_of[path]
         if shown in kept:
             continue  # taken over
         if progress:
@@ -136,11 +151,11 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     return compiled
 
 
-def _take_sources(config: Config, compiled: Compiled, taken: Taken, files: Sequence[Path],
+def _take_sources(compiled: Compiled, taken: Taken, shown_of: Mapping[Path, str],
                   read: Mapping[Path, bytes]) -> bool:
     """The taken specs' texts and module names, from the bytes their digests were taken
     of; False if one is not among the specs found (or cannot be decoded)."""
-    by_shown = {shown_path(config, path): path for path in files}
+    by_shown = {shown: path for path, shown in shown_of.items()}
     for spec in taken.specs:
         path = by_shown.get(spec)
         data = read.get(path) if path is not None else None

@@ -31,7 +31,7 @@ from ..output import components
 from ..output.cache import environment_text, read_specs
 from ..output.incremental import MEMORY
 from ..report.vendored import PinnedServer
-from ..specs import Compiled, compile_specs, discover, shown_path
+from ..specs import Compiled, compile_specs, discover, shown_paths
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +88,8 @@ def _analyse(root: Path, snapshot: Snapshot) -> Analysis:
     read = _read(config, overlay)
     taken = None
     if read is not None:
-        digests = {shown_path(config, path): hashlib.sha256(data).hexdigest()
-                   for path, data in read.items()}
+        named = shown_paths(config, read)
+        digests = {named[path]: hashlib.sha256(data).hexdigest() for path, data in read.items()}
         taken = components.take_over(config, environment_text(config), digests)
     compiled = compile_specs(config, taken=taken, read=read, overlay=overlay)
     shown, servers = shown_diagnostics(compiled.bag, compiled.sources, strict=False,

@@ -66,7 +66,7 @@ from .cache import (
     write_cache_file,
 )
 from .confine import OutputError, check_way, entry_problem, is_plain_file
-from .incremental import MEMORY, Graph
+from .incremental import MEMORY, Graph, file_identity
 
 RECORD_FORMAT = 1
 RECORD_FILE = "components.json"
@@ -146,14 +146,13 @@ class Taken:
 def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> Taken | None:
     """The recorded components whose every input is unchanged (``digests``: each spec
     found, as shown, -> sha256 of its bytes), or None when there is none."""
-    record = _record(config)
-    if record is None or record.get("environment") != _digest(environment):
+    record = _recorded(config)
+    if record is None or record[0] != _digest(environment):
         return None
     taken = Taken([])
     index = None
     claimed: set[str] = set()  # specs and module names of the components taken so far
-    for item in record["components"]:
-        component = _component(item)
+    for component in record[1]:
         if component is None or any(digests.get(s) != sha for s, sha in component.specs.items()):
             continue
         if claimed & ({*component.specs} | {*component.modules}):
@@ -172,6 +171,25 @@ def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> T
             taken.golden.update(texts)
             claimed.update(component.specs, component.modules)
     return taken if taken.components else None
+
+
+def _recorded(config: Config) -> tuple[Any, list[Component | None]] | None:
+    """The record's environment digest and its components (None where one is off), read
+    and checked once per record file in a warm process (``MEMORY``)."""
+    folder = cache_dir(config)
+    path = None if folder is None else folder / RECORD_FILE
+    seen = (str(path), file_identity(path)) if path is not None else None
+    kept = MEMORY.components if MEMORY.enabled else None
+    if kept is not None and seen is not None and seen[1] is not None and kept[0] == seen:
+        found: tuple[Any, list[Component | None]] = kept[1]
+        return found
+    record = _record(config)
+    if record is None:
+        return None
+    found = (record.get("environment"), [_component(item) for item in record["components"]])
+    if MEMORY.enabled and seen is not None:
+        MEMORY.components = (seen, found)
+    return found
 
 
 def _golden_texts(config: Config, component: Component) -> dict[str, str] | None:

@@ -100,7 +100,8 @@ class Reuse:
 
 
 class Memory:
-    """What a long-lived process keeps between builds (``toolc build --watch`` turns it on):
+    """What a long-lived process keeps between builds (``toolc build --watch`` and ``toolc
+    lsp`` turn it on):
     each spec file's loaded form, by path, reused while its bytes are the same (nothing
     downstream changes a LoadedFile: the model and the checks make their own objects);
     each module's golden texts, by module, reused while its key is the same (they are
@@ -117,6 +118,9 @@ class Memory:
         # while the file's identity and the recorded hash are the same.
         self.read: dict[str, tuple[list[int], str, str]] = {}
         self.tools: ToolSet | None = None  # the last build's new golden files, parsed
+        # The components record read and checked (``components.take_over``), while it is
+        # the same file (its path and identity): an editor's keystroke reads it again.
+        self.components: tuple[tuple[str, list[int] | None], Any] | None = None
 
     def parser(self, path: Path) -> Callable[[bytes, str], LoadedFile] | None:
         """What ``load_file`` parses the bytes of ``path`` with (None: as usual)."""
