@@ -123,3 +123,60 @@ def test_a_planted_record_shows_no_figures_it_cannot_hold() -> None:
     assert from_record([{**good.as_json(), "tokens": -5}]) is None
     assert from_record([{**good.as_json(), "extra": 1}]) is None
     assert from_record({"module": "m"}) is None
+
+
+def test_a_claude_only_project_counts_deferred_tools_as_deferred(project: Path) -> None:
+    """Claude's clients search MCP tools by default: 45 tools, 2 always loaded, are 2
+    upfront, and no TC513 as if all 45 loaded."""
+    setup(project, spec(45, always=2), 'clients = ["claude"]\n')
+    code, doc = build_json()
+    [figures] = doc["budget"]  # type: ignore[misc]
+    assert code == 0 and codes(doc) == []
+    assert figures["tools"] == 45 and figures["upfront_tools"] == 2
+
+
+def test_a_client_that_loads_everything_upfront_bounds_the_budget(project: Path) -> None:
+    """With openai among the clients (the default), every tool counts upfront, and the
+    note says which client is why."""
+    setup(project, spec(45), 'clients = ["claude", "openai"]\n')
+    code, doc = build_json()
+    [warning] = doc["diagnostics"]  # type: ignore[misc]
+    assert code == 0 and codes(doc) == ["TC513"]
+    assert "45 tools loaded upfront (no tool search)" in warning["message"]
+    assert "'openai' in `clients` loads every tool upfront" in warning["notes"][0]
+
+
+def test_the_project_says_otherwise_with_tool_search_false(project: Path) -> None:
+    setup(project, spec(45), 'clients = ["claude"]\ntool-search = false\n')
+    _, doc = build_json()
+    [figures] = doc["budget"]  # type: ignore[misc]
+    assert codes(doc) == ["TC513"] and figures["upfront_tools"] == 45
+    assert "tool-search = false" in doc["diagnostics"][0]["message"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("config", ['clients = ["claude"]\n', "tool-search = true\n"])
+def test_search_for_a_few_tools_is_a_note_that_upfront_is_faster(project: Path,
+                                                                 config: str) -> None:
+    setup(project, spec(4), config)
+    code, doc = build_json()
+    [note] = doc["diagnostics"]  # type: ignore[misc]
+    assert code == 0 and note["code"] == "TC514" and note["severity"] == "info"
+    assert note["message"] == (
+        "export 'many.toolset' has 4 tools, deferred by tool search ("
+        + config.strip() + "): with fewer than about 10, loading them "
+        "all upfront is faster")
+    assert note["notes"] == [
+        "mark them `search: {always_load: true}`, or set `tool-search = false` in [tool.toolc]"]
+    assert build_json("--strict")[0] == 0  # a note, not a warning
+
+
+@pytest.mark.parametrize(("count", "always", "config"), [
+    (10, 0, 'clients = ["claude"]\n'),      # enough tools to search among
+    (4, 4, 'clients = ["claude"]\n'),       # none deferred
+    (4, 0, ""),                             # openai among the clients: no search
+    (4, 0, 'clients = ["claude"]\ntool-search = false\n')])
+def test_no_note_where_search_is_off_or_worth_it(project: Path, count: int, always: int,
+                                                 config: str) -> None:
+    setup(project, spec(count, always=always), config)
+    _, doc = build_json()
+    assert codes(doc) == []

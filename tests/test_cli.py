@@ -124,7 +124,10 @@ def test_init_names_the_module_ignores_the_cache_and_configures_mypy(
     assert code == 0 and "wrote specs/support_desk.toolc.yaml" in out  # from [project].name
     assert (tmp_path / ".gitignore").read_text() == "*.pyc\n.toolc-cache/\n"
     config = (tmp_path / "pyproject.toml").read_text()
-    assert '[tool.mypy]\nstrict = true\nfiles = ["generated", "support_desk_tools.py"]' in config
+    # folders, not one entry per handler module: generated/ imports them all
+    assert '[tool.mypy]\nstrict = true\n' in config and 'files = ["generated", "tests"]' in config
+    assert '[tool.pytest.ini_options]\npythonpath = ["."]' in config
+    assert (tmp_path / "tests" / "test_support_desk.py").is_file()
     assert run("init", "--force")[0] == 0
     assert (tmp_path / ".gitignore").read_text().count(".toolc-cache/") == 1  # said once
     assert (tmp_path / "pyproject.toml").read_text().count("[tool.mypy]") == 1

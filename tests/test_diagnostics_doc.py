@@ -66,7 +66,8 @@ validate` then fold them into one line per pinned server (``toolset 'server': 14
 pinned tool(s), 68 finding(s) about the server (TC201 x40, TC221 x28): see `toolc
 validate --vendor` ``), and `--vendor` lists them in full, in every format. An error
 is never folded (a pinned tool whose name or schema cannot be published fails the build
-at its line), nor, under `--strict`, a warning. See
+at its line), nor, under `--strict`, a warning, nor anything that hides text or speaks
+to the model (TC701-TC705). See
 [import.md](import.md#findings-about-the-server).
 
 """
@@ -80,6 +81,9 @@ _ELSEWHERE = {
              "docs/security.md).",
     "TC506": "Reported by `toolc build` as one line naming the file that could not be "
              "written (see tests/output/test_staging.py and tests/output/test_lock.py).",
+    **{code: "Reported by `toolc build` and `toolc validate` after the analysis, at the "
+               "export, with the budget's figures (see tests/test_budget.py and \"Token "
+               "budget\" in spec-format.md)." for code in ("TC512", "TC513", "TC514")},
     "TC520": "Reported by `toolc build` and `toolc diff` when they compare the golden files "
              "with a fresh build: only then is the base known (see tests/commands/test_diff.py "
              "and docs/diff.md#renames).",

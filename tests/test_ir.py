@@ -29,7 +29,7 @@ from toolc.ir import (
     user_code,
 )
 from toolc.model.toolsets import KINDS
-from toolc.runtime.abstract import ToolDefinition
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.metakeys import REQUIRES_APPROVAL
 
 COMMON = ("name", "module", "span", "published")

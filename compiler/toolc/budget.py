@@ -12,11 +12,14 @@ Claude's tokenizer is not public, and its counts run higher than OpenAI's on JSO
 the overestimate is the safe side. Providers also add a fixed per-request text for tool
 use, which no figure here includes.
 
-What loads upfront: with tool search (``[tool.toolc] tool-search = true``: the clients
-defer MCP tools and let the model search for them) only the tools marked to always load
-(`_meta` ``anthropic/alwaysLoad: true``: ``search: {always_load: true}``, or an ``mcp``
-set with ``always_load``); without it, every tool. Always-load tools count in full either
-way.
+What loads upfront: with tool search (the clients defer MCP tools and let the model
+search for them) only the tools marked to always load (`_meta` ``anthropic/alwaysLoad:
+true``: ``search: {always_load: true}``, or an ``mcp`` set with ``always_load``); without
+it, every tool. Always-load tools count in full either way. Whether clients search is
+``[tool.toolc] tool-search`` when given, else the client profiles' default
+(``config.CLIENT_PROFILES``): on when every client in ``clients`` defers MCP tools
+(``["claude"]``), off when one loads every tool (``openai``). Search over fewer than about
+ten tools is a note (TC514): the search round trip then costs more than it saves.
 """
 
 from __future__ import annotations
@@ -25,11 +28,15 @@ import json
 import math
 from dataclasses import dataclass
 
-from .config import Config
+from .config import CLIENT_PROFILES, Config
 from .diagnostics import DiagnosticBag
 from .ir import ModuleIR, ProjectIR, ToolIR
 
 CHARS_PER_TOKEN = 4
+# Below this many tools, deferring them costs a search call and saves little context:
+# tool-search guides put the break-even at about ten tools.
+SEARCH_WORTH_IT = 10
+_FEW_NOTE = "mark them `search: {always_load: true}`, or set `tool-search = false` in [tool.toolc]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,22 +116,26 @@ def export_budget(module: ModuleIR, *, tool_search: bool) -> ExportBudget:
 
 
 def measure(project: ProjectIR, config: Config, bag: DiagnosticBag) -> list[ExportBudget]:
-    """Every export's figures, in module order; TC512/TC513 for those over budget."""
-    budgets = [export_budget(m, tool_search=config.tool_search)
-               for m in project.modules.values()]
+    """Every export's figures, in module order; TC512/TC513 for those over budget, TC514
+    for those that defer too few tools for search to pay."""
+    searches = config.searches()
+    budgets = [export_budget(m, tool_search=searches) for m in project.modules.values()]
     for module, figures in zip(project.modules.values(), budgets, strict=True):
         _check(module, figures, config, bag)
+        if searches:
+            _few_to_search(module, figures, config, bag)
     return budgets
 
 
 def _check(module: ModuleIR, figures: ExportBudget, config: Config,
            bag: DiagnosticBag) -> None:
     span = module.toolsets[module.export].span
-    what = "always loaded" if config.tool_search else "loaded upfront (no tool search)"
+    searches = config.searches()
+    what = ("always loaded" if searches else
+            "loaded upfront (no tool search" + (
+                f": {config.search_source()})" if config.tool_search is not None else ")"))
     note = ("mark only the tools most tasks need with `search: {always_load: true}`"
-            if config.tool_search else
-            "if your clients defer MCP tools (tool search), say so with `tool-search = "
-            "true` in [tool.toolc]; else split the export or trim descriptions")
+            if searches else _no_search_note(config))
     if figures.upfront_tokens > config.token_budget:
         bag.report("TC512", f"export '{module.name}.{module.export}' costs ~"
                    f"{figures.upfront_tokens} tokens {what}, over the budget of "
@@ -134,3 +145,24 @@ def _check(module: ModuleIR, figures: ExportBudget, config: Config,
                    f"{figures.upfront_tools} tools {what}, over the budget of "
                    f"{config.tool_budget} (`tool-budget`); models choose worse among many",
                    span, notes=(note,))
+
+
+def _no_search_note(config: Config) -> str:
+    if config.tool_search is not None:
+        return "split the export or trim descriptions"
+    why = "; ".join(f"'{c}' in `clients` {CLIENT_PROFILES[c].why}" for c in config.loads_all())
+    return (f"{why}: if your clients defer MCP tools (tool search), say so with "
+            "`tool-search = true` in [tool.toolc]; else split the export or trim descriptions")
+
+
+def _few_to_search(module: ModuleIR, figures: ExportBudget, config: Config,
+                   bag: DiagnosticBag) -> None:
+    """TC514: search on, some tools deferred, and fewer tools than search pays for."""
+    if figures.tools >= SEARCH_WORTH_IT or figures.tools == figures.always_load_tools:
+        return
+    tools = f"{figures.tools} tool" + ("s" if figures.tools != 1 else "")
+    bag.report("TC514", f"export '{module.name}.{module.export}' has {tools}, "
+               f"deferred by tool search ({config.search_source()}): with fewer than about "
+               f"{SEARCH_WORTH_IT}, loading them all upfront is faster",
+               module.toolsets[module.export].span,
+               notes=(_FEW_NOTE,))

@@ -106,13 +106,23 @@ def schema() -> None:
 @click.option("--module", "module", metavar="NAME",
               help="The module's name (default: [project].name, else the folder's).")
 def init(force: bool, module: str | None) -> None:
-    """Write a starter spec, its handlers and configuration in the current folder:
-    [tool.toolc], a mypy configuration that checks the handlers against generated/, and
-    .toolc-cache/ in .gitignore."""
+    """Write a starter spec, its handlers, a test and configuration in the current folder:
+    [tool.toolc], a mypy configuration that checks the handlers against generated/,
+    pytest's, and .toolc-cache/ in .gitignore."""
     # lazy: 2 more toolc module(s), only when this runs
     from .commands.init import init_project
 
     sys.exit(init_project(force=force, module=module))
+
+
+@main.command("check-handlers")
+def check_handlers() -> None:
+    """Run mypy over generated/ and the handlers it imports; report each handler that does
+    not fit its tool at the handler's own line (needs mypy: pip install 'toolc[dev]')."""
+    # lazy: 2 more toolc module(s), only when this runs
+    from .commands.check_handlers import check_handlers as run_check
+
+    sys.exit(run_check())
 
 
 @main.command()
@@ -128,8 +138,8 @@ def init(force: bool, module: str | None) -> None:
 @click.option("--live", is_flag=True,
               help="Compare the pinned MCP servers' tools with what they publish now.")
 @click.option("--link-base", metavar="URL", default="",
-              help="markdown: link spec lines under this URL (https://github.com/ORG/REPO/"
-                   "blob/SHA/); default: links relative to the repository root.")
+              help="markdown: link spec lines under this http(s) URL (https://github.com/"
+                   "ORG/REPO/blob/SHA/); default: links relative to the repository root.")
 def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_on: str,
          live: bool, link_base: str) -> None:
     """Classify the changes between two sets of published tools.

@@ -8,8 +8,9 @@ python-path = ["examples"]   # put on sys.path for `toolc serve` (handlers live 
 format = "annotate"          # `format` keywords: "annotate" (JSON Schema's default) or "assert"
 token-budget = 15000         # warn when an export loads more tokens upfront (TC512)
 tool-budget = 40             # ... or more tools (TC513)
-tool-search = false          # clients defer MCP tools: only always-load tools count upfront
+tool-search = false          # whether clients defer MCP tools; default: the clients' own
 clients = ["claude", "openai"]   # names are checked as these clients see them
+targets = ["openai-strict"]      # model APIs every export is checked for (default: none)
 # server-name = "desk"       # the server name clients give (Claude: mcp__desk__<tool>),
                              # or a table {module = "name"}; default: the module's name
 serve-deps = "app.deps:make" # `toolc serve`: called per client session for the RunContext deps
@@ -41,15 +42,40 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import RULES, DiagnosticBag, Severity, Span, SpecError, fail
+from .untrusted import FileRefused, read_untrusted
 
 _KNOWN = ("specs", "output", "python-path", "format", "severity", "per-file-severity", "diff",
-          "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
-CLIENTS = ("claude", "openai")
+          "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps",
+          "targets")
+
+
+@dataclass(frozen=True, slots=True)
+class ClientProfile:
+    """What toolc assumes of a client it writes for (``[tool.toolc] clients``). How it
+    names tools is checked in ``checks/clients.py``; this is what it loads upfront."""
+
+    tool_search: bool   # defers MCP tools by default, loading only the always-load ones
+    why: str            # what ``tool_search`` rests on, for the budget's notes
+
+
+CLIENT_PROFILES = {
+    # Claude Code, and the Agent SDK that runs it, defer MCP tools by default (MCP Tool
+    # Search; docs/spec-format.md "Tool search" gives the sources).
+    "claude": ClientProfile(True, "defers MCP tools (tool search) by default"),
+    # OpenAI's APIs send every function tool with each request unless the caller opts
+    # into deferred loading: the safe assumption is all of them.
+    "openai": ClientProfile(False, "loads every tool upfront"),
+}
+CLIENTS = tuple(CLIENT_PROFILES)
+# The provider dialects (toolc.runtime.dialects.TARGETS; tests/test_config.py holds them
+# equal): listed here so that reading the configuration imports no table.
+TARGET_NAMES = ("openai-strict", "anthropic-strict", "gemini")
 # A server name as a client config's key can give it and Claude's tool names can hold it.
 SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # The budget's defaults, from Anthropic's tool-search figures: fifty tools cost 10-20k
 # tokens upfront, and tool selection degrades past 30-50 loaded tools.
 TOKEN_BUDGET = 15000
+PYPROJECT_BYTES = 10 * 1024 * 1024  # as a spec (TC002)
 TOOL_BUDGET = 40
 FORMAT_MODES = ("annotate", "assert")
 _NAMES = {rule.name: code for code, rule in RULES.items()}
@@ -66,8 +92,9 @@ class Config:
     format: str = "annotate"                    # `format` keywords: annotate or assert
     token_budget: int = TOKEN_BUDGET            # upfront tokens per export (TC512)
     tool_budget: int = TOOL_BUDGET              # upfront tools per export (TC513)
-    tool_search: bool = False                   # clients defer tools not marked always-load
+    tool_search: bool | None = None             # `tool-search`; None: the clients' default
     clients: tuple[str, ...] = CLIENTS          # client profiles names are checked for
+    targets: tuple[str, ...] = ()               # provider dialects exports are checked for
     server_name: str | None = None              # every module's server name, if given
     server_names: dict[str, str] = field(default_factory=dict)  # per module
     source: Path | None = None                  # the pyproject.toml read, if any
@@ -79,6 +106,25 @@ class Config:
         """An empty bag that applies the configured severities, project-wide and per file."""
         return DiagnosticBag(severities=dict(self.severities),
                              per_file=self.per_file_severities)
+
+    def searches(self) -> bool:
+        """Whether clients defer the tools that are not marked always-load: `tool-search`
+        when the project says, else whether every client in `clients` does by default
+        (one client that loads every tool upfront is what the budget must hold for)."""
+        if self.tool_search is not None:
+            return self.tool_search
+        return bool(self.clients) and all(CLIENT_PROFILES[c].tool_search
+                                          for c in self.clients)
+
+    def search_source(self) -> str:
+        """The setting :meth:`searches` follows, as the project wrote it (or defaulted it)."""
+        if self.tool_search is not None:
+            return f"tool-search = {str(self.tool_search).lower()}"
+        return "clients = [" + ", ".join(f'"{c}"' for c in self.clients) + "]"
+
+    def loads_all(self) -> tuple[str, ...]:
+        """The configured clients that load every tool upfront by default."""
+        return tuple(c for c in self.clients if not CLIENT_PROFILES[c].tool_search)
 
     def gate_rules(self) -> GateRules:
         """The rules this checkout gives a gate (a pull request's, when it is one)."""
@@ -153,8 +199,14 @@ def load_config(start: Path | None = None) -> Config:
     pyproject = find_pyproject(start)
     if pyproject is None:
         return Config(root=start, specs=(start / "specs",), output=start / "generated")
-    text = pyproject.read_text(encoding="utf-8")
     shown = str(pyproject)
+    try:  # it may come from a pull request: a regular file (a link followed), bounded
+        text = read_untrusted(pyproject, PYPROJECT_BYTES, follow=True).decode("utf-8")
+    except (FileRefused, UnicodeDecodeError) as exc:
+        why = exc.why if isinstance(exc, FileRefused) else "is not UTF-8 text"
+        fail("TC901", f"pyproject.toml {why}", Span(shown, 1, 1))
+    except OSError as exc:
+        fail("TC901", f"pyproject.toml cannot be read: {exc.strerror or exc}", Span(shown, 1, 1))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -190,10 +242,11 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         fail("TC901", '[tool.toolc] format must be "annotate" or "assert"', where("format"))
     token_budget = _count(table, "token-budget", TOKEN_BUDGET, where)
     tool_budget = _count(table, "tool-budget", TOOL_BUDGET, where)
-    tool_search = table.get("tool-search", False)
-    if not isinstance(tool_search, bool):
+    tool_search = table.get("tool-search")
+    if tool_search is not None and not isinstance(tool_search, bool):
         fail("TC901", "[tool.toolc] tool-search must be true or false", where("tool-search"))
     clients = _clients(table.get("clients", list(CLIENTS)), where)
+    targets = _names(table.get("targets", []), "targets", TARGET_NAMES, where)
     server_name, server_names = _server_names(table.get("server-name"), where)
     for spec in specs_list:
         _inside_project(root, spec, "specs", where, allow_root=True)
@@ -214,6 +267,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         tool_budget=tool_budget,
         tool_search=tool_search,
         clients=clients,
+        targets=targets,
         server_name=server_name,
         server_names=server_names,
         source=source,
@@ -223,14 +277,20 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
 
 
 def _clients(value: Any, where: _Locator) -> tuple[str, ...]:
+    return _names(value, "clients", CLIENTS, where)
+
+
+def _names(value: Any, key: str, known: tuple[str, ...], where: _Locator) -> tuple[str, ...]:
+    """A list of names from ``known`` (``clients``, ``targets``), each once."""
+    what = key.removesuffix("s")
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        fail("TC901", "[tool.toolc] clients must be a list of client names", where("clients"))
+        fail("TC901", f"[tool.toolc] {key} must be a list of {what} names", where(key))
     for name in value:
-        if name not in CLIENTS:
-            close = difflib.get_close_matches(name, CLIENTS, n=1)
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            fail("TC901", f"unknown client '{name}' in [tool.toolc] clients{hint}; known: "
-                 + ", ".join(CLIENTS), where("clients"))
+            fail("TC901", f"unknown {what} '{name}' in [tool.toolc] {key}{hint}; known: "
+                 + ", ".join(known), where(key))
     return tuple(dict.fromkeys(value))
 
 

@@ -79,13 +79,26 @@ class ToolIR:
     renamed_from: str | None = None
     renamed_from_span: Span | None = None
 
+    def span_at(self, pointer: str) -> Span:
+        """Where the spec writes what ``pointer`` (into the published tool) finds: the
+        nearest node or keyword at or above it that the spec writes (a description: its
+        text), else the tool."""
+        if pointer == "/name":
+            return self.name_span or self.span
+        while pointer:
+            span = self.description_spans.get(pointer) or self.spec_spans.get(pointer)
+            if span is not None:
+                return span
+            pointer = pointer[:pointer.rindex("/")]
+        return self.span
+
     def published(self) -> dict[str, JSON]:
         """The tool as MCP ``tools/list`` shows it: the runtime's wire shape
-        (:func:`toolc.runtime.abstract.published_tool`), with the approval marker in
+        (:func:`toolc.runtime.definition.published_tool`), with the approval marker in
         ``_meta`` as the runtime lists it (toolc.runtime.metakeys)."""
         # lazy: toolc.runtime's package imports pydantic (0.1-0.2 s), which a no-op
         # build, answered from its cache, never needs
-        from .runtime.abstract import published_tool
+        from .runtime.definition import published_tool
         from .runtime.metakeys import with_approval
 
         meta = with_approval(self.meta) if self.requires_approval else self.meta
@@ -310,7 +323,7 @@ class ProjectIR:
 
     def stand_in_targets(self, *, unpinned: bool = False) -> dict[str, list[tuple[str, MCPToolsetIR]]]:
         """Per module, the ``mcp`` toolsets a ``PinnedToolset`` stands in for, by module
-        attribute (``toolc.runtime.pinned.stand_in_pinned``): those that pin their tools,
+        attribute (``toolc.runtime.mcp.pinned.stand_in_pinned``): those that pin their tools,
         and with ``unpinned`` the others too (what certification does)."""
         found = {}
         for module in self.modules.values():

@@ -17,7 +17,6 @@ back at the source. Scalars are plain ``str``/``int``/``float``/``bool``/``None`
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +27,7 @@ from .diagnostics import Diagnostic, Related, Severity, Span, SpecError, Suppres
 from .scalars import NumberTooLarge, resolve_plain, short
 from .suppressions import find_suppressions
 from .syntax_errors import explain
+from .untrusted import FileRefused, read_untrusted
 
 MAX_BYTES = 10 * 1024 * 1024
 # The one nesting bound: a spec file's mappings and lists (TC004), and every tool as
@@ -101,23 +101,18 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
     if raw is not None and not os.path.lexists(path):
         return _parsed(parse, raw, shown, path)
     # The file checked is the file opened: the link resolved, and no link followed on
-    # opening it (one put there in between fails). Non-blocking, so that opening a FIFO
-    # does not wait for a writer.
+    # opening it (one put there in between is refused). Without waiting for a FIFO.
     target = os.path.realpath(path) if root is not None else path
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    if root is not None:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(target, flags)
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                fail("TC010", f"{shown} is not a regular file; a spec must be one",
-                     Span(shown, 1, 1))
-            if raw is None:
-                raw = f.read(MAX_BYTES + 1)
+        disk = read_untrusted(target, MAX_BYTES, follow=root is None)
+    except FileRefused as exc:
+        if exc.kind == "large":
+            fail("TC002", f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB",
+                 Span(shown, 1, 1))
+        fail("TC010", f"{shown} {exc.why}; a spec must be one", Span(shown, 1, 1))
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    return _parsed(parse, raw, shown, path)
+    return _parsed(parse, disk if raw is None else raw, shown, path)
 
 
 def _parsed(parse: Callable[[bytes, str], LoadedFile] | None, raw: bytes, shown: str,

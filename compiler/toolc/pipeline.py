@@ -30,6 +30,7 @@ from .output.cache import (
     forget_build,
     input_key,
     read_specs,
+    records_noticed,
     remember_build,
     remembered,
     replayed,
@@ -124,7 +125,9 @@ def schema_changes(config: Config, old: ToolSet, new: ToolSet,
     declared = renames.declared(project)
     own = Policy.from_config(config.diff)
     judging = own if base is None else base.judging(own)
-    changes = diff_tools(old, new, judging, renames.renames(declared))
+    pinned = renames.pinned_keys(project)  # a pin its server renamed is a rename too
+    moved = {**renames.pinned_renames(pinned, old, new), **renames.renames(declared)}
+    changes = diff_tools(old, new, judging, moved, pinned)
     placed = rows(with_places(changes, project), definitions(project), (old.texts, new.texts))
     found = SchemaDiff(placed, old, new, problems=renames.problems(declared, old, new))
     if base is not None:
@@ -159,7 +162,7 @@ def build(
     certify: bool = True,
     progress: Progress | None = None,
     use_cache: bool = True,
-    waiting: Progress | None = None,
+    notice: Progress | None = None,
 ) -> BuildResult:
     """Run the whole pipeline. ``check`` writes nothing and only says what would change.
 
@@ -168,13 +171,14 @@ def build(
     generating or certifying; ``use_cache=False`` always runs every stage. A checking
     build always runs them: it is the gate, and the record could come from the checkout.
 
-    A writing build holds the project's build lock (``toolc.output.lock``); ``waiting`` is
-    told when it has to wait for another build.
+    A writing build holds the project's build lock (``toolc.output.lock``). ``notice`` is
+    told, in a line, when the build waits for another one, and when it ignores a bad
+    record of ``.toolc-cache/`` (once a record).
     """
     if check:
         return _run_stages(config, None, check=True, certify=certify, progress=progress)
     try:
-        with build_lock(config.root, waiting):
+        with build_lock(config.root, notice), records_noticed(notice):
             return _writing_build(config, certify=certify, progress=progress,
                                   use_cache=use_cache)
     except OutputError as exc:  # the lock could not be taken

@@ -14,6 +14,8 @@ import hashlib
 import sys
 from pathlib import Path
 
+from .untrusted import FileRefused, read_untrusted
+
 # A found module: its parsed source, or the reason it cannot be read statically.
 Found = ast.Module | str | None
 # What a lookup found, as a build records it to see later whether it would find the same
@@ -21,7 +23,7 @@ Found = ast.Module | str | None
 Outcome = list[str]
 
 _EXTENSIONS = (".so", ".pyd")
-_MAX_SOURCE = 2_000_000  # a handler module larger than this is not parsed (bounded work)
+MAX_SOURCE = 2_000_000  # a handler module larger than this is not parsed (bounded work)
 
 
 class SourceIndex:
@@ -91,10 +93,11 @@ class SourceIndex:
 
 def _source(path: Path) -> bytes | str:
     """The file's bytes, or why they are not read."""
-    try:
-        if path.stat().st_size > _MAX_SOURCE:
-            return "its source is too large to read"
-        return path.read_bytes()
+    try:  # installed code may be linked; a FIFO or a device is not read
+        return read_untrusted(path, MAX_SOURCE, follow=True)
+    except FileRefused as exc:
+        return "its source is too large to read" if exc.kind == "large" else \
+            f"its source {exc.why}"
     except OSError as exc:
         return f"its source cannot be parsed ({type(exc).__name__})"
 

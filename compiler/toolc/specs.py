@@ -14,11 +14,12 @@ from pathlib import Path
 
 from .budget import ExportBudget, measure
 from .config import Config
-from .diagnostics import BUDGET_CODES, DiagnosticBag, SpecError
+from .diagnostics import BUDGET_CODES, TEXT_CODES, DiagnosticBag, SpecError
 from .ir import ProjectIR
-from .loader import LoadedFile, load_file
+from .loader import MAX_BYTES, LoadedFile, load_file
 from .output.components import Taken, collides
 from .output.incremental import MEMORY
+from .untrusted import FileRefused, read_untrusted
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
@@ -84,12 +85,13 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     full analysis would (it looked up a module name none of its specs declares, which
     may be a taken module's, or one of its module names meets a taken one), the full
     analysis is run instead, and ``Compiled.taken`` is None. With errors in the rest, the
-    taken components' budget findings are not said (a full analysis with errors measures
-    no budget). ``overlay``: specs (by
+    taken components' findings on resolved tools (budget, texts, targets) are not said:
+    a full analysis with errors resolves nothing. ``overlay``: specs (by
     absolute path) whose text an editor holds unsaved, analysed with that text instead
     of the file's, the ones not on disk too (``toolc lsp``)."""
     # lazy: loads pydantic
     from .checks.project import ClientView
+    from .checks.targets import TARGET_CODES
     from .frontend import analyse
 
     bag = config.bag()
@@ -136,11 +138,12 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
     missed: set[str] = set()
     project = analyse(loaded, bag, config.root, formats=config.format,
                       python_path=config.python_path, clients=view, unread=unread,
-                      missed=missed)
+                      targets=config.targets, missed=missed)
     if taken is not None and missed:
         return compile_specs(config, paths, progress, overlay=overlay)
-    if taken is not None and bag.has_errors:
-        bag.items = [d for d in bag.items if d.code not in BUDGET_CODES]
+    if taken is not None and bag.has_errors:  # nothing resolved: none of what needs it said
+        unsaid = BUDGET_CODES | TEXT_CODES | TARGET_CODES
+        bag.items = [d for d in bag.items if d.code not in unsaid]
     compiled.project = None if bag.has_errors else project
     if compiled.project is not None:
         budgets = measure(compiled.project, config, bag)
@@ -184,8 +187,8 @@ def sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
 
 
 def text_for_display(path: Path, raw: bytes | None = None) -> str:
-    try:
-        data = path.read_bytes() if raw is None else raw
-    except OSError:
+    try:  # a spec is read to its bound (TC002); the path is resolved already
+        data = read_untrusted(path, MAX_BYTES) if raw is None else raw
+    except (OSError, FileRefused):
         return ""
     return data[:1_000_000].decode("utf-8", "replace")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolc.certify.compare import json_differences, resolve_pointer
+from toolc.runtime.json_pointers import json_differences, resolve_pointer
 
 GOLDEN = Path(__file__).resolve().parents[2] / "generated" / "schemas"
 

@@ -398,7 +398,7 @@ def test_diff_markdown_links_each_change_to_its_spec_line(repo: Path) -> None:
     (renamed,) = [line for line in out.splitlines() if "/desk.toolc.yaml#L24)" in line]
     # One rename, at the `names` entry that makes the new name.
     assert "(renaming 'assign' in toolset 'public')" in renamed and "`TOOL_RENAMED`" in renamed
-    assert "`/name` | tool 'desk/assign_to' was renamed from 'assign_ticket'" in renamed
+    assert "`/name` | tool 'desk/assign\\_to' was renamed from 'assign\\_ticket'" in renamed
     (closed,) = [line for line in out.splitlines() if "(removed: no longer exported)" in line]
     assert f"| {link.format(14)} (removed: no longer exported) | (whole tool) |" in closed
     assert "`TOOL_REMOVED`" in closed
@@ -447,6 +447,87 @@ def test_spec_links_of_a_project_below_the_repository_root(
     # Relative to the repository root, where GitHub resolves them: the project's folder first.
     assert ("[`services/notes/specs/notes.toolc.yaml:13`]"
             "(services/notes/specs/notes.toolc.yaml#L13)") in out
+
+
+def test_a_link_base_that_is_not_an_http_url_is_a_usage_error(repo: Path) -> None:
+    edit(repo, "required: false", "required: true")  # a change, so that links are made
+    for bad in ("javascript:alert(1)//", "data:text/html,<b>x</b>", "/blob/abc/",
+                "https://github.com/o/r/blob/abc/\n[x](https://e.io)"):
+        code, out, err = cli("diff", "--format", "markdown", "--link-base", bad)
+        assert (code, out) == (2, ""), (bad, out)
+        assert "error: --link-base: not an http(s) URL" in err
+        assert "\n" not in err.rstrip("\n")  # the option's own line break shown, not obeyed
+
+
+HOSTILE_SPEC = SPEC.replace(
+    "    description: Add a note.\n",
+    "    description: 'Add a note. `` closes it [a link](https://e.io) "
+    "<img src=https://t.io/p.png> **No changes in the published tools.**'\n").replace(
+    "      text: {type: string, description: The note.}\n",
+    "      text: {type: string, description: The note.}\n"
+    "      level:\n        type: string\n        description: How urgent.\n"
+    "        enum: ['![p](https://t.io/p.png) [x] *y* <b>', '| a@b.io |', low]\n")
+
+
+def test_a_pull_requests_text_renders_inert_in_the_markdown_report(repo: Path) -> None:
+    """The issue's report: what a pull request writes (descriptions, enum values quoted
+    in messages, an accept reason) renders as text in the comment, through GitHub's own
+    markdown parser; the only links are the report's, to spec lines."""
+    from report_support import check_report
+    from toolc.diagnostics import Severity
+    from toolc.diff import Change, SpecPlace
+
+    (repo / "specs" / "notes.toolc.yaml").write_text(HOSTILE_SPEC)
+    assert build() == 0
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "hostile")
+    (repo / "specs" / "notes.toolc.yaml").write_text(
+        HOSTILE_SPEC.replace("'| a@b.io |', ", "").replace(" **No changes", " **Done"))
+    with (repo / "pyproject.toml").open("a") as pyproject:
+        pyproject.write('[[tool.toolc.diff.accept]]\ntool = "addNote"\n'
+                        'rule = "ENUM_VALUE_REMOVED"\n'
+                        'reason = "**No changes.** ![p](https://t.io/p.png) <img src=x> `"\n')
+    base = "https://github.com/o/r/blob/abc/"
+    code, markdown, _ = cli("diff", "--format", "markdown", "--link-base", base,
+                            "--fail-on", "info")
+    assert code == 1
+    code, out, _ = cli("diff", "--format", "json")
+    document = json.loads(out)
+    changes, policy = ([Change(c["tool"], c["pointer"], c["rule"], Severity(c["severity"]),
+                               c["message"], c["old"], c["new"], accepted=c["accepted"],
+                               reason=c["reason"], spec=c["spec"] and SpecPlace(**c["spec"]))
+                        for c in document.get(key, [])] for key in ("changes", "policy"))
+    assert {(c.rule, c.accepted) for c in changes} == {
+        ("DESCRIPTION_CHANGED", False), ("ENUM_VALUE_REMOVED", True)}
+    # The acceptance is the pull request's: listed, with its reason, among the rules' changes.
+    assert [c.rule for c in policy] == ["ACCEPTANCE_ADDED"]
+    assert "**No changes.** ![p](https://t.io/p.png)" in policy[0].message
+    page = check_report(changes, markdown, base=base, policy=policy, fail_on="info",
+                        compared="the committed golden files (HEAD:generated/schemas) with "
+                                 "a fresh build of the specs")
+    assert [a.attrs["href"] for a in page.root.all("a")] == [
+        f"{base}{c.spec.path}#L{c.spec.line}" for c in [*policy, *sorted(
+            changes, key=Change.sort_key)] if c.spec is not None]
+
+
+def test_a_lone_surrogate_in_a_golden_file_is_shown_in_every_format(tmp_path: Path) -> None:
+    """JSON may write "\\ud800", which no encoder writes as UTF-8: every format of a real
+    `toolc diff` stopped with a UnicodeEncodeError traceback."""
+    import os
+
+    for side, description in (("old", "\\ud800 \\u001b[2J"), ("new", "fine")):
+        (tmp_path / side / "m").mkdir(parents=True)
+        (tmp_path / side / "m" / "t.json").write_text(
+            f'{{"name": "t", "description": "{description}", "inputSchema": {{}}}}\n')
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    for fmt in ("text", "markdown", "json", "github"):
+        run = subprocess.run([sys.executable, "-m", "toolc", "diff", "old", "new", "--format",
+                              fmt, "--fail-on", "info"], cwd=tmp_path, env=env,
+                             capture_output=True, timeout=120, check=False)
+        assert (run.returncode, run.stderr) == (1, b""), (fmt, run.stderr)
+        out = run.stdout.decode("utf-8")
+        assert "\x1b" not in out and "\\ud800" in out  # an escape, in JSON too
+        if fmt == "json":
+            assert json.loads(out)["changes"][0]["old"] == "\ud800 \x1b[2J"
 
 
 # -- one row per change (issue 22) -------------------------------------------------------

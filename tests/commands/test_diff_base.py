@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from commands_support import SPEC, build, cli, commit, diff, edit
+from report_support import rendered
 
 SECOND = """\
   delNote:
@@ -81,7 +82,7 @@ def test_rules_turned_off_beside_a_removal_still_fail_and_say_so(two_tools: Path
             "judge it.**") in out
     assert (f"[tool.toolc.diff] severity of TOOL_REMOVED: '{lowered}' in this pull request, "
             "unset (the rule's own: error) at HEAD~1: this weakens the gate; HEAD~1's rules "
-            "judge it") in out
+            "judge it") in rendered(out).root.text()  # as the comment shows it (escaped)
 
     code, out, _ = diff(against="HEAD~1", fmt="github")
     first = out.splitlines()[0]
@@ -167,7 +168,8 @@ def test_moving_the_output_reads_the_old_side_where_the_base_keeps_it(two_tools:
          "error", False),
         ("notes/delNote", "TOOL_REMOVED", "", "error", False)]
     _, out, _ = diff(against="HEAD~1", fmt="markdown")
-    assert "Compared HEAD~1:generated/schemas with a fresh build of the specs." in out
+    assert ("Compared HEAD~1:generated/schemas with a fresh build of the specs."
+            in rendered(out).root.text())
 
 
 def test_a_base_without_its_golden_folder_cannot_be_compared(repo: Path) -> None:

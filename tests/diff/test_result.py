@@ -26,6 +26,15 @@ def test_changes_sort_by_tool_then_pointer_numerically_then_rule() -> None:
         ("a", "/x/anyOf/10", "R"), ("b", "", "TOOL_ADDED")]
 
 
+def test_a_property_named_by_a_non_ascii_digit_sorts_as_a_name() -> None:
+    # "²" is a digit to str.isdigit but no number to int(): it was a ValueError traceback
+    # in every format, from a golden file's property name.
+    items = [Change("a", pointer, "R", Severity.INFO, "m") for pointer in
+             ("/x/1", "/inputSchema/properties/\u0663", "/inputSchema/properties/\u00b2")]
+    assert [c.pointer for c in sorted(items, key=Change.sort_key)] == [
+        "/inputSchema/properties/\u00b2", "/inputSchema/properties/\u0663", "/x/1"]
+
+
 def test_places_read_like_property_paths() -> None:
     at = At("t", ("inputSchema",))
     assert at.describe() == "input schema"

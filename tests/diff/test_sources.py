@@ -179,6 +179,26 @@ def test_git_errors_are_clear(repo: Path, tmp_path_factory: pytest.TempPathFacto
         load_git("HEAD", repo=repo)
 
 
+def test_git_golden_files_are_read_only_within_their_bounds(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A committed golden file is read into memory, and HEAD's come from the pull request:
+    each is bounded as a file on disk is, and all of a ref's together (the sizes are
+    asked of git before any blob is read)."""
+    from toolc.diff import sources
+
+    size = len(golden_text(tool("readLog", lines={"type": "string", "description": "Level."})))
+    monkeypatch.setattr(sources, "FILE_BYTES", size - 1)
+    with pytest.raises(DiffInputError, match=r"HEAD:generated/schemas/workbench/readLog\.json: "
+                                             r"is larger than"):
+        load_git("HEAD", repo=repo)
+    monkeypatch.setattr(sources, "FILE_BYTES", size)
+    monkeypatch.setattr(sources, "GIT_TOTAL_BYTES", size)
+    with pytest.raises(DiffInputError, match=r"larger than .* together; they are not read"):
+        load_git("HEAD", repo=repo)
+    monkeypatch.setattr(sources, "GIT_TOTAL_BYTES", 10 * size)
+    assert sorted(load_git("HEAD", repo=repo)) == ["other/newTool", "workbench/readLog"]
+
+
 # -- lines of pointers -----------------------------------------------------------------
 
 def test_pointer_lines_in_a_golden_file() -> None:

@@ -13,7 +13,7 @@ from toolc.diagnostics import DiagnosticBag
 from toolc.generate import generate_project
 from toolc.generate.toolsets import declared_type
 from toolc.ir import ProjectIR
-from toolc.runtime.wrapper import LazyWrapperToolset
+from toolc.runtime.toolsets.wrapper import LazyWrapperToolset
 
 Load = Callable[[str], Any]
 CTX = rt.RunContext.empty()

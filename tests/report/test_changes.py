@@ -6,13 +6,26 @@ import io
 import json
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from report_support import (
+    hostile_changes,
+    hostile_text,
+    in_a_log,
+    raw_controls,
+    workflow_commands,
+)
 from toolc.diagnostics import Severity
-from toolc.diff import Change, Policy, ToolSet, diff_tools, golden_text, load_folder
+from toolc.diff import Change, Policy, SpecPlace, ToolSet, diff_tools, golden_text, load_folder
+from toolc.diff.gate import PYPROJECT
 from toolc.diff.result import SchemaDiff
-from toolc.report.changes import FORMATS, render, render_diff, want_color
+from toolc.diff.rules import POLICY_RULES
+from toolc.report.changes import FORMATS, WHOLE_TOOL, render, render_diff, want_color
+from toolc.report.diagnostic_formats import escape_controls
 
 MULTI = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "_multi"
 EXPECTED = {"text": "report.txt", "markdown": "report.md", "json": "report.json",
@@ -150,7 +163,6 @@ def test_control_characters_from_golden_files_never_reach_the_terminal() -> None
 
 
 def _placed(spec: object, pointer: str = "/inputSchema/properties/level") -> Change:
-    from toolc.diff import SpecPlace
 
     assert spec is None or isinstance(spec, SpecPlace)
     return Change(tool="desk/note", pointer=pointer, rule="REQUIRED_ADDED",
@@ -159,7 +171,6 @@ def _placed(spec: object, pointer: str = "/inputSchema/properties/level") -> Cha
 
 
 def test_each_format_shows_the_spec_place_beside_the_pointer() -> None:
-    from toolc.diff import SpecPlace
 
     change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
     text = render([change], "text")
@@ -176,7 +187,6 @@ def test_each_format_shows_the_spec_place_beside_the_pointer() -> None:
 
 
 def test_markdown_links_spec_lines_from_the_repository_root() -> None:
-    from toolc.diff import SpecPlace
 
     change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
     gone = _placed(None, "/inputSchema/properties/old")
@@ -195,7 +205,6 @@ def test_markdown_links_spec_lines_from_the_repository_root() -> None:
 
 
 def test_markdown_spec_links_cannot_be_broken_by_file_names() -> None:
-    from toolc.diff import SpecPlace
 
     hostile = _placed(SpecPlace("specs/a) [x](evil|b.toolc.yaml", 3, 1, "removed"))
     out = render([hostile], "markdown")
@@ -213,6 +222,68 @@ def test_a_schema_diff_renders_its_changes_with_both_sides_files() -> None:
     assert [c.rule for c in diff.changes] == ["DESCRIPTION_ADDED"]
     rendered = json.loads(render_diff(diff, "json", golden_root="generated/schemas"))
     assert [c["rule"] for c in rendered["changes"]] == ["DESCRIPTION_ADDED"]
+
+
+rules_changes = st.builds(
+    lambda items, rules: [replace(c, tool=PYPROJECT, rule=r)
+                          for c, r in zip(items, rules, strict=False)],
+    hostile_changes(), st.lists(st.sampled_from(sorted(POLICY_RULES)), min_size=4, max_size=4))
+"""Changes to the gate's rules, as toolc.diff.gate makes them (of pyproject.toml), of
+hostile text."""
+
+
+@given(hostile_changes(), st.dictionaries(hostile_text, hostile_text, max_size=3),
+       st.none() | rules_changes)
+def test_no_text_of_a_change_starts_a_workflow_command_or_forges_a_property(
+        items: list[Change], files: dict[str, str], policy: list[Change] | None) -> None:
+    """Each change is one command, as the Actions runner reads it, with the report's own
+    properties only; its text arrives with its line breaks, controls shown. The changes
+    to the gate's rules come first, on pyproject.toml's line when they have one."""
+    paths = {c.tool: files.get(c.tool, "m/t.json") for c in items}
+    out = render(items, "github", paths=paths, golden_root="generated/schemas", policy=policy)
+    assert raw_controls(out) == [] and out.encode("utf-8")
+    commands = workflow_commands(out)
+    every = [*(policy or ()), *items]
+    assert len(commands) == len(every)
+    for change, command in zip(every, commands, strict=True):
+        assert command is not None
+        assert command.name == ("notice" if change.accepted or change.severity is Severity.INFO
+                                else str(change.severity))
+        title = {"title": in_a_log(f"{change.rule} in {change.tool} ({change.severity})")}
+        if change.rule in POLICY_RULES:
+            assert command.properties == (title if change.spec is None else {
+                "file": in_a_log(change.spec.path), "line": str(change.spec.line), **title})
+        else:
+            assert command.properties == {
+                "file": in_a_log(f"generated/schemas/{paths[change.tool]}"), **title}
+        assert in_a_log(change.message) in command.data
+        assert f"\npointer: {in_a_log(change.pointer or WHOLE_TOOL)}" in command.data
+
+
+@given(hostile_changes(several=True), st.none() | rules_changes,
+       st.lists(hostile_text, max_size=2), st.dictionaries(hostile_text, hostile_text))
+def test_json_is_one_document_that_reads_back_whatever_the_data(
+        items: list[Change], policy: list[Change] | None, warnings: list[str],
+        files: dict[str, str]) -> None:
+    out = render(items, "json", policy=policy, warnings=warnings, paths=files, golden_root="")
+    assert raw_controls(out) == [] and out.encode("utf-8")
+
+    def rows(changes: list[Change]) -> list[dict[str, object]]:
+        return [{**c.to_json(), "files": [files[t] for t in c.tools if t in files]}
+                for c in changes]
+
+    found = {"changes": rows(items), "warnings": warnings}
+    assert json.loads(out) == (found if policy is None else  # one document
+                               {"policy": rows(policy), **found})
+
+
+@given(hostile_changes())
+def test_text_shows_control_characters_and_never_sends_them(items: list[Change]) -> None:
+    out = render(items, "text", paths={c.tool: "m/t.json" for c in items})
+    assert raw_controls(out) == [] and out.encode("utf-8")
+    for change in items:
+        assert f"tool {escape_controls(change.tool)} (generated/schemas/m/t.json)" in out
+        assert f"    {escape_controls(change.message)}\n" in out + "\n"
 
 
 def test_a_row_in_three_modules_names_every_key_and_golden_file_in_every_format() -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
+from hypothesis import given
+from hypothesis import strategies as st
+from report_support import hostile_text, in_a_log, raw_controls, workflow_commands
 from toolc.diagnostics import Diagnostic, Severity, Span
-from toolc.report.diagnostic_formats import render
+from toolc.report.diagnostic_formats import escape_controls, github_command, render
 
 SOURCE = {"specs/a.toolc.yaml": "tools:\n  readLog:\n    descripton: Read.\n"}
 DIAG = Diagnostic("TC101", Severity.ERROR,
@@ -113,3 +117,47 @@ def test_lines_are_numbered_as_yaml_numbers_them() -> None:
     source = {"a.yaml": "a: 1\n# x\x0cy\nbad: 2\n"}
     d = Diagnostic("TC101", Severity.ERROR, "unknown key 'bad'", Span("a.yaml", 3, 1, 3))
     assert render([d], "text", source).splitlines()[1] == "3 | bad: 2"
+
+
+diagnostics = st.builds(
+    Diagnostic, st.sampled_from(["TC101", "TC301"]),
+    st.sampled_from([Severity.ERROR, Severity.WARNING, Severity.INFO]), hostile_text,
+    st.none() | st.builds(Span, hostile_text.filter(bool), st.integers(1, 3), st.integers(1, 40),
+                          st.integers(1, 5)),
+    st.lists(hostile_text, max_size=2).map(tuple))
+
+
+@given(st.lists(diagnostics, min_size=1, max_size=3), hostile_text)
+def test_no_text_of_a_diagnostic_reaches_a_terminal_or_log_raw(
+        items: list[Diagnostic], line: str) -> None:
+    """Messages, notes, paths and the quoted spec line: shown, never obeyed, in every
+    format; one workflow command per diagnostic with the report's own properties."""
+    sources = {d.span.path: f"tools:\n{line}\n{line}" for d in items if d.span}
+    for fmt in ("text", "json", "github"):
+        out = render(items, fmt, sources)
+        assert raw_controls(out) == [] and out.encode("utf-8"), fmt
+    rows = json.loads(render(items, "json", sources))["diagnostics"]
+    assert [r["message"] for r in rows] == [d.message for d in items]
+    commands = workflow_commands(render(items, "github", sources))
+    assert len(commands) == len(items)
+    for d, command in zip(items, commands, strict=True):
+        assert command is not None and command.name == github_command(d.severity)
+        expected = {"title": f"{d.code} {d.rule.name}"}
+        if d.span:
+            expected |= {"file": in_a_log(d.span.path), "line": str(d.span.line),
+                         "col": str(d.span.col)}
+        assert command.properties == expected
+        assert command.data == in_a_log("\n".join((d.message, *d.notes)))
+
+
+@given(hostile_text, st.integers(1, 40))
+def test_the_caret_stays_under_the_column_of_a_line_holding_escapes(line: str, col: int) -> None:
+    """A spec line holding ANSI escapes and other controls is quoted with them shown,
+    and the caret counts the characters shown."""
+    line = re.sub("[\r\n\x85\u2028\u2029]", "", line)  # one line, as YAML breaks them
+    d = Diagnostic("TC101", Severity.ERROR, "bad", Span("a.yaml", 1, col, 1))
+    quoted, caret = render([d], "text", {"a.yaml": line + "\n"}).splitlines()[1:3]
+    shown = escape_controls(line.replace("\t", " "))
+    assert quoted == f"1 | {shown}"
+    before = escape_controls(line[:col - 1].replace("\t", " "))
+    assert caret.rstrip("^") == "  | " + " " * len(before)  # under what the column shows

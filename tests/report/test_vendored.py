@@ -70,7 +70,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("CI", raising=False)
     (tmp_path / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\n\n[tool.toolc.severity]\n'
-        'missing-description = "warning"\n')
+        'missing-description = "warning"\n'
+        'invisible-character = "off"\n')  # the test server's NUL and BOM (TC702)
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "notes.toolc.yaml").write_text(OWN)
     return tmp_path

@@ -85,14 +85,14 @@ def test_mcp_kinds_load_on_first_access() -> None:
     probe = (
         "import sys, toolc.runtime as rt\n"
         "rt.MCPToolset\n"
-        "print('mcp' in sys.modules, 'toolc.runtime.mcp' in sys.modules)\n"
+        "print('mcp' in sys.modules, 'toolc.runtime.mcp.toolset' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]  # the SDK itself waits for a connection
 
 
 def test_the_runtime_never_imports_the_compiler() -> None:
-    for path in RUNTIME.glob("*.py"):
+    for path in RUNTIME.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module:
                 modules = [node.module]
@@ -102,4 +102,4 @@ def test_the_runtime_never_imports_the_compiler() -> None:
                 continue
             for module in modules:
                 if module.startswith("toolc"):
-                    assert module.startswith("toolc.runtime"), f"{path.name} imports {module}"
+                    assert module.startswith("toolc.runtime"), f"{path.relative_to(RUNTIME)} imports {module}"

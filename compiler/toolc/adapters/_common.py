@@ -21,14 +21,15 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition
-from toolc.runtime.approval import ApprovalRequiredToolset
-from toolc.runtime.combined import CombinedToolset
 from toolc.runtime.deferred import DeferredCallError, DeferredToolRequest
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import FailurePolicy, reporting_failures
-from toolc.runtime.function import FunctionToolset
-from toolc.runtime.prefixed import PrefixedToolset
-from toolc.runtime.renamed import RenamedToolset
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset
+from toolc.runtime.toolsets.approval import ApprovalRequiredToolset
+from toolc.runtime.toolsets.combined import CombinedToolset
+from toolc.runtime.toolsets.function import FunctionToolset
+from toolc.runtime.toolsets.prefixed import PrefixedToolset
+from toolc.runtime.toolsets.renamed import RenamedToolset
 
 calling = reporting_failures
 

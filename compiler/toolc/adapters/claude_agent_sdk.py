@@ -32,10 +32,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from toolc.adapters._common import approval_names, require
-from toolc.runtime.abstract import AbstractToolset, DelegatingToolset
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved
 from toolc.runtime.results import ToolResult
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset
 
 require("claude-agent-sdk", "claude_agent_sdk")
 
@@ -68,7 +68,7 @@ def sdk_mcp_server(
 ) -> McpSdkServerConfig:
     """An `McpSdkServerConfig` for `ClaudeAgentOptions.mcp_servers`, served by toolc."""
     # lazy: loads mcp (about a second)
-    from toolc.runtime.server import to_mcp_server
+    from toolc.runtime.server.toolset_server import to_mcp_server
 
     if approval not in ("elicit", "permissions"):
         raise ValueError(f"approval must be 'elicit' or 'permissions', not {approval!r}")

@@ -29,7 +29,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from toolc.adapters._common import calling, failure_policy, pause_request, published_schema, require
-from toolc.runtime.abstract import AbstractToolset, ToolDefinition
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -37,7 +36,10 @@ from toolc.runtime.deferred import (
     DeferredCallError,
     ExternalCallRequired,
 )
+from toolc.runtime.definition import ToolDefinition
+from toolc.runtime.json_pointers import json_differences
 from toolc.runtime.results import ToolResult, to_tool_result
+from toolc.runtime.toolsets.abstract import AbstractToolset
 
 require("langchain", "langchain_core")
 
@@ -141,8 +143,5 @@ async def langchain_tools(
 def schema_changes(tool: BaseTool) -> list[str]:
     """Where LangChain's conversion for a model changes the published schema (JSON
     pointers; empty: it sends the schema as published)."""
-    # lazy: 7 more toolc module(s), only when this runs
-    from toolc.certify.compare import json_differences
-
     sent = convert_to_openai_tool(tool)["function"].get("parameters")
     return [p or "/" for p, _, _ in json_differences(tool.args_schema, sent)]

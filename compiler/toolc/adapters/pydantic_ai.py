@@ -53,10 +53,10 @@ from toolc.adapters._common import (
     published_schema,
     require,
 )
-from toolc.runtime.abstract import AbstractToolset as ToolcToolset
 from toolc.runtime.context import RunContext as ToolcContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved, ExternalCallRequired
 from toolc.runtime.results import AudioContent, ImageContent, TextContent, ToolResult
+from toolc.runtime.toolsets.abstract import AbstractToolset as ToolcToolset
 
 require("pydantic-ai", "pydantic_ai")
 
@@ -68,7 +68,7 @@ from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 from pydantic_core import SchemaValidator, core_schema
 
 if TYPE_CHECKING:
-    from toolc.runtime.abstract import ToolDefinition as ToolcDefinition
+    from toolc.runtime.definition import ToolDefinition as ToolcDefinition
 
 OnError = Literal["retry", "fail", "return"]
 

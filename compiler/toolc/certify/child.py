@@ -222,9 +222,9 @@ def _import_sdk() -> None:
     from mcp import Client  # noqa: F401
 
     # lazy: imported ahead on purpose, while the build does other work
-    from ..runtime.mcp_listing import list_raw_tools  # noqa: F401
-    from ..runtime.pinned import PinnedToolset  # noqa: F401
-    from ..runtime.server import to_mcp_server  # noqa: F401
+    from ..runtime.mcp.listing import list_raw_tools  # noqa: F401
+    from ..runtime.mcp.pinned import PinnedToolset  # noqa: F401
+    from ..runtime.server.toolset_server import to_mcp_server  # noqa: F401
     from .compare import list_over_mcp  # noqa: F401
 
 
@@ -319,9 +319,9 @@ class Session:
 
     def _stand_in(self, name: str) -> None:
         """Pinned definitions (or none) in place of the module's ``mcp`` toolsets, before any
-        of its toolsets is built (as ``toolc.runtime.pinned.stand_in_pinned`` does)."""
+        of its toolsets is built (as ``toolc.runtime.mcp.pinned.stand_in_pinned`` does)."""
         # lazy: 1 more toolc module(s), only when this runs
-        from ..runtime.pinned import PinnedToolset
+        from ..runtime.mcp.pinned import PinnedToolset
 
         if name in self.stood_in or not self.stand_ins.get(name):
             return

@@ -2,7 +2,8 @@
 
 The generated modules are imported from a staging folder (before anything is written),
 each module's exported toolset is served by a real mcp low-level ``Server`` through
-``toolc.runtime.server``, and a real ``mcp.Client`` lists the tools in-process. Then:
+``toolc.runtime.to_mcp_server``, and a real ``mcp.Client`` lists the tools in-process.
+Then:
 
 1. every description the spec gives (tool, properties at any depth, array items, named
    types, ``returns``) must stand on the wire at its own JSON pointer: not only inside an
@@ -20,8 +21,8 @@ does it all in this process, where no process can be forked.
 
 No ``mcp`` toolset is connected to: certification starts no server's command and
 contacts no URL (the spec, from a pull request maybe, names them). A pinned one's
-definitions (``toolc import``) stand in for its server (``toolc.runtime.pinned``), and
-one that pins nothing lists no tools, so a build certifies offline what the module is
+definitions (``toolc import``) stand in for its server (``toolc.runtime.mcp.pinned``),
+and one that pins nothing lists no tools, so a build certifies offline what the module is
 known to publish; ``toolc diff --live`` compares the live servers with the pins. The listing is taken as the JSON sent, so fields the SDK's ``Tool``
 model does not know (a pinned tool's ``icons``, vendor fields) are compared too.
 """
@@ -39,6 +40,7 @@ from ..diagnostics import DiagnosticBag, Severity
 from ..ir import ModuleIR, PreparedToolsetIR, ProjectIR, ToolIR, WrapperToolsetIR, referred
 from ..output.incremental import judged, replay, used_marks
 from ..publish import golden_path
+from ..runtime.json_pointers import MISSING, json_differences, resolve_pointer
 from ..runtime.tool import LazyRef
 from .staged_import import staged_package
 
@@ -54,7 +56,7 @@ def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
     ``reuse``: the modules with a verdict there are not served, their verdict is said
     again; what each served module reported is kept in ``reuse.fresh``."""
     # lazy: 1 more toolc module(s), only when this runs
-    from ..runtime.pinned import stand_in_pinned
+    from ..runtime.mcp.pinned import stand_in_pinned
 
     served = list(project.modules) if reuse is None else reuse.served(project)
     if not served:
@@ -110,8 +112,8 @@ def _import_mcp() -> None:
     from mcp import Client  # noqa: F401
 
     # lazy: imported ahead on purpose, while the build does other work
-    from ..runtime.mcp_listing import list_raw_tools  # noqa: F401
-    from ..runtime.server import to_mcp_server  # noqa: F401
+    from ..runtime.mcp.listing import list_raw_tools  # noqa: F401
+    from ..runtime.server.toolset_server import to_mcp_server  # noqa: F401
 
 
 def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[str, str],
@@ -246,9 +248,6 @@ def compare_tool(tool: ToolIR, got: dict[str, Any], golden: str | None,
                    tool.span)
 
 
-_MISSING = object()
-
-
 def _dump(value: Any) -> str:
     """Canonical JSON: equal text means equal values, 1 and 1.0 and true told apart."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
@@ -263,45 +262,8 @@ def _beside_new_ref(want: dict[str, Any], got: dict[str, Any], pointer: str) -> 
             and not (isinstance(published, dict) and "$ref" in published))
 
 
-def resolve_pointer(document: Any, pointer: str) -> Any:
-    """RFC 6901 lookup; a missing path gives a private sentinel, never an exception."""
-    node = document
-    for raw in pointer.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return _MISSING
-    return node
-
-
-def _escape(part: str) -> str:
-    return part.replace("~", "~0").replace("/", "~1")
-
-
-def json_differences(want: Any, got: Any, pointer: str = "") -> list[tuple[str, Any, Any]]:
-    """Every pointer where two JSON values differ; key order is not a difference."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        out = []
-        for key in list(want) + [k for k in got if k not in want]:
-            out += json_differences(want.get(key, _MISSING), got.get(key, _MISSING),
-                                    f"{pointer}/{_escape(str(key))}")
-        return out
-    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
-        out = []
-        for i, (a, b) in enumerate(zip(want, got, strict=True)):
-            out += json_differences(a, b, f"{pointer}/{i}")
-        return out
-    same = (want == got and type(want) is type(got)) or (
-        isinstance(want, (int, float)) and isinstance(got, (int, float))
-        and not isinstance(want, bool) and not isinstance(got, bool) and want == got)
-    return [] if same else [(pointer, want, got)]
-
-
 def _show(value: Any) -> str:
-    if value is _MISSING:
+    if value is MISSING:
         return "nothing"
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -321,8 +283,8 @@ def _where_it_went(got: dict[str, Any], pointer: str, text: Any) -> list[str]:
         if "$ref" in parent:
             notes.append(f"the property at {parent_ptr} is a $ref; clients that resolve it "
                          "drop sibling keywords")
-        current = parent.get("description", _MISSING)
-        if current is not _MISSING and not notes:
+        current = parent.get("description", MISSING)
+        if current is not MISSING and not notes:
             notes.append(f"the wire says {_show(current)} instead")
     return notes
 
@@ -398,10 +360,10 @@ async def list_over_mcp(toolset: Any, deps: Any = None) -> list[dict[str, Any]]:
     from mcp import Client
 
     # lazy: 1 more toolc module(s), only when this runs
-    from ..runtime.mcp_listing import list_raw_tools
+    from ..runtime.mcp.listing import list_raw_tools
 
     # lazy: loads mcp (about a second)
-    from ..runtime.server import to_mcp_server
+    from ..runtime.server.toolset_server import to_mcp_server
 
     # The build's own client: its diagnostics need the real failure, not a masked ref.
     server = to_mcp_server(toolset, name="toolc-certify", deps=deps, expose_errors=True)

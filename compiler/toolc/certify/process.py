@@ -472,7 +472,7 @@ def stand_ins(module: ModuleIR) -> StandIns:
     its pinned tools, none for a set that pins nothing: no server is started or contacted
     (the same sets as ``toolc.ir.ProjectIR.stand_in_targets(unpinned=True)``)."""
     # lazy: 1 more toolc module(s), only when this runs
-    from ..runtime.pinned import listed_tools
+    from ..runtime.mcp.pinned import listed_tools
 
     sets = module.mcp_sets()
     if not sets:

@@ -13,6 +13,9 @@
   TC302 checks on every name (and so for every profile).
 - case-only collisions between published names are TC313 for every client.
 
+What each client loads upfront (whether it defers MCP tools to a tool search by default)
+is data too, ``config.CLIENT_PROFILES``, read by the token budget (``toolc.budget``).
+
 Each violation is reported where it was made: at the tool's name when the name itself
 breaks the rule, else at the ``prefix`` or ``names`` entry of the last toolset that
 turned a good name into a bad one (as TC301/TC302 are). Only what a module exports is

@@ -45,7 +45,7 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
     checking = check or (in_ci() and not write)
     reporter = _progress(err) if progress else None
     result = build(config, check=checking, certify=certify, progress=reporter,
-                   waiting=_notice(err))
+                   notice=_notice(err))
     if reporter:
         err.write("\r\x1b[K")
     if fmt == "json":
@@ -164,7 +164,8 @@ def _build_exit(result: BuildResult, config: Config, checking: bool, strict: boo
 
 
 def _notice(err: TextIO) -> Callable[[str], None]:
-    """A line on stderr (another build holds the lock), flushed: it is said before waiting."""
+    """A line on stderr (another build holds the lock, a record is ignored), flushed: it
+    is said before waiting."""
     def say(message: str) -> None:
         err.write(f"toolc: {message}\n")
         err.flush()

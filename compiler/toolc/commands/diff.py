@@ -9,6 +9,7 @@ from ..collector import collector_paused
 from ..config import Config
 from ..report.changes import render_diff
 from ..report.diagnostic_formats import render
+from ..report.markdown_escape import link_base as checked_link_base
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -35,9 +36,17 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
     ``fail_on`` None: the base's ``[tool.toolc.diff] fail_on`` when one judges (REF, or
     HEAD: ``toolc.diff.gate``), else the project's, else ``error``. A fresh build's
     changes carry their spec lines; ``link_base`` (``https://github.com/o/r/blob/SHA/``)
-    makes markdown's links to them absolute, else they are relative to the repository."""
+    makes markdown's links to them absolute, else they are relative to the repository;
+    one that is not an http(s) URL is a usage error."""
     out = out or sys.stdout
     err = err or sys.stderr
+    if link_base:
+        try:
+            checked_link_base(link_base)
+        except ValueError as exc:  # before any work: the option, not the data, is wrong
+            err.write(f"error: --link-base: {exc}; give the commit's page, "
+                      "https://github.com/ORG/REPO/blob/SHA/\n")
+            return EXIT_USAGE
     # lazy: loads pydantic, yaml
     from ..specs import compile_specs
 

@@ -17,7 +17,7 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
     ``deps`` (else ``[tool.toolc] serve-deps``) names the session deps factory."""
     err = err or sys.stderr
     # lazy: loads pydantic, yaml
-    from ..serving.targets import serve
+    from ..serving.run import serve
 
     http = http or HttpOptions()
     if transport == "http":

@@ -24,41 +24,18 @@ from typing import Any, TextIO
 
 from ..config import Config, load_config
 from ..diagnostics import SpecError
+from ..file_events import DEBOUNCE_MS, SOURCE_SUFFIXES, STEP_MS, outermost
 from ..output.incremental import MEMORY
 from ..specs import SPEC_SUFFIX
 
 # Folders whose files are never inputs (tools' caches, environments, version control).
 _IGNORED_PARTS = frozenset({".toolc-cache", ".git", ".venv", "venv", "__pycache__",
                             "node_modules", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
-_SCHEMA_SUFFIXES = (".yaml", ".yml", ".json")  # specs and the schema files they $ref
 BuildOnce = Callable[[], int]
-
-# How watchfiles gathers events (its Rust loop, `RustNotify.watch`): it sleeps STEP_MS,
-# looks at the set of (change, path) seen so far, and returns it at the first look that
-# finds the set no bigger than at the look before (or DEBOUNCE_MS after the first look
-# that found one, while more keep coming). So a save is handed over STEP_MS to 2 * STEP_MS
-# after it is made: 5-10 ms here, 20-40 ms at the step of 20 it had. An editor's save is
-# a few system calls in a row, microseconds apart: truncate and write (the second write
-# adds nothing to the set, `modified` is in it already), or a temporary file (never an
-# input) renamed over the spec, so it always comes as one batch; only two writes more
-# than STEP_MS apart may come as two, and the second build is harmless (an incremental
-# one). Idle, the loop wakes every STEP_MS: 0.4 % of a core at 5 ms, 1.8 % at 1 ms (a
-# 2-core Xeon); a smaller step would buy 2-4 ms for that. The Rust timeout
-# (`rust_timeout`, 5 s) only returns control to Python for nothing (`yield_on_timeout`
-# False): no latency either way. Saves made while a build runs are merged into one next
-# build (Watcher.next_changes).
-STEP_MS = 5
-DEBOUNCE_MS = 50  # a checkout of many files: built after at most this, the rest next
-
 
 def watch_paths(config: Config) -> list[Path]:
     """The folders (and ``pyproject.toml``) to watch, outermost only, existing ones."""
-    candidates = [*config.specs, *config.python_path, config.root / "pyproject.toml"]
-    found: list[Path] = []
-    for path in sorted({p.resolve() for p in candidates if p.exists()}, key=lambda p: len(p.parts)):
-        if not any(path.is_relative_to(kept) for kept in found if kept.is_dir()):
-            found.append(path)
-    return found
+    return outermost([*config.specs, *config.python_path, config.root / "pyproject.toml"])
 
 
 class InputFilter:
@@ -79,7 +56,7 @@ class InputFilter:
             return True
         if path.is_relative_to(self.output) or _IGNORED_PARTS.intersection(path.parts):
             return False
-        if path.name.endswith(SPEC_SUFFIX) or path.suffix in _SCHEMA_SUFFIXES:
+        if path.name.endswith(SPEC_SUFFIX) or path.suffix in SOURCE_SUFFIXES:
             return any(path == s or path.is_relative_to(s) for s in self.specs) or any(
                 path.is_relative_to(p) for p in self.python_path)
         return path.suffix == ".py" and any(path.is_relative_to(p) for p in self.python_path)

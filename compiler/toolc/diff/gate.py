@@ -22,10 +22,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..config import Config, GateRules, gate_rules_of
+from ..config import PYPROJECT_BYTES, Config, GateRules, gate_rules_of
 from ..diagnostics import RULES as DIAGNOSTICS
 from ..diagnostics import Severity, glob_matches
 from ..publish import SCHEMAS_DIR
+from ..untrusted import FileRefused, read_untrusted
 from .policy import Acceptance, Policy
 from .result import Change, DiffInputError, Json, SpecPlace, parts_of, pointer_of
 from .rules import RULES
@@ -83,10 +84,10 @@ def own_text(config: Config) -> str:
 
 
 def _bounded(path: Path) -> bytes:
+    """The project's pyproject.toml as the configuration read it (bounded, regular)."""
     try:
-        with open(path, "rb") as f:
-            return f.read(LIMIT + 1)
-    except OSError:
+        return read_untrusted(path, PYPROJECT_BYTES, follow=True)
+    except (OSError, FileRefused):
         return b""
 
 

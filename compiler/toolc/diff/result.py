@@ -137,8 +137,10 @@ def parts_of(pointer: str) -> tuple[str, ...]:
 
 
 def pointer_sort_key(pointer: str) -> tuple[tuple[int, int, str], ...]:
-    # Array indexes sort as numbers, so anyOf/10 comes after anyOf/2.
-    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in parts_of(pointer))
+    # Array indexes sort as numbers, so anyOf/10 comes after anyOf/2; they are ASCII
+    # digits (a property named "²" is a digit to str.isdigit, not to int).
+    return tuple((0, int(t), "") if t.isascii() and t.isdigit() else (1, 0, t)
+                 for t in parts_of(pointer))
 
 
 def schema_kind(parts: tuple[str, ...]) -> SchemaKind:

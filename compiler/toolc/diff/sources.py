@@ -23,6 +23,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
+
+# All the golden files of one ref together: far above what the publish bound lets a
+# project write (docs/security.md), far below what would exhaust a CI runner.
+GIT_TOTAL_BYTES = 4 * FILE_BYTES
 from .result import DiffInputError, escape_token
 
 
@@ -148,11 +153,13 @@ def load_folder(path: str | Path, known: ToolSet | None = None,
                 read[relative][0] == [st.st_ino, st.st_mtime_ns, st.st_size]:
             tools.add(relative, read[relative][1], str(root / relative), known)
             continue
-        try:
-            with open(file, encoding="utf-8") as f:
-                text = f.read()
+        try:  # bounded, without waiting on a FIFO; newlines read as text mode reads them
+            text = read_untrusted(file, FILE_BYTES, follow=True).decode("utf-8")
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         except UnicodeDecodeError:
             raise DiffInputError(f"{root / relative}: not UTF-8 text") from None
+        except FileRefused as exc:
+            raise DiffInputError(f"{root / relative}: {exc.why}") from None
         except OSError as exc:
             raise DiffInputError(f"{root / relative}: cannot be read: {exc.strerror}") from None
         tools.add(relative, text, str(root / relative), known)
@@ -268,17 +275,19 @@ def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = "."
         raise DiffInputError(f"cannot compare: {ref}:{prefix} is not a folder")
     # --full-tree: from a subfolder of the worktree, ls-tree would otherwise list only the
     # entries under that subfolder's own path inside the tree given.
-    listing = _git(repo, "ls-tree", "--full-tree", "-r", "-z", tree)
+    listing = _git(repo, "ls-tree", "--full-tree", "-r", "-l", "-z", tree)
     if listing.returncode != 0:
         raise DiffInputError(f"cannot list {folder} at {ref}: "
                              f"{listing.stderr.decode(errors='replace').strip()}")
     blobs: list[tuple[str, str]] = []
+    total = 0
     for entry in listing.stdout.decode("utf-8", errors="surrogateescape").split("\0"):
         if not entry:
             continue
         meta, _, path = entry.partition("\t")
-        _mode, kind, sha = meta.split()
+        _mode, kind, sha, size = meta.split()
         if kind == "blob" and path.endswith(".json") and _visible(PurePosixPath(path)):
+            total += _bounded_blob(f"{ref}:{PurePosixPath(prefix, path)}", int(size), total)
             blobs.append((path, sha))
     tools = ToolSet()
     for (path, _sha), data in zip(sorted(blobs), _read_blobs(repo, sorted(blobs)), strict=True):
@@ -289,6 +298,20 @@ def load_git(ref: str, folder: str = "generated/schemas", repo: str | Path = "."
             raise DiffInputError(f"{label}: not UTF-8 text") from None
         tools.add(path, text, label)
     return tools
+
+
+def _bounded_blob(label: str, size: int, total: int) -> int:
+    """``size``, when a committed golden file of that size may be read: each at most
+    FILE_BYTES, as on disk, and all of them together at most GIT_TOTAL_BYTES (a ref is
+    read whole into memory, and it can come from the pull request: ``toolc diff``
+    compares with HEAD)."""
+    if size > FILE_BYTES:
+        raise DiffInputError(f"{label}: is larger than {FILE_BYTES >> 20} MiB; a golden "
+                             "file that large is not read")
+    if total + size > GIT_TOTAL_BYTES:
+        raise DiffInputError(f"{label}: the golden files at that ref are larger than "
+                             f"{GIT_TOTAL_BYTES >> 20} MiB together; they are not read")
+    return size
 
 
 def _read_blobs(repo: Path, blobs: list[tuple[str, str]]) -> list[bytes]:

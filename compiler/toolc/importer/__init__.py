@@ -7,7 +7,7 @@
 - :mod:`.yamlout`: the spec as YAML that reads back as the same JSON (``dump``);
 - :mod:`.command`: the ``toolc import`` command (``run_import``);
 - :mod:`.pinned`: pinned definitions standing in for live servers (certification, serve);
-- ``toolc serve --pinned`` is ``toolc.serving.targets.serve(pinned=True)`` over :mod:`.pinned`;
+- ``toolc serve --pinned`` is ``toolc.serving.run.serve(pinned=True)`` over :mod:`.pinned`;
 - :mod:`.drift`: ``toolc diff --live`` and ``toolc build --live``.
 
 See docs/import.md. Nothing here imports the mcp SDK until a server is listed or served.

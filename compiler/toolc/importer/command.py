@@ -27,6 +27,8 @@ import anyio
 
 from ..config import Config, glob_problem
 from ..diagnostics import RULES, Severity
+from ..output.confine import project_target
+from ..output.files import replace_file
 from ..report.diagnostic_formats import escape_controls, render
 from ..report.vendored import PinnedServer, fold
 from .clientconfig import read_config
@@ -97,14 +99,32 @@ def run_import(config: Config, request: ImportRequest, *, out: TextIO = sys.stdo
         out.write(text)
         return EXIT_OK
     target = Path(request.out) if request.out else _default_path(config, module)
-    if target.exists() and not request.force:
-        err.write(f"error: {target} exists; give --force to replace it (or --out elsewhere)\n")
-        return EXIT_ERRORS
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    code = _write_spec(config, target, text, request.force, err)
+    if code is not None:
+        return code
     count = text.count("\n")
     out.write(f"wrote {config.relative(target)} ({count} lines, module {module})\n")
     return _check_written(config, target, out)
+
+
+def _write_spec(config: Config, target: Path, text: str, force: bool, err: TextIO) -> int | None:
+    """Write the spec inside the project, never through a link (a committed link at the
+    target could point anywhere); the exit code if it is not written."""
+    shown, problem = project_target(config.root, target)
+    if problem is not None:
+        err.write(f"error: {shown} {problem}; the spec was not written (give --out "
+                  "elsewhere in the project, or --out - to print it)\n")
+        return EXIT_USAGE
+    if target.exists() and not force:
+        err.write(f"error: {target} exists; give --force to replace it (or --out elsewhere)\n")
+        return EXIT_ERRORS
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(target, text.encode("utf-8"))
+    except OSError as exc:
+        err.write(f"error: {shown} cannot be written: {exc.strerror or exc}\n")
+        return EXIT_ERRORS
+    return None
 
 
 def build_spec(request: ImportRequest) -> tuple[str, dict[str, Any]]:

@@ -21,8 +21,9 @@ from typing import Any
 import anyio
 from pydantic import ValidationError
 
-from ..runtime.mcp_connection import HttpServer, StdioServer, describe_error, make_client
-from ..runtime.mcp_listing import ListingError, json_shape, list_raw_tools, tools_of
+from ..runtime.mcp.connection import HttpServer, StdioServer, describe_error, make_client
+from ..runtime.mcp.listing import ListingError, json_shape, list_raw_tools, tools_of
+from ..untrusted import RECORD_BYTES, FileRefused, read_untrusted
 
 
 class ImportFailure(Exception):
@@ -142,12 +143,14 @@ def read_saved(path: str | Path) -> Listing:
 def read_json(path: str | Path, what: str) -> Any:
     """Parse a JSON file exactly: big integers kept, ``NaN``/``Infinity`` refused."""
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
+    try:  # a file of the checkout, perhaps: regular (a link followed), bounded
+        text = read_untrusted(file, RECORD_BYTES, follow=True).decode("utf-8")
     except FileNotFoundError:
         raise ImportFailure(f"{file}: no such file") from None
     except UnicodeDecodeError:
         raise ImportFailure(f"{file}: not UTF-8 text") from None
+    except FileRefused as exc:
+        raise ImportFailure(f"{file} {exc.why}") from None
     except OSError as exc:
         raise ImportFailure(f"{file}: cannot be read: {exc.strerror}") from None
     try:

@@ -32,6 +32,7 @@ from urllib.parse import quote, unquote, urljoin
 
 from ..diagnostics import Severity, Span, SpecError
 from ..loader import load_bytes
+from ..untrusted import FileRefused, read_untrusted
 from .keywords import ANNOTATIONS, KEYWORDS
 
 if TYPE_CHECKING:
@@ -333,13 +334,12 @@ class LocalFiles:
 
     def _embed(self, path: Path) -> Embedded | str:
         shown = self._shown(path)
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(MAX_FILE_BYTES + 1)
+        try:  # the path is resolved: a link put there since is refused
+            raw = read_untrusted(path, MAX_FILE_BYTES)
+        except FileRefused as exc:
+            return f"{shown} {exc.why}"
         except OSError as exc:
             return f"cannot read {shown}: {exc.strerror or exc}"
-        if len(raw) > MAX_FILE_BYTES:
-            return f"{shown} is larger than 10 MiB"
         self.read[shown] = hashlib.sha256(raw).hexdigest()
         try:
             if path.suffix.lower() == ".json":

@@ -17,7 +17,11 @@ are never contacted by certification, so they are no input of it.
 
 The record is only ever a shortcut for the author's own writing builds: a checking build
 (CI, where ``.toolc-cache/`` could come from the pull request) never answers from it,
-and nothing is written through a link there (``toolc.output.lock.cache_folder``).
+and nothing is written through a link there (``toolc.output.lock.cache_folder``). Each
+record (this one, ``modules.json``, ``components.json``) is read as untrusted input
+(``read_record``): a regular file, bounded, JSON; the files it names are read only as
+plain relative paths inside the project. A bad record is ignored, told once in a line
+(``records_noticed``), and written anew by the next clean build.
 """
 
 from __future__ import annotations
@@ -28,15 +32,18 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 from ..config import Config
 from ..diagnostics import RULES, Diagnostic, Severity, Span
 from ..ir import ProjectIR, ToolsetIR, referred, user_code
-from ..loader import link_problem
-from .confine import OutputError, is_plain_file
+from ..loader import MAX_BYTES, link_problem
+from ..untrusted import FILE_BYTES, RECORD_BYTES, FileRefused, read_untrusted
+from .confine import OutputError, check_way, entry_problem
+from .files import replace_file
 from .journal import JOURNAL
 from .lock import CACHE_DIR, cache_folder
 from .plan import MANIFEST, Plan, read_manifest
@@ -64,16 +71,8 @@ def write_cache_file(config: Config, name: str, record: dict[str, Any]) -> None:
     folder = cache_dir(config, create=True)
     if folder is None:
         return
-    path, tmp = folder / name, folder / (Path(name).stem + ".tmp")
-    try:
-        tmp.unlink(missing_ok=True)  # a link put there is removed, never written through
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o644)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(record, sort_keys=True))
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):  # never through a link planted there
+        replace_file(folder / name, json.dumps(record, sort_keys=True).encode("utf-8"))
 
 
 def forget_build(config: Config) -> None:
@@ -94,14 +93,87 @@ def remembered(config: Config, key: str) -> Any:
 
 
 def _remembered(config: Config) -> dict[str, Any]:
+    return read_record(config, CACHE_FILE.name) or {}
+
+
+# -- records read as untrusted input ---------------------------------------------------
+
+
+class BadRecord(Exception):
+    """A record toolc cannot have written; ``why`` completes "the record ..."."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+# Who is told of a bad record during a build, and the records told of already.
+_TOLD: ContextVar[tuple[Callable[[str], None], set[str]] | None] = ContextVar(
+    "toolc_records_told", default=None)
+
+
+@contextlib.contextmanager
+def records_noticed(say: Callable[[str], None] | None) -> Iterator[None]:
+    """Within: each bad record read is told to ``say`` in one line, once (None: untold)."""
+    token = _TOLD.set(None if say is None else (say, set()))
+    try:
+        yield
+    finally:
+        _TOLD.reset(token)
+
+
+def ignored(name: str, why: str) -> None:
+    """The record ``.toolc-cache/name`` is bad (``why``): it is ignored, and said so."""
+    told = _TOLD.get()
+    if told is None or name in told[1]:
+        return
+    told[1].add(name)
+    told[0](f"warning: {CACHE_DIR}/{name} {why}; the record is ignored (this build does "
+            "without it, and a clean build writes it anew)")
+
+
+def read_record(config: Config, name: str) -> dict[str, Any] | None:
+    """The record ``.toolc-cache/name`` as a JSON object; None when there is none, or a
+    bad one (ignored: not a regular file, over its bound, not a JSON object)."""
     folder = cache_dir(config)
     if folder is None:
-        return {}
+        return None
     try:
-        data = json.loads((folder / CACHE_FILE.name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        data = json.loads(read_untrusted(folder / name, RECORD_BYTES))
+    except FileNotFoundError:
+        return None
+    except FileRefused as exc:
+        why = exc.why
+    except OSError as exc:
+        why = f"cannot be read ({exc.strerror or exc})"
+    except (ValueError, RecursionError):
+        why = "is not JSON"
+    else:
+        if isinstance(data, dict):
+            return data
+        why = "is not a JSON object"
+    ignored(name, why)
+    return None
+
+
+def inside_project(files: dict[str, str] | None) -> dict[str, str] | None:
+    """``files`` (path -> hash) if each is a plain relative path inside the project: all a
+    record may name (a module found outside the project is not recorded, but hashed
+    again by certification)."""
+    if files is None or any(entry_problem(rel) is not None for rel in files):
+        return None
+    return files
+
+
+def check_looked_up(names: Iterable[object]) -> None:
+    """Refuse a record whose handler lookups name anything but a module: a path would
+    have the lookup read ``<path>.py`` wherever it is (:class:`BadRecord`)."""
+    for name in names:
+        if not (isinstance(name, str) and all(part.isidentifier() for part in name.split("."))):
+            raise BadRecord(f"names {str(name)[:200]!r} as a module looked up, not a "
+                            "module name")
+
+
 DEPENDENCIES = ("pydantic", "pydantic-core", "PyYAML", "jsonschema", "jsonschema-rs", "Jinja2",
                 "click", "mcp", "mcp-types")
 
@@ -111,11 +183,11 @@ def read_specs(config: Config, specs: Sequence[Path]) -> dict[Path, bytes] | Non
     the project: the build reports it, TC010, and reads nothing through it)."""
     found: dict[Path, bytes] = {}
     for path in specs:
-        if link_problem(str(path), str(config.root)) is not None or not path.is_file():
+        if link_problem(str(path), str(config.root)) is not None:
             return None
-        try:
-            found[path] = path.read_bytes()
-        except OSError:
+        try:  # the file the loader reads: the link resolved, regular, bounded
+            found[path] = read_untrusted(os.path.realpath(path), MAX_BYTES)
+        except (OSError, FileRefused):
             return None
     return found
 
@@ -219,7 +291,7 @@ def cache_record(config: Config, key: str, *, certified: bool,
     of the user code certification imported (``certified_code``), ``schemas`` those of the
     schema files the project inlines, ``lookups`` what the handler check found for each
     module it looked up (``toolc.python_source``)."""
-    code = code if certified else None
+    code = inside_project(code) if certified else None
     return {"key": key, "certified": certified and code is not None, "code": code,
             "schemas": schemas, "lookups": lookups,
             "diagnostics": [_diagnostic_record(d) for d in diagnostics]}
@@ -290,7 +362,11 @@ def certified_code(config: Config, project: ProjectIR, modules: Iterable[str] | 
             if path is None:
                 return None
             if path not in known:
-                known[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+                try:  # the module the child imports (a link followed), bounded
+                    known[path] = hashlib.sha256(read_untrusted(path, FILE_BYTES,
+                                                                follow=True)).hexdigest()
+                except (OSError, FileRefused):
+                    return None
             files[config.relative(path)] = known[path]
     return files
 
@@ -324,12 +400,20 @@ def _module_file(config: Config, module: str) -> Path | None:
 
 def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
     """The plan of an up-to-date output (every file unchanged), or None on a miss."""
-    out = config.output
-    if os.path.lexists(out / JOURNAL):
+    if os.path.lexists(config.output / JOURNAL):
         return None  # an interrupted write: let the full build finish it
     record = _remembered(config)
-    if not isinstance(record, dict) or record.get("key") != key:
+    if record.get("key") != key:
         return None
+    try:
+        return _plan_if_unchanged(config, record, certify=certify)
+    except BadRecord as exc:
+        ignored(CACHE_FILE.name, exc.why)
+        return None
+
+
+def _plan_if_unchanged(config: Config, record: dict[str, Any], *, certify: bool) -> Plan | None:
+    out = config.output
     if not os.path.isfile(out / MANIFEST):
         return None
     try:
@@ -348,15 +432,30 @@ def cached_plan(config: Config, key: str, *, certify: bool) -> Plan | None:
 
 
 def hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
-    """Every file has its hash; ``plain``: and is a plain file (a link is rebuilt)."""
+    """Every file named (a plain relative path inside ``root`` -> its sha256) has its hash;
+    ``plain``: and is reached through no link (a link is rebuilt). Each is read as a
+    regular file, bounded, and only inside ``root``: a record naming any other path, or a
+    link out of ``root``, is bad (:class:`BadRecord`), and nothing of it is read."""
     if not isinstance(hashes, dict):
-        return False
+        raise BadRecord("holds no object of path -> hash where one is due")
+    real_root, seen = os.path.realpath(root), set[Path]()
     for rel, expected in hashes.items():
-        if plain and not is_plain_file(root / rel):
-            return False
+        if entry_problem(rel) is not None:
+            raise BadRecord(f"names {str(rel)[:200]!r}, not a relative path inside the "
+                            "project")
+        target = os.path.join(root, rel)
+        if plain:
+            try:
+                check_way(root, rel, seen)
+            except OutputError:
+                return False
+        else:  # a link inside the project is followed; the file it names is opened
+            target = os.path.realpath(target)
+            if not target.startswith(real_root.rstrip(os.sep) + os.sep):
+                raise BadRecord(f"names {rel[:200]!r}, a link to a file outside the project")
         try:
-            data = (root / rel).read_bytes()
-        except OSError:
+            data = read_untrusted(target, FILE_BYTES)
+        except (OSError, FileRefused):
             return False
         if hashlib.sha256(data).hexdigest() != expected:
             return False
@@ -366,9 +465,9 @@ def hashes_match(root: Path, hashes: object, *, plain: bool = False) -> bool:
 def _lookups_match(config: Config, lookups: object) -> bool:
     """Whether the handler check would find what it found (a module's source edited,
     added or removed on the python-path: its TC340-TC342 could change)."""
-    if not isinstance(lookups, dict) or not all(
-            isinstance(name, str) and isinstance(o, list) for name, o in lookups.items()):
-        return False
+    if not isinstance(lookups, dict) or not all(isinstance(o, list) for o in lookups.values()):
+        raise BadRecord("holds no object of module name -> outcome where one is due")
+    check_looked_up(lookups)
     if not lookups:
         return True
     # lazy: 1 more toolc module (ast), only when the project's handlers were looked up

@@ -26,15 +26,16 @@ a taken module's key changed (schema files or user code of the rest are in every
 when a taken module's code or verdict cannot be reused. A component is recorded only if
 every diagnostic of its analysis is located in its own specs.
 
-The record is untrusted input like ``modules.json``: each entry is checked for shape,
-only warnings and infos of known codes are replayed, nothing is taken unless its golden
-files are the ones written here, and a checking build never reads it.
+The record is untrusted input like ``modules.json``: each entry is checked for shape
+(one that is off has the whole record ignored, and said so), the files it names are read
+only inside the project, only warnings and infos of known codes are replayed, nothing
+is taken unless its golden files are the ones written here, and a checking build never
+reads it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 from collections.abc import Iterable, Mapping
@@ -56,16 +57,22 @@ from ..diagnostics import (
 from ..ir import ProjectIR
 from ..publish import SCHEMAS_DIR
 from ..python_source import outcomes_match, source_index
+from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 from .cache import (
+    BadRecord,
     _diagnostic_from,
     _diagnostic_record,
     cache_dir,
     certified_code,
+    check_looked_up,
     forget_cache_file,
     hashes_match,
+    ignored,
+    inside_project,
+    read_record,
     write_cache_file,
 )
-from .confine import OutputError, check_way, entry_problem, is_plain_file
+from .confine import OutputError, check_way, entry_problem
 from .incremental import MEMORY, Graph, file_identity
 
 RECORD_FORMAT = 1
@@ -146,14 +153,46 @@ class Taken:
 def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> Taken | None:
     """The recorded components whose every input is unchanged (``digests``: each spec
     found, as shown, -> sha256 of its bytes), or None when there is none."""
-    record = _recorded(config)
-    if record is None or record[0] != _digest(environment):
+    recorded = _recorded(config)
+    if recorded is None or recorded[0] != _digest(environment):
         return None
+    return _unchanged(config, recorded[1], digests)
+
+
+def _recorded(config: Config) -> tuple[Any, list[Component]] | None:
+    """The record's environment digest and its components, read and checked once per
+    record file in a warm process (``MEMORY``: an editor's keystroke reads it again)."""
+    folder = cache_dir(config)
+    seen = None if folder is None else (str(folder / RECORD_FILE),
+                                        file_identity(folder / RECORD_FILE))
+    kept = MEMORY.components if MEMORY.enabled else None
+    if kept is not None and seen is not None and seen[1] is not None and kept[0] == seen:
+        held: tuple[Any, list[Component]] = kept[1]
+        return held
+    record = _record(config)
+    if record is None:
+        return None
+    try:
+        found = [_component(item) for item in record["components"]]
+        if None in found:
+            raise BadRecord("has a component that toolc does not write")
+    except BadRecord as exc:
+        ignored(RECORD_FILE, exc.why)
+        return None
+    made = (record.get("environment"), [c for c in found if c is not None])
+    if MEMORY.enabled and seen is not None:
+        MEMORY.components = (seen, made)
+    return made
+
+
+def _unchanged(config: Config, recorded: list[Component],
+               digests: Mapping[str, str]) -> Taken | None:
+    """The ``recorded`` components whose every input is unchanged."""
     taken = Taken([])
     index = None
     claimed: set[str] = set()  # specs and module names of the components taken so far
-    for component in record[1]:
-        if component is None or any(digests.get(s) != sha for s, sha in component.specs.items()):
+    for component in recorded:
+        if any(digests.get(s) != sha for s, sha in component.specs.items()):
             continue
         if claimed & ({*component.specs} | {*component.modules}):
             continue  # a record names each once; one that does not is not believed twice
@@ -171,25 +210,6 @@ def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> T
             taken.golden.update(texts)
             claimed.update(component.specs, component.modules)
     return taken if taken.components else None
-
-
-def _recorded(config: Config) -> tuple[Any, list[Component | None]] | None:
-    """The record's environment digest and its components (None where one is off), read
-    and checked once per record file in a warm process (``MEMORY``)."""
-    folder = cache_dir(config)
-    path = None if folder is None else folder / RECORD_FILE
-    seen = (str(path), file_identity(path)) if path is not None else None
-    kept = MEMORY.components if MEMORY.enabled else None
-    if kept is not None and seen is not None and seen[1] is not None and kept[0] == seen:
-        found: tuple[Any, list[Component | None]] = kept[1]
-        return found
-    record = _record(config)
-    if record is None:
-        return None
-    found = (record.get("environment"), [_component(item) for item in record["components"]])
-    if MEMORY.enabled and seen is not None:
-        MEMORY.components = (seen, found)
-    return found
 
 
 def _golden_texts(config: Config, component: Component) -> dict[str, str] | None:
@@ -218,9 +238,8 @@ def _golden_texts(config: Config, component: Component) -> dict[str, str] | None
                 if kept is not None and kept[0] == identity and kept[1] == sha:
                     texts[rel] = kept[2]  # a warm process read this very file before
                     continue
-                with open(path, "rb") as f:
-                    data = f.read()
-            except OSError:
+                data = read_untrusted(path, FILE_BYTES)
+            except (OSError, FileRefused):
                 return None
             if hashlib.sha256(data).hexdigest() != sha:
                 return None
@@ -281,7 +300,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
             schemas={f: project.schema_files[f] for i in inputs for f in i.schema_files
                      if f in project.schema_files},
             code={name: list(outcome) for i in inputs for name, outcome in i.code},
-            user_code=certified_code(config, part),
+            user_code=inside_project(certified_code(config, part)),
             suppressions={m.path: [(s.span, s.written, tuple(sorted(s.used)))
                                    for s in bag.suppressions.get(m.path, {}).values()]
                           for m in group},
@@ -362,16 +381,11 @@ def _component_record(c: Component) -> dict[str, Any]:
 
 
 def _record(config: Config) -> dict[str, Any] | None:
-    folder = cache_dir(config)
-    path = None if folder is None else folder / RECORD_FILE
-    if path is None or not is_plain_file(path):
+    data = read_record(config, RECORD_FILE)
+    if data is None or data.get("format") != RECORD_FORMAT:
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT \
-            or not isinstance(data.get("components"), list):
+    if not isinstance(data.get("components"), list):
+        ignored(RECORD_FILE, 'has no list of "components"')
         return None
     return data
 
@@ -382,8 +396,14 @@ def _strings(value: Any) -> TypeGuard[dict[str, str]]:
 
 
 def _files(value: Any) -> TypeGuard[dict[str, str]]:
-    """File -> hash, each file a plain relative path in the project (nothing else is read)."""
-    return _strings(value) and all(entry_problem(rel) is None for rel in value)
+    """File -> hash, each file a plain relative path in the project (nothing else is read:
+    a record naming another is bad, :class:`BadRecord`)."""
+    if not _strings(value):
+        return False
+    for rel in value:
+        if entry_problem(rel) is not None:
+            raise BadRecord(f"names {rel[:200]!r}, not a relative path inside the project")
+    return True
 
 
 def _ints(value: Any, n: int) -> bool:
@@ -412,6 +432,7 @@ def _component(item: Any) -> Component | None:
     if not _files(schemas) or not isinstance(code, dict) or not (
             user_code is None or _files(user_code)):
         return None
+    check_looked_up(code)
     if not all(isinstance(o, list) and all(isinstance(p, str) for p in o) for o in code.values()):
         return None
     component.schemas, component.code, component.user_code = schemas, code, user_code

@@ -11,6 +11,10 @@ to resolve inside the project (TC902).
 
 A refusal or a failed write is an :class:`OutputError`: one line naming the file, which
 the build reports as a diagnostic (never a traceback).
+
+The files ``toolc import`` and ``toolc init`` write for the user are held to the same
+rule inside the project (:func:`project_target`): a committed link at the target
+(``specs/tools.toolc.yaml -> /anywhere``) or on the way is refused, never written through.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import os
 import re
 import stat
 from pathlib import Path, PureWindowsPath
+
+from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 
 # A file name of more bytes is refused by the common file systems (ext4, APFS, NTFS).
 NAME_MAX = 255
@@ -96,7 +102,7 @@ def check_way(out: Path, rel: str, seen: set[Path] | None = None) -> None:
             raise write_failed(here, exc, "cannot be examined") from None
         if stat.S_ISLNK(mode):
             raise refused(here, "is a symbolic link: toolc writes nothing through a link "
-                          "(it could point outside the output)")
+                          "(it could point anywhere)")
         if not stat.S_ISDIR(mode):
             raise refused(here, f"is not a folder, and {rel} is to be written below it")
         if seen is not None:
@@ -104,6 +110,30 @@ def check_way(out: Path, rel: str, seen: set[Path] | None = None) -> None:
     with_mode = _lstat_mode(out / rel)
     if with_mode is not None and stat.S_ISDIR(with_mode):
         raise refused(out / rel, "is a folder where toolc writes a file")
+
+
+def project_target(root: Path, path: Path) -> tuple[str, str | None]:
+    """``path`` as shown inside the project ``root`` (not resolved: a link is named, not
+    followed), and why toolc must not write a file there for the user: it lies outside
+    the project, a folder on the way is a link or a file, or something else than a
+    regular file stands there (a link, even a dangling one). None when it may."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    shown = Path(rel).as_posix()
+    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep) \
+            or os.path.isabs(rel):
+        return str(path), "is outside the project: toolc writes only inside it"
+    try:
+        check_way(root, shown)
+    except OutputError as exc:
+        where = Path(os.path.relpath(exc.path, root)).as_posix()
+        return shown, f"cannot be written: {where} {exc.message}"
+    mode = _lstat_mode(root / shown)
+    if mode is not None and stat.S_ISLNK(mode):
+        return shown, ("is a symbolic link: toolc writes nothing through a link (it could "
+                       "point outside the project)")
+    if mode is not None and not stat.S_ISREG(mode):
+        return shown, "is not a regular file"
+    return shown, None
 
 
 def _lstat_mode(path: Path) -> int | None:
@@ -126,10 +156,7 @@ def owned_unchanged(out: Path, rel: str, recorded: str) -> bool:
         check_way(out, rel)
     except OutputError:
         return False
-    target = out / rel
-    if not is_plain_file(target):
-        return False
-    try:
-        return hashlib.sha256(target.read_bytes()).hexdigest() == recorded
-    except OSError:
+    try:  # a link is not the file toolc wrote; one larger than any it writes is not either
+        return hashlib.sha256(read_untrusted(out / rel, FILE_BYTES)).hexdigest() == recorded
+    except (OSError, FileRefused):
         return False

@@ -12,15 +12,27 @@ from collections.abc import Iterator
 from pathlib import Path
 
 
-def write_new_file(path: Path, data: bytes) -> None:
+def write_new_file(path: Path, data: bytes, flags: int = 0) -> None:
     """A new file holding ``data`` (bytes: no newline translation on any platform)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | flags, 0o666)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
     finally:
         os.close(fd)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """``path`` holding ``data``, through a fresh file in its folder renamed over it: a
+    link planted at ``path`` is replaced, never written through (nor a file it names)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    write_new_file(tmp, data, os.O_NOFOLLOW if hasattr(os, "O_NOFOLLOW") else 0)
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def sync_files(staging: Path, names: list[str]) -> None:
@@ -72,13 +84,6 @@ def fsync_dir(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-
-
-def read_text(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return None
 
 
 @contextlib.contextmanager

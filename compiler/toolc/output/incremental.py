@@ -46,11 +46,13 @@ from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
 from ..graphs import reachable
 from ..ir import ProjectIR
 from ..publish import golden_path, golden_text
+from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 from .cache import (
     _diagnostic_from,
     _diagnostic_record,
-    cache_dir,
     certified_code,
+    ignored,
+    read_record,
     write_cache_file,
 )
 from .confine import OutputError, check_way, is_plain_file
@@ -310,8 +312,8 @@ def _reusable_text(out: Path, rel: str, expected: str, written: list[int]) -> st
     if not is_plain_file(path) or file_identity(path) != written:
         return None
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_untrusted(path, FILE_BYTES)
+    except (OSError, FileRefused):
         return None
     if hashlib.sha256(data).hexdigest() != expected:
         return None
@@ -393,25 +395,21 @@ def _carried(config: Config, name: str, key: str) -> Verdict | None:
 
 
 def _entries(config: Config) -> dict[str, dict[str, Any]]:
-    """The record's well-formed entries; anything else in it is ignored."""
-    folder = cache_dir(config)
-    if folder is None:
+    """The record's entries; none if any is not of the shape toolc writes (the record is
+    ignored, and said so) or the record is of another format."""
+    data = read_record(config, RECORD_FILE)
+    if data is None or data.get("format") != RECORD_FORMAT:
         return {}
-    path = folder / RECORD_FILE
-    if not is_plain_file(path):
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT \
-            or not isinstance(data.get("modules"), dict):
+    if not isinstance(data.get("modules"), dict):
+        ignored(RECORD_FILE, 'has no object of "modules"')
         return {}
     entries: dict[str, dict[str, Any]] = {}
     for name, item in data["modules"].items():
         entry = _entry(item)
-        if isinstance(name, str) and entry is not None:
-            entries[name] = entry
+        if entry is None:
+            ignored(RECORD_FILE, f"has an entry for {name[:200]!r} that toolc does not write")
+            return {}
+        entries[name] = entry
     return entries
 
 

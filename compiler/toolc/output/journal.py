@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..untrusted import RECORD_BYTES, FileRefused, read_untrusted
 from .confine import (
     check_entry,
     check_way,
@@ -66,10 +67,10 @@ def read_journal(out: Path) -> dict[str, Any] | None:
     path = out / JOURNAL
     if not os.path.lexists(path):
         return None
-    if not is_plain_file(path):
-        raise _bad_journal(path, "it is not a plain file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_untrusted(path, RECORD_BYTES))
+    except FileRefused as exc:
+        raise _bad_journal(path, f"it {exc.why}") from None
     except (OSError, ValueError, RecursionError):
         raise _bad_journal(path, "it is not JSON toolc wrote") from None
     if not isinstance(data, dict) or data.get("version") != JOURNAL_VERSION:
@@ -116,11 +117,9 @@ def _check_moves_owned(out: Path, journal: Mapping[str, Any], path: Path) -> Non
 
 
 def _staged_manifest_files(staged: Path) -> dict[str, Any] | None:
-    if not is_plain_file(staged):
-        return None
     try:
-        data = json.loads(staged.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(read_untrusted(staged, RECORD_BYTES))
+    except (OSError, ValueError, RecursionError, FileRefused):
         return None
     files = data.get("files") if isinstance(data, dict) else None
     return files if isinstance(files, dict) else None

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .confine import check_entry, check_way, is_hash, is_plain_file, owned_unchanged, refused
+from ..untrusted import RECORD_BYTES, FileRefused, read_untrusted
+from .confine import check_entry, check_way, is_hash, owned_unchanged, refused
 
 MANIFEST = ".toolc-manifest.json"
 
@@ -42,12 +42,13 @@ def digest(text: str) -> str:
 
 def read_manifest_data(out: Path) -> dict[str, Any]:
     """The whole manifest (files, and what ``write_tree``'s ``extra`` added); {} if none
-    or not JSON (then nothing is owned, so nothing is removed)."""
+    or not JSON (then nothing is owned, so nothing is removed). A link, a FIFO or a
+    manifest over its bound is refused."""
     path = out / MANIFEST
-    if os.path.lexists(path) and not is_plain_file(path):
-        raise refused(path, "refused: the manifest is not a plain file (a link?)")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_untrusted(path, RECORD_BYTES))
+    except FileRefused as exc:
+        raise refused(path, f"refused: the manifest {exc.why}") from None
     except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -91,10 +92,9 @@ def plan(out: Path, files: Mapping[str, str]) -> Plan:
 
 
 def same_on_disk(target: Path, data: bytes) -> bool:
-    """``target`` is a plain file holding ``data`` (a link is replaced, whatever it holds)."""
-    if not is_plain_file(target):
-        return False
+    """``target`` is a plain file holding ``data`` (a link is replaced, whatever it holds;
+    a longer file is not read past ``data``'s length)."""
     try:
-        return target.read_bytes() == data
-    except OSError:
+        return read_untrusted(target, len(data)) == data
+    except (OSError, FileRefused):
         return False

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .confine import check_way, entry_problem, refused, write_failed
-from .files import read_text, signals_held, sync_files, write_new_file, write_synced
+from .files import signals_held, sync_files, write_new_file, write_synced
 from .journal import JOURNAL, JOURNAL_VERSION, STAGING_PREFIX, apply_journal, recover
 from .plan import MANIFEST, Plan, digest, read_manifest, removable, same_on_disk
 
@@ -113,7 +113,7 @@ class StagedTree:
         manifest = {"version": 1, "files": {rel: digest(files[rel]) for rel in sorted(files)}}
         manifest.update(extra or {})
         manifest_text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-        if not result.changes and read_text(self.out / MANIFEST) == manifest_text:
+        if not result.changes and same_on_disk(self.out / MANIFEST, manifest_text.encode()):
             self.discard()
             return result
         try:

@@ -4,7 +4,10 @@
   golden files), the summary (:mod:`toolc.report.summary`) at the end; ANSI colours when
   ``color`` (decide with :func:`want_color`, which honours ``NO_COLOR``).
 - ``markdown``: a pull-request comment: the summary, then a table per tool, each row
-  linked to its spec line (relative to the repository root, or under ``link_base``).
+  linked to its spec line (relative to the repository root, or under ``link_base``, an
+  http(s) URL). Every string taken from the input goes through
+  :mod:`toolc.report.markdown_escape` (``_cell`` for prose, ``_code_span`` for code), so
+  the only markup in the comment is the report's own.
 - ``json``: ``{"changes": [{tool, pointer, rule, severity, message, old, new, accepted,
   reason, spec, tools, files}], "warnings": [...]}``, documented in docs/diff.md.
 - ``github``: one workflow command per change, on the (first) golden file's line.
@@ -52,6 +55,9 @@ from .diagnostic_formats import (
     github_command,
     json_text,
 )
+from .markdown_escape import code_span as _code_span
+from .markdown_escape import escape_text as _cell
+from .markdown_escape import link_base as _link_base
 from .summary import rules_summary, summary
 
 FORMATS = ("text", "markdown", "json", "github")
@@ -97,7 +103,8 @@ def render(changes: Iterable[Change], fmt: str, *, color: bool = False,
     that ends ``text``. ``compared`` (``X with Y``) says in ``markdown`` which sets were
     compared, for the reviewer who reads only that. ``spec_prefix`` (the project's
     folder in its repository, ``app/``) and ``link_base``
-    (``https://github.com/ORG/REPO/blob/SHA/``) make markdown's links to spec lines."""
+    (``https://github.com/ORG/REPO/blob/SHA/``) make markdown's links to spec lines; a
+    ``link_base`` that is not an http(s) URL is a ``ValueError``."""
     items, rules = list(changes), None if policy is None else list(policy)
     locate = Locator(golden_root, paths or {}, new_texts or {}, old_texts or {})
     said = _Said(fail_on, warnings, rules or ())
@@ -222,7 +229,7 @@ def render_text(changes: list[Change], *, color: bool = False,
         for c in group:
             # An accepted change is dimmed: it is shown, but it does not fail anything.
             head = paint(_DIM if c.accepted else SEVERITY_COLORS.get(c.severity, ""),
-                         f"{c.severity}[{c.rule}]")
+                         f"{c.severity}[{escape_controls(c.rule)}]")
             tail = paint(_DIM, " (accepted)") if c.accepted else ""
             spec = f"  {escape_controls(str(c.spec))}" if c.spec is not None else ""
             lines.append(f"  {head} {escape_controls(c.pointer or WHOLE_TOOL)}{spec}{tail}")
@@ -256,17 +263,6 @@ MARKER = "<!-- toolc-schema-diff -->"
 """First line of the markdown report, so a CI job can find and update its own comment."""
 
 
-def _cell(text: str) -> str:
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-    return escape_controls(text.replace("\r\n", "\n").replace("\n", "<br>"))
-
-
-def _code_span(text: str) -> str:
-    # Entities mean nothing inside code; only the table's pipe needs escaping there.
-    text = escape_controls(text).replace("|", "\\|")
-    return f"`` {text} ``" if "`" in text else f"`{text}`"
-
-
 def _code(value: Json) -> str:
     return "" if value is None else _code_span(_value(value, shorten=True))
 
@@ -282,10 +278,9 @@ class SpecLinks:
     """
 
     def __init__(self, base: str = "", prefix: str = ""):
-        # The base is the user's own option; spaces or a ')' would end the link early.
-        self.base = base.replace(" ", "%20").replace(")", "%29")
-        if self.base and not self.base.endswith("/"):
-            self.base += "/"
+        # ValueError unless an http(s) URL: a link's target is the report's own, never
+        # a `javascript:` or what data wrote.
+        self.base = _link_base(base) if base else ""
         self.prefix = prefix
 
     def cell(self, place: SpecPlace | None) -> str:
@@ -294,19 +289,32 @@ class SpecLinks:
         path = f"{self.prefix}{place.path}"
         label = _code_span(f"{path}:{place.line}")
         note = f" ({_cell(place.note)})" if place.note else ""
-        if place.path.startswith(("/", "../")) or ":" in place.path:  # outside the repo
+        if not _linkable(path):
             return label + note
         # The path comes from a pull request's file names: quoted, it cannot end the link.
         return f"[{label}]({self.base}{quote(path, safe='/')}#L{place.line}){note}"
 
 
+def _linkable(path: str) -> bool:
+    """Whether a link to ``path`` stays in the repository (and on its page): not
+    absolute, no ``..`` that climbs out, no drive or scheme, no Windows separator; and
+    a file name that is text (one of undecodable bytes holds lone surrogates)."""
+    return not (path.startswith("/") or ":" in path or "\\" in path
+                or ".." in path.split("/") or escape_controls(path) != path)
+
+
 def _markdown_head(tools: tuple[str, ...], locate: Locator | None) -> list[str]:
     """The heading of a tool's table; for several tools, a line naming their files."""
-    head = [f"#### {tools_label(tools, _code_span)}"]
+    head = [f"#### {tools_label(tools, _outside_table)}"]
     where = [f for f in map(locate.file, tools) if f is not None] if locate else []
     if len(tools) > 1 and where:
-        head += ["", "In " + ", ".join(_code_span(file) for file in where) + "."]
+        head += ["", "In " + ", ".join(_outside_table(file) for file in where) + "."]
     return head
+
+
+def _outside_table(text: str) -> str:
+    # Outside a table a pipe needs no escape (and its backslash would show in code).
+    return _code_span(text, table=False)
 
 
 def render_markdown(changes: list[Change], compared: str | None = None,
@@ -341,7 +349,7 @@ def render_markdown(changes: list[Change], compared: str | None = None,
                 message += f"<br>**accepted:** {_cell(c.reason or '')}"
             pointer = _code_span(c.pointer) if c.pointer else WHOLE_TOOL
             spec = f"{links.cell(c.spec)} | " if spec_column else ""
-            lines.append(f"| {severity} | `{c.rule}` | {spec}{pointer} | {message} "
+            lines.append(f"| {severity} | {_code_span(c.rule)} | {spec}{pointer} | {message} "
                          f"| {_code(c.old)} | {_code(c.new)} |")
     return "\n".join(lines)
 

@@ -48,8 +48,10 @@ EXCERPT_CHARS = 200
 ELLIPSIS = "\u2026"
 
 # What a terminal would act on rather than show: C0 and C1 controls, DEL, and the Unicode
-# marks that reorder or split text (bidi overrides, line and paragraph separators).
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# marks that reorder or split text (bidi overrides, line and paragraph separators); and
+# a lone surrogate (a golden file's "\ud800"), which no encoder writes as UTF-8.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                      "\ud800-\udfff]")
 
 
 # A message quotes names and values from the spec, and a name may be 9 MB long too.
@@ -73,13 +75,14 @@ def escape_controls(text: str) -> str:
 
 
 # What JSON leaves as it is of those (it escapes C0 itself; its own line breaks stay).
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def json_text(document: object) -> str:
     """``document`` as indented JSON for a terminal or a log: UTF-8 kept, and besides the
     controls JSON itself escapes, DEL, the C1 controls and the bidi and separator marks
-    written as ``\\u`` escapes too (valid JSON, read back the same)."""
+    written as ``\\u`` escapes too, and so are lone surrogates (valid JSON, read back
+    the same, and always encodable as UTF-8)."""
     text = json.dumps(document, indent=2, ensure_ascii=False)
     return _JSON_UNSAFE.sub(_json_escaped, text) if _JSON_UNSAFE.search(text) else text
 

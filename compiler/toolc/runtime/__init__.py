@@ -1,11 +1,20 @@
 """toolc.runtime: what user code and generated toolset modules write against.
 
-`from toolc import runtime as rt`. The contract is in `toolc.runtime.abstract`.
-These are the public names (toolset kinds, `RunContext`, results and content blocks,
-errors, approvals and deferrals, serving, the MCP kinds). What only generated modules
-use (`ClassRecorder`, `LazyModule`) is in `toolc.runtime._generated`; the schema
-`Validator` and `LazyWrapperToolset` (the type `lazy_wrapper` returns) stay in their
-modules, `toolc.runtime.validation` and `toolc.runtime.wrapper`.
+`from toolc import runtime as rt`. These are the public names (toolset kinds,
+`RunContext`, results and content blocks, errors, approvals and deferrals, serving, the
+MCP kinds), re-exported from the parts:
+
+- `toolsets/`: the toolset kinds, one module each; the contract in `toolsets/abstract.py`;
+- `mcp/`: the MCP client side (`MCPToolset`, `MCPManager`, pinned definitions);
+- `server/`: the MCP server side (`to_mcp_server`);
+- `_generated/`: what only generated modules use (`ClassRecorder`, `LazyModule`),
+  imported as `rtg`, not re-exported here;
+- beside this file, what every part shares: `context.py`, `definition.py`
+  (`ToolDefinition`), `deferred.py` and `pausing.py` (calls that pause), `results.py`,
+  `failures.py`, `validation.py` (the schema `Validator`), `tool.py`, `metakeys.py`,
+  `json_pointers.py`.
+
+`LazyWrapperToolset` (the type `lazy_wrapper` returns) stays in `toolsets/wrapper.py`.
 Importing this package is cheap: the mcp SDK, anyio and jsonschema are imported only
 when a toolset needs them; the MCP kinds and `to_mcp_server` load on first access.
 """
@@ -15,9 +24,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from toolc.runtime.abstract import AbstractToolset, DelegatingToolset, ToolDefinition, ToolsetError
-from toolc.runtime.approval import ApprovalRequiredToolset
-from toolc.runtime.combined import CombinedToolset
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -27,13 +33,8 @@ from toolc.runtime.deferred import (
     Denied,
     ExternalCallRequired,
 )
-from toolc.runtime.external import ExternalTool, ExternalToolset
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import ToolError
-from toolc.runtime.filtered import FilteredToolset
-from toolc.runtime.function import FunctionToolset
-from toolc.runtime.prefixed import PrefixedToolset
-from toolc.runtime.prepared import PreparedToolset
-from toolc.runtime.renamed import RenamedToolset
 from toolc.runtime.results import (
     AudioContent,
     ContentBlock,
@@ -44,22 +45,31 @@ from toolc.runtime.results import (
     ToolResult,
 )
 from toolc.runtime.tool import LazyRef, LazyRefError, Tool
-from toolc.runtime.wrapper import CallNext, WrapperToolset, lazy_wrapper
+from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset, ToolsetError
+from toolc.runtime.toolsets.approval import ApprovalRequiredToolset
+from toolc.runtime.toolsets.combined import CombinedToolset
+from toolc.runtime.toolsets.external import ExternalTool, ExternalToolset
+from toolc.runtime.toolsets.filtered import FilteredToolset
+from toolc.runtime.toolsets.function import FunctionToolset
+from toolc.runtime.toolsets.prefixed import PrefixedToolset
+from toolc.runtime.toolsets.prepared import PreparedToolset
+from toolc.runtime.toolsets.renamed import RenamedToolset
+from toolc.runtime.toolsets.wrapper import CallNext, WrapperToolset, lazy_wrapper
 
 if TYPE_CHECKING:
-    from toolc.runtime.manager import MCPManager
-    from toolc.runtime.mcp import HttpServer, MCPServerError, MCPToolset, StdioServer
-    from toolc.runtime.server import to_mcp_server
+    from toolc.runtime.mcp.manager import MCPManager
+    from toolc.runtime.mcp.toolset import HttpServer, MCPServerError, MCPToolset, StdioServer
+    from toolc.runtime.server.toolset_server import to_mcp_server
 
 # Loaded on first access: they pull in asyncio and anyio, which `import toolc.runtime`
 # should not pay for.
 _LAZY = {
-    "HttpServer": "toolc.runtime.mcp",
-    "MCPManager": "toolc.runtime.manager",
-    "MCPServerError": "toolc.runtime.mcp",
-    "MCPToolset": "toolc.runtime.mcp",
-    "StdioServer": "toolc.runtime.mcp",
-    "to_mcp_server": "toolc.runtime.server",
+    "HttpServer": "toolc.runtime.mcp.toolset",
+    "MCPManager": "toolc.runtime.mcp.manager",
+    "MCPServerError": "toolc.runtime.mcp.toolset",
+    "MCPToolset": "toolc.runtime.mcp.toolset",
+    "StdioServer": "toolc.runtime.mcp.toolset",
+    "to_mcp_server": "toolc.runtime.server.toolset_server",
 }
 
 

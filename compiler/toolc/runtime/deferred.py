@@ -15,17 +15,17 @@ and the text says so and why, addressed to the model so it can choose another wa
 
 When the context has no `tool_call_id`, a fresh id is made up and reported in the
 request; resume with a context whose `tool_call_id` is that id.
+
+These are records only (they import nothing of the runtime, so the run context can
+name the answers it carries); how a call pauses and reads its answer is
+`toolc.runtime.pausing`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from toolc.runtime.context import RunContext
-    from toolc.runtime.results import ToolResult
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,49 +79,3 @@ class ExternalCallRequired(DeferredCallError):
     """A call runs outside the process: resume with its result per call id."""
 
     reason = "external call required"
-
-
-def call_id_of(ctx: RunContext[Any]) -> str:
-    """The id a paused call is reported under: the context's, or a fresh one."""
-    if ctx.tool_call_id is not None:
-        return ctx.tool_call_id
-    # lazy: uuid, only when this runs
-    import uuid
-
-    return uuid.uuid4().hex
-
-
-def denied_result(tool_name: str, denial: Denied) -> ToolResult:
-    # lazy: loads pydantic
-    from toolc.runtime.results import DeniedResult
-
-    return DeniedResult(tool_name, denial.message)
-
-
-def approval_gate(
-    ctx: RunContext[Any], tool_name: str, args: dict[str, Any]
-) -> dict[str, Any] | ToolResult:
-    """The arguments to run with, or the denial result; raises when no answer exists yet.
-
-    Shared by `ApprovalRequiredToolset` and `Tool(requires_approval=True)`.
-    """
-    decision = _decision_for(ctx.approvals, ctx.tool_call_id)
-    if decision is None:
-        raise ApprovalRequiredError([DeferredToolRequest(call_id_of(ctx), tool_name, args)])
-    if isinstance(decision, Denied):
-        return denied_result(tool_name, decision)
-    return decision.override_args if decision.override_args is not None else args
-
-
-def _decision_for(
-    approvals: Mapping[str, Approved | Denied], call_id: str | None
-) -> Approved | Denied | None:
-    if call_id is None or not approvals:
-        return None
-    decision = approvals.get(call_id)
-    if decision is not None and not isinstance(decision, Approved | Denied):
-        raise TypeError(
-            f"ctx.approvals[{call_id!r}] must be Approved(...) or Denied(...), "
-            f"not {type(decision).__name__}"
-        )
-    return decision

@@ -19,11 +19,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from toolc.runtime.abstract import ToolDefinition
 from toolc.runtime.context import RunContext
-from toolc.runtime.deferred import DeferredCallError, approval_gate
+from toolc.runtime.deferred import DeferredCallError
+from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import cannot_run, failure_result
 from toolc.runtime.metakeys import with_approval
+from toolc.runtime.pausing import approval_gate
 from toolc.runtime.results import ToolResult, to_tool_result
 from toolc.runtime.validation import Validator, ValidatorBroken
 

@@ -7,8 +7,9 @@ again exactly as at the start (the spec compiled in memory and staged as a fresh
 package; a module imported afresh), its toolset entered, and swapped in behind the
 running server, which tells its clients: ``notifications/tools/list_changed`` on each
 connection, and an event on ``subscriptions/listen`` streams
-(:func:`toolc.runtime.server.replace_toolset`). A spec with errors mid-edit is reported
-(its diagnostics on stderr) and the server goes on serving the last good toolset.
+(:func:`toolc.runtime.server.toolset_server.replace_toolset`). A spec with errors
+mid-edit is reported (its diagnostics on stderr) and the server goes on serving the
+last good toolset.
 
 Handler modules are imported once: a change to a handler needs a restart (a module
 re-imported under a live server would leave its old objects in the other sets).
@@ -22,13 +23,12 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..commands.watch import DEBOUNCE_MS, STEP_MS
 from ..config import Config
+from ..file_events import DEBOUNCE_MS, SOURCE_SUFFIXES, STEP_MS, outermost
 from ..specs import SPEC_SUFFIX
+from .targets import ServeError, module_target, open_target
 
 log = logging.getLogger("toolc.serve")
-
-_SOURCE_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 class Reloader:
@@ -49,13 +49,7 @@ class Reloader:
         """What to watch: the spec folders (and the spec's own), or the module's folder."""
         if not self.is_spec:
             return [self.module_file.parent] if self.module_file else []
-        found = {p.resolve() for p in self.config.specs if p.exists()}
-        found.add(Path(self.target).resolve().parent)
-        outermost: list[Path] = []
-        for path in sorted(found, key=lambda p: len(p.parts)):
-            if not any(path.is_relative_to(kept) for kept in outermost):
-                outermost.append(path)
-        return outermost
+        return outermost([*self.config.specs, Path(self.target).resolve().parent])
 
     def is_input(self, _change: Any, name: str) -> bool:
         path = Path(name).resolve()
@@ -63,13 +57,10 @@ class Reloader:
             return path == self.module_file
         if path.is_relative_to(self.config.output.resolve()) or "__pycache__" in path.parts:
             return False
-        return path.name.endswith(SPEC_SUFFIX) or path.suffix in _SOURCE_SUFFIXES
+        return path.name.endswith(SPEC_SUFFIX) or path.suffix in SOURCE_SUFFIXES
 
     def _open(self, opened: contextlib.ExitStack) -> Any:
         """The target again, as ``toolc serve`` opened it (blocking: run in a thread)."""
-        # lazy: 6 more toolc module(s), only when this runs
-        from .targets import module_target, open_target
-
         if not self.is_spec:  # import the module afresh, not the one in sys.modules
             sys.modules.pop(module_target(self.config, self.target), None)
         return opened.enter_context(open_target(self.config, self.target, self.toolset_name,
@@ -88,7 +79,7 @@ class Reloader:
                                                           for p in paths))
         current: tuple[contextlib.ExitStack, contextlib.AsyncExitStack] | None = None
         try:
-            # The build watch's timing: a save is handed over 5-10 ms after it is made.
+            # The build watch's timing (toolc.file_events).
             async for _changes in watchfiles.awatch(*paths, watch_filter=self.is_input,
                                                     debounce=DEBOUNCE_MS, step=STEP_MS):
                 swapped = await self._reload()
@@ -105,10 +96,7 @@ class Reloader:
         import anyio
 
         # lazy: loads mcp (about a second)
-        from ..runtime.server import replace_toolset
-
-        # lazy: 6 more toolc module(s), only when this runs
-        from .targets import ServeError
+        from ..runtime.server.toolset_server import replace_toolset
 
         opened, entered = contextlib.ExitStack(), contextlib.AsyncExitStack()
         try:

@@ -1,20 +1,16 @@
-"""``toolc serve``: serve a compiled toolset to real MCP clients over stdio or HTTP.
+"""What ``toolc serve`` serves: the target found, compiled or imported, its toolset picked.
 
 The target is a spec file (``specs/workbench.toolc.yaml``: the project, the nearest
 pyproject.toml with ``[tool.toolc]`` above it, is compiled in memory, so what is served
 is exactly what the spec says now) or a module: a generated module's bare name
 (``workbench``, from the output folder) or a dotted name (``generated.workbench``). Handlers are imported at this point, from the configured
-``python-path``. Logs go to stderr only: on stdio, stdout is the protocol. SIGINT and
-SIGTERM stop the server cleanly. What HTTP clients may do is in :mod:`toolc.serving.http`.
+``python-path``. Running it is :mod:`toolc.serving.run`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
-import logging
-import signal
-import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,17 +19,13 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from ..certify.staged_import import on_sys_path, staged_package
-from ..collector import freeze_start_up
-from ..config import Config
+from ..config import PYPROJECT_BYTES, Config
 from ..ir import ModuleIR, ProjectIR
 from ..pipeline import render_outputs
 from ..report.diagnostic_formats import render
 from ..runtime import AbstractToolset
-from ..runtime.tool import LazyRef, LazyRefError
 from ..specs import SPEC_SUFFIX, compile_specs, discover
-from .http import HttpOptions, run_http, until_signal
-
-log = logging.getLogger("toolc.serve")
+from ..untrusted import FileRefused, read_untrusted
 
 
 class ServeError(Exception):
@@ -71,8 +63,9 @@ def project_start(target: str) -> Path | None:
 def _declares_toolc(pyproject: Path) -> bool:
 
     try:
-        table = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        table = tomllib.loads(read_untrusted(pyproject, PYPROJECT_BYTES, follow=True)
+                              .decode("utf-8"))
+    except (OSError, FileRefused, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return pyproject.is_file()  # load_config reports what is wrong with it
     tool = table.get("tool")
     return isinstance(tool, dict) and "toolc" in tool
@@ -168,18 +161,6 @@ def _module_ir(config: Config, module: ModuleType) -> ModuleIR | None:
     return compiled.project.modules.get(short) if compiled.project else None
 
 
-def _deps_factory(reference: str) -> Any:
-    """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
-
-    try:
-        factory = LazyRef.parse(reference).resolve()
-    except (ValueError, LazyRefError) as exc:
-        raise ServeError(f"--deps: {exc}") from None
-    if not callable(factory):
-        raise ServeError(f"--deps: {reference} is not callable")
-    return factory
-
-
 def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
     compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
@@ -190,7 +171,7 @@ def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
 
 def _stand_in(package: str | None, project: ProjectIR) -> None:
     # lazy: 1 more toolc module(s), only when this runs
-    from ..runtime.pinned import stand_in_pinned
+    from ..runtime.mcp.pinned import stand_in_pinned
 
     stand_in_pinned(package, project.stand_in_targets(), forward_calls=True)
 
@@ -233,87 +214,3 @@ def _pick(module: ModuleType, toolset_name: str | None,
                          + (f" (toolsets: {', '.join(known)})" if known else
                             " (it is not a module toolc generated)") + _available(config))
     return Target(module, toolset, name, (module.__doc__ or "").strip() or None)
-
-
-def serve(config: Config, target: str, *, toolset_name: str | None = None,
-          transport: str = "stdio", http: HttpOptions | None = None, pinned: bool = False,
-          expose_errors: bool = False, deps: str | None = None,
-          err: TextIO | None = None, reload: bool = False) -> int:
-    """Serve until the client goes away or a signal arrives; the exit code.
-
-    ``deps``: ``package.module:factory``, imported from the python path; the factory is
-    called per client session for the deps its predicates and handlers receive.
-
-    ``expose_errors``: an unexpected exception of a tool reaches the client with its
-    type and message; without it, as "internal error in tool X (ref N)" (details logged).
-
-    ``reload``: serve the target anew after each change to it (:mod:`toolc.serving.reload`).
-    """
-    err = err or sys.stderr
-    # lazy: loads anyio
-    import anyio
-
-    logging.basicConfig(stream=err, level=logging.INFO,
-                        format="toolc serve: %(levelname)s %(message)s")
-    try:
-        _sigterm_unwinds()
-        with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
-            # lazy: loads mcp (about a second)
-            from ..runtime.server import to_mcp_server
-
-            server = to_mcp_server(chosen.toolset, name=chosen.name,
-                                   instructions=chosen.instructions,
-                                   expose_errors=expose_errors,
-                                   deps_factory=_deps_factory(deps) if deps else None)
-            beside = _reloader(config, target, toolset_name, pinned, err, server,
-                               chosen) if reload else None
-            if not reload:  # (a reload drops the old module: frozen, its cycles would stay)
-                freeze_start_up()  # toolc.collector: listings no longer walk start-up's heap
-            if transport == "stdio":
-                anyio.run(_run_stdio, server, beside)
-            else:
-                anyio.run(run_http, server, http or HttpOptions(), beside)
-    except ServeError as exc:
-        err.write(f"error: {exc}\n")
-        return exc.code
-    except KeyboardInterrupt:
-        pass
-    log.info("stopped")
-    return 0
-
-
-def _sigterm_unwinds() -> None:
-    """SIGTERM during start-up unwinds as Ctrl-C does, so the package staged for a spec
-    is removed from the temporary folder (by default the process just ended, and left it
-    there); once serving, anyio's receiver takes SIGTERM (``until_signal``)."""
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    with contextlib.suppress(ValueError):  # not in the main thread (a test's server)
-        signal.signal(signal.SIGTERM, interrupt)
-
-
-def _reloader(config: Config, target: str, toolset_name: str | None, pinned: bool,
-              err: TextIO, server: Any, chosen: Target) -> Callable[[], Any]:
-    # lazy: 1 more toolc module(s), only when this runs
-    from .reload import Reloader
-
-    return Reloader(config, target, toolset_name=toolset_name, pinned=pinned, err=err,
-                    server=server, module_file=getattr(chosen.module, "__file__", None)).run
-
-
-async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> None:
-    # lazy: loads anyio
-    import anyio
-
-    # lazy: loads mcp (about a second)
-    from mcp.server.stdio import stdio_server
-
-    async with anyio.create_task_group() as tg:
-        await tg.start(until_signal, tg.cancel_scope.cancel)
-        if beside is not None:  # --reload's watch
-            tg.start_soon(beside)
-        log.info("serving %s over stdio", server.name)
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-        tg.cancel_scope.cancel()  # the client closed stdin: done

@@ -1,0 +1,100 @@
+"""Untrusted text made inert in markdown: what a report quotes from its input (tool
+names, descriptions, pointers, values, messages, accept reasons, spec paths) is shown
+as the characters it holds and never read as markup, however GitHub renders it.
+
+CommonMark and GitHub's extensions (tables, strikethrough, autolinks) give meaning to
+ASCII punctuation, to a line's first characters, and to ``www.``, ``scheme://`` and
+``name@host.tld`` (autolinks, which need no punctuation around them):
+
+- :func:`escape_text`, for prose and table cells, backslash-escapes every character
+  that opens or closes inline markup (an escaped character is never markup: no
+  emphasis, code, link, image, HTML, entity, math or table pipe), the ``:`` of a
+  ``://`` and the ``.`` of a ``www.`` (what the autolinks start from), and what a
+  line's start would make a heading, quote, list or code block of; it puts a word
+  joiner after each ``@`` (GitHub links an e-mail address whatever escapes its
+  characters carry, and mentions a ``@name``), writes line breaks as ``<br>`` and
+  the spaces at either end as ``&#32;`` (a cell's edges are trimmed), and shows
+  control characters as escapes.
+- :func:`code_span` fences text by one backtick more than the longest run inside, so
+  no run closes it; inside code nothing is markup and nothing is linked.
+- :func:`link_base` takes a link's base only as an http(s) URL.
+
+The report's own markup (its headings, bold verdict, struck-through severities,
+``<br>`` and spec links) is written around these, never from them.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote, urlsplit
+
+from .diagnostic_formats import escape_controls
+
+# What opens or closes inline markup anywhere on a line ($ is GitHub's math).
+_INLINE = re.compile(r"[\\`*_~\[\]!<>&|$]")
+# What an autolink starts from: the colon of `https://`, the dot of `www.`.
+_AUTOLINK = re.compile(r":(?=//)|(?<=www)\.", re.IGNORECASE)
+# What makes a block of a line's start: a heading, quote, list item, setext underline,
+# or an ordered list's `1.` / `1)`.
+_LINE_START = re.compile(r"[#>+=-]|\d{1,9}(?=[.)])")
+_WORD_JOINER = "\u2060"
+
+
+def escape_text(text: str) -> str:
+    """``text`` as inert inline markdown, on one line: for a table cell, or a line's
+    rest after the report's own words."""
+    shown = "<br>".join(_inline(line) for line in text.replace("\r\n", "\n").split("\n"))
+    body = shown.strip(" ")
+    if not body:
+        return "&#32;" * len(shown)
+    if start := _LINE_START.match(body):
+        end = start.end()
+        # A leading digit run is escaped at the `.` or `)` after it.
+        body = f"{body[:end]}\\{body[end:]}" if body[:end].isdigit() else f"\\{body}"
+    lead, trail = len(shown) - len(shown.lstrip(" ")), len(shown) - len(shown.rstrip(" "))
+    return "&#32;" * lead + body + "&#32;" * trail
+
+
+def _inline(line: str) -> str:
+    line = _AUTOLINK.sub(r"\\\g<0>", _INLINE.sub(r"\\\g<0>", line))
+    return escape_controls(line).replace("@", "@" + _WORD_JOINER)
+
+
+def code_span(text: str, *, table: bool = True) -> str:
+    """``text`` as a code span, controls shown as escapes. In a table (``table``) its
+    pipes are escaped, which GitHub's table reads as the pipe itself, inside code too
+    (elsewhere a ``\\|`` in code would show its backslash)."""
+    shown = escape_controls(text)
+    if table:
+        shown = shown.replace("|", "\\|")
+    if not shown:
+        return "` `"
+    fence = "`" * (max(map(len, re.findall("`+", shown)), default=0) + 1)
+    # A space each side is taken off again; without it a backtick at an end would join
+    # the fence, and one space each side of the text would be taken off the text.
+    if shown[0] == "`" or shown[-1] == "`" or (
+            shown[0] == " " and shown[-1] == " " and shown.strip(" ")):
+        shown = f" {shown} "
+    return f"{fence}{shown}{fence}"
+
+
+# Kept as they are in a link's base: what RFC 3986 reserves, less the parentheses (a
+# ')' would end the markdown link) and with '%' (an escape already made).
+_URL_SAFE = ":/?#[]@!$&'*+,;=%"
+
+
+def link_base(url: str) -> str:
+    """``url``, an absolute http(s) URL, as a base that links are put under: ending
+    with ``/``, and with every character that could end a markdown link early (a space,
+    ``)``, ``<``, ``>``) or is not ASCII percent-encoded. ``ValueError`` for anything
+    else (``javascript:``, ``data:``, a relative path, a control character)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # a bad IPv6 address in the host
+        raise ValueError(f"not an http(s) URL: {url!r} ({exc})") from None
+    # urlsplit quietly drops tabs and line breaks, so they are refused here first.
+    if (escape_controls(url) != url or any(ch.isspace() for ch in url)
+            or parts.scheme.lower() not in ("http", "https") or not parts.netloc):
+        raise ValueError(f"not an http(s) URL: {url!r}")
+    base = quote(url, safe=_URL_SAFE)
+    return base if base.endswith("/") else base + "/"

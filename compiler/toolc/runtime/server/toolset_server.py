@@ -1,0 +1,341 @@
+"""Any toolset as an mcp low-level `Server`: `to_mcp_server(toolset)`.
+
+- tools/list publishes each `ToolDefinition.published()` exactly. The SDK re-validates
+  results against the negotiated protocol's schema, which drops `null` values at the top
+  level of `_meta` on 2026-07-28; a server middleware puts back whatever that pass
+  dropped or changed, so the wire equals the definitions.
+- tools/call runs the toolset (validation included: the low-level server validates
+  nothing) and sends its result: error results, structured content, content blocks.
+  A toolset failure becomes an error result; the server keeps serving. A `ToolError`'s
+  message is sent as written; any other exception as "internal error in tool X (ref N)"
+  (its traceback logged under that ref) unless `expose_errors=True`.
+- Approval-required calls ask the user through MCP elicitation (`approval.py`); external
+  tools cannot run here: an error result says so.
+- After each call the server lists the tools again; when a filtered or prepared set
+  changed the list, clients hear `notifications/tools/list_changed`: declared as the
+  `tools.listChanged` capability and sent on the connection before 2026-07-28, and
+  published to `subscriptions/listen` streams (the only way that version allows) from
+  2026-07-28. A handshake-era notification goes to the connection whose call changed the
+  list (other connections see the new list at their next tools/list).
+- `replace_toolset(server, toolset)` swaps the served set from outside any call (`toolc
+  serve --reload`) and announces it to everyone: list_changed on every handshake-era
+  connection that has made a request (tracked by a middleware, forgotten with the
+  connection), and an event on the `subscriptions/listen` streams.
+- The toolset is entered (MCP connections opened) in the server's lifespan. The
+  server's instructions are `instructions=` (a module's description, under `toolc
+  serve`) followed by the toolset's own (the upstream MCP servers' instructions), joined
+  by a blank line: neither hides the other.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.models import InitializationOptions
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from toolc.runtime.context import RunContext
+from toolc.runtime.deferred import (
+    ApprovalRequiredError,
+    DeferredCallError,
+    ExternalCallRequired,
+)
+from toolc.runtime.definition import ToolDefinition
+from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
+from toolc.runtime.results import ToolResult
+from toolc.runtime.server.approval import Approvals
+from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
+
+logger = logging.getLogger("toolc.runtime")
+
+# What this request's tools/list handler published, for the middleware around it.
+_published_box: ContextVar[list[list[dict[str, Any]]] | None] = ContextVar(
+    "toolc_published", default=None
+)
+
+
+class _ToolsetServer(Server[Any]):
+    """A low-level Server that declares tools.listChanged and fills in late instructions."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._issued: list[InitializationOptions] = []
+        self.bridge: _Bridge | None = None
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        options = super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True),
+            experimental_capabilities,
+            extensions,
+        )
+        self._issued.append(options)
+        return options
+
+    def set_instructions(self, text: str) -> None:
+        """Instructions known only once the toolset is entered (options made earlier too)."""
+        before, self.instructions = self.instructions, text
+        for options in self._issued:
+            if options.instructions in (None, before):
+                options.instructions = text
+
+
+def to_mcp_server(
+    toolset: AbstractToolset[Any],
+    *,
+    name: str = "toolc",
+    deps: Any = None,
+    instructions: str | None = None,
+    expose_errors: bool = False,
+    deps_factory: Callable[[], Any] | None = None,
+) -> Server[Any]:
+    """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext.
+
+    `deps_factory` instead makes the deps: once per client session where the protocol
+    has sessions (before 2026-07-28: a stdio connection, a streamable HTTP
+    `Mcp-Session-Id`), once for the whole server where it has none (2026-07-28) and for
+    the server's own instructions; predicates, prepare functions and handlers get them.
+
+    An unexpected exception of a tool reaches the client as "internal error in tool X
+    (ref N)", its traceback logged under that ref; `expose_errors=True` sends its type
+    and message instead (see `toolc.runtime.failures`).
+    """
+    bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors))
+    bridge.deps_factory = deps_factory
+    server = _ToolsetServer(
+        name,
+        instructions=instructions,
+        lifespan=bridge.lifespan,
+        on_list_tools=bridge.on_list_tools,
+        on_call_tool=bridge.on_call_tool,
+        on_subscriptions_listen=ListenHandler(bridge.bus),
+    )
+    server.middleware.append(bridge.keep_definitions)
+    server.bridge = bridge
+    return server
+
+
+async def replace_toolset(server: Server[Any], toolset: AbstractToolset[Any]) -> None:
+    """Serve `toolset` from now on (entered by the caller) and tell every client the
+    list changed: `notifications/tools/list_changed` on each handshake-era connection
+    that has made a request, and a `ToolsListChanged` event on `subscriptions/listen`
+    streams. For `toolc serve --reload`; calls in flight finish on the old set."""
+    bridge = server.bridge if isinstance(server, _ToolsetServer) else None
+    if bridge is None:
+        raise TypeError("replace_toolset needs a server made by to_mcp_server")
+    await bridge.replace(toolset)
+
+
+class _Bridge:
+    """The handlers of one server: toolset calls, approvals, list-changed tracking."""
+
+    def __init__(self, toolset: AbstractToolset[Any], deps: Any, instructions: str | None,
+                 failures: FailurePolicy) -> None:
+        self.toolset = toolset
+        self.failures = failures
+        self.deps = deps
+        self.instructions = instructions
+        self.bus = InMemorySubscriptionBus()
+        self.step = 0
+        self.listed: list[dict[str, Any]] | None = None  # the last published listing
+        self.fixed: bool | None = None  # True: no call can change the listing
+        self._last: tuple[list[ToolDefinition], list[dict[str, Any]]] = ([], [])
+        self.approvals = Approvals()
+        self.deps_factory: Callable[[], Any] | None = None
+        # Each session's deps, forgotten with the session.
+        self._session_deps: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+        self.connections: weakref.WeakSet[Any] = weakref.WeakSet()  # handshake-era clients
+
+    def run_context(self, call_id: str | None = None, session: Any = None) -> RunContext[Any]:
+        return RunContext(deps=self.deps_of(session), step=self.step, tool_call_id=call_id)
+
+    def deps_of(self, session: Any) -> Any:
+        """The deps of `session` (made at its first request), or the server's own."""
+        if self.deps_factory is None:
+            return self.deps
+        key = self if session is None else session
+        if key not in self._session_deps:
+            self._session_deps[key] = self.deps_factory()
+        return self._session_deps[key]
+
+    @asynccontextmanager
+    async def lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with self.toolset:
+            if isinstance(server, _ToolsetServer):
+                upstream = await self._toolset_instructions()
+                text = "\n\n".join(t for t in (self.instructions, upstream) if t)
+                if text and text != self.instructions:
+                    server.set_instructions(text)
+            yield {}
+
+    async def _toolset_instructions(self) -> str | None:
+        try:
+            return await self.toolset.get_instructions(self.run_context())
+        except Exception:
+            logger.warning("the toolset's instructions are not available", exc_info=True)
+            return None
+
+    # -- tools/list -------------------------------------------------------------------
+
+    async def published(self, ctx: RunContext[Any]) -> list[dict[str, Any]]:
+        tools: list[ToolDefinition] = await self.toolset.list_tools(ctx)
+        # Definitions are shared and immutable: the same ones publish the same dicts.
+        last_tools = self._last[0]
+        if len(tools) != len(last_tools) or any(
+            a is not b for a, b in zip(tools, last_tools, strict=True)
+        ):
+            self._last = (tools, [tool.published() for tool in tools])
+        return list(self._last[1])
+
+    async def on_list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        try:
+            tools = await self.published(self.run_context(session=_session_of(ctx)))
+        except ToolsetError as exc:  # may quote a predicate's exception: masked like a tool's
+            shown = str(exc) if self.failures.expose else self.failures.masked(
+                "listing the tools", exc)
+            raise MCPError(types.INTERNAL_ERROR, shown) from exc
+        self.listed = tools
+        box = _published_box.get()
+        if box is not None:
+            box.append(tools)
+        # ttlMs 0: a filtered or prepared set may change at any call, never cache it.
+        return {"tools": tools, "ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
+
+    async def keep_definitions(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        """Put back what the SDK's per-version result pass dropped from the definitions;
+        and remember each handshake-era connection, so that a change made outside any
+        call (a reload) reaches it (forgotten with the connection). One middleware for
+        both: each layer costs every request an extra await."""
+        method = ctx.method
+        if method == "initialize":  # a handshake-era connection's first request
+            connection = _session_of(ctx)
+            if connection is not None:
+                self.connections.add(connection)
+        if method != "tools/list":
+            return await call_next(ctx)
+        box: list[list[dict[str, Any]]] = []
+        token = _published_box.set(box)
+        try:
+            result = await call_next(ctx)
+        finally:
+            _published_box.reset(token)
+        wire_tools = result.get("tools") if isinstance(result, dict) else None
+        if not box or not isinstance(result, dict) or not isinstance(wire_tools, list):
+            return result
+        by_name = {tool["name"]: tool for tool in box[0]}
+        result["tools"] = [_restored(t, by_name.get(t.get("name"))) for t in wire_tools]
+        return result
+
+    # -- tools/call -------------------------------------------------------------------
+
+    async def on_call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> dict[str, Any] | types.InputRequiredResult:
+        self.step += 1
+        name, args = params.name, params.arguments or {}
+        deps = self.deps if self.deps_factory is None else self.deps_of(_session_of(ctx))
+        run_ctx = RunContext(deps=deps, step=self.step,
+                             tool_call_id=None if ctx.request_id is None else str(ctx.request_id))
+        # (the failure policy set by hand, not by a context manager: this runs at every
+        # served call, and the calls it makes cost as much as the rest of toolc's share)
+        token = POLICY.set(self.failures)
+        try:
+            result = await self._call(run_ctx, name, args)
+        except ApprovalRequiredError as paused:  # (the policy still applies to approving)
+            outcome = await self.approvals.approve(ctx, params, run_ctx, paused, self._call)
+            if isinstance(outcome, types.InputRequiredResult):
+                return outcome
+            result = outcome
+        finally:
+            POLICY.reset(token)
+        if self.listed is not None and self.fixed is not True:  # (no await when fixed)
+            await self._notify_if_changed(ctx)
+        return {**result.to_wire(), "resultType": "complete"}
+
+    async def _call(self, run_ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
+        """The toolset's result; every failure but a pending approval as an error result."""
+        try:
+            return await self.toolset.call_tool(run_ctx, name, args)
+        except ApprovalRequiredError:
+            raise
+        except ExternalCallRequired:
+            return ToolResult.error(
+                f"{name} is an external tool: its caller runs it, and this server cannot."
+            )
+        except DeferredCallError as exc:
+            return ToolResult.error(f"{name} cannot run here: {exc}")
+        except Exception as exc:  # noqa: BLE001  # a ToolError as written, others masked
+            return failure_result(name, exc)
+
+    # -- list changed -------------------------------------------------------------------
+
+    async def replace(self, toolset: AbstractToolset[Any]) -> None:
+        self.toolset = toolset
+        self.fixed = None  # decided again for the new set
+        self._last = ([], [])
+        self.listed = None
+        await self.bus.publish(ToolsListChanged())
+        for connection in list(self.connections):
+            try:
+                await connection.send_tool_list_changed()
+            except Exception:  # a closed connection: it will list again
+                logger.debug("list_changed not delivered", exc_info=True)
+
+    async def _notify_if_changed(self, ctx: ServerRequestContext[Any]) -> None:
+        if self.listed is None:
+            return  # nobody listed yet: nothing to be out of date
+        if self.fixed is None:  # decided once, after entering (lazy wrappers resolved)
+            self.fixed = self.toolset.listing_is_fixed()
+        if self.fixed:
+            return  # listing again would cost O(tools) per call to find no change
+        try:
+            now = await self.published(self.run_context(session=_session_of(ctx)))
+        except ToolsetError:
+            return  # the next tools/list reports it
+        if now == self.listed:
+            return
+        self.listed = now
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            await self.bus.publish(ToolsListChanged())
+        else:
+            await ctx.session.send_tool_list_changed()
+
+
+def _session_of(ctx: ServerRequestContext[Any]) -> Any:
+    """The client connection a request belongs to; None when the protocol has none
+    (from 2026-07-28 each request stands alone).
+
+    `ServerSession` objects are made per request; the SDK's `Connection` behind them is
+    the one per client (read from the session: the SDK has no public accessor yet).
+    """
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return None
+    return getattr(ctx.session, "_connection", None)
+
+
+def _restored(wire: dict[str, Any], published: dict[str, Any] | None) -> dict[str, Any]:
+    """The published definition itself (its order too), plus any key the SDK added."""
+    if published is None:
+        return wire
+    if wire.keys() <= published.keys():  # the usual case: nothing added by the SDK
+        return published
+    return {**published, **{k: v for k, v in wire.items() if k not in published}}

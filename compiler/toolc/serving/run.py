@@ -1,0 +1,118 @@
+"""``toolc serve``: a target's toolset served to real MCP clients over stdio or HTTP.
+
+The server is the runtime's (``toolc.runtime.to_mcp_server``), made for the toolset that
+:mod:`toolc.serving.targets` opened, with the deps ``--deps`` names made per client
+session. Logs go to stderr only: on stdio, stdout is the protocol. SIGINT and SIGTERM
+stop the server cleanly. What HTTP clients may do is in :mod:`toolc.serving.http`;
+``--reload`` runs a watch beside the server (:mod:`toolc.serving.reload`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from ..collector import freeze_start_up
+from ..config import Config
+from ..runtime.tool import LazyRef, LazyRefError
+from .http import HttpOptions, run_http, until_signal
+from .reload import Reloader
+from .targets import ServeError, Target, open_target
+
+log = logging.getLogger("toolc.serve")
+
+
+def serve(config: Config, target: str, *, toolset_name: str | None = None,
+          transport: str = "stdio", http: HttpOptions | None = None, pinned: bool = False,
+          expose_errors: bool = False, deps: str | None = None,
+          err: TextIO | None = None, reload: bool = False) -> int:
+    """Serve until the client goes away or a signal arrives; the exit code.
+
+    ``deps``: ``package.module:factory``, imported from the python path; the factory is
+    called per client session for the deps its predicates and handlers receive.
+
+    ``expose_errors``: an unexpected exception of a tool reaches the client with its
+    type and message; without it, as "internal error in tool X (ref N)" (details logged).
+
+    ``reload``: serve the target anew after each change to it (:mod:`toolc.serving.reload`).
+    """
+    err = err or sys.stderr
+    # lazy: loads anyio
+    import anyio
+
+    logging.basicConfig(stream=err, level=logging.INFO,
+                        format="toolc serve: %(levelname)s %(message)s")
+    try:
+        _sigterm_unwinds()
+        with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
+            # lazy: loads mcp (about a second)
+            from ..runtime.server.toolset_server import to_mcp_server
+
+            server = to_mcp_server(chosen.toolset, name=chosen.name,
+                                   instructions=chosen.instructions,
+                                   expose_errors=expose_errors,
+                                   deps_factory=_deps_factory(deps) if deps else None)
+            beside = _reloader(config, target, toolset_name, pinned, err, server,
+                               chosen) if reload else None
+            if not reload:  # (a reload drops the old module: frozen, its cycles would stay)
+                freeze_start_up()  # toolc.collector: listings no longer walk start-up's heap
+            if transport == "stdio":
+                anyio.run(_run_stdio, server, beside)
+            else:
+                anyio.run(run_http, server, http or HttpOptions(), beside)
+    except ServeError as exc:
+        err.write(f"error: {exc}\n")
+        return exc.code
+    except KeyboardInterrupt:
+        pass
+    log.info("stopped")
+    return 0
+
+
+def _sigterm_unwinds() -> None:
+    """SIGTERM during start-up unwinds as Ctrl-C does, so the package staged for a spec
+    is removed from the temporary folder (by default the process just ended, and left it
+    there); once serving, anyio's receiver takes SIGTERM (``until_signal``)."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    with contextlib.suppress(ValueError):  # not in the main thread (a test's server)
+        signal.signal(signal.SIGTERM, interrupt)
+
+
+def _reloader(config: Config, target: str, toolset_name: str | None, pinned: bool,
+              err: TextIO, server: Any, chosen: Target) -> Callable[[], Any]:
+    return Reloader(config, target, toolset_name=toolset_name, pinned=pinned, err=err,
+                    server=server, module_file=getattr(chosen.module, "__file__", None)).run
+
+
+async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> None:
+    # lazy: loads anyio
+    import anyio
+
+    # lazy: loads mcp (about a second)
+    from mcp.server.stdio import stdio_server
+
+    async with anyio.create_task_group() as tg:
+        await tg.start(until_signal, tg.cancel_scope.cancel)
+        if beside is not None:  # --reload's watch
+            tg.start_soon(beside)
+        log.info("serving %s over stdio", server.name)
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        tg.cancel_scope.cancel()  # the client closed stdin: done
+
+
+def _deps_factory(reference: str) -> Any:
+    """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
+    try:
+        factory = LazyRef.parse(reference).resolve()
+    except (ValueError, LazyRefError) as exc:
+        raise ServeError(f"--deps: {exc}") from None
+    if not callable(factory):
+        raise ServeError(f"--deps: {reference} is not callable")
+    return factory
