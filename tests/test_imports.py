@@ -39,7 +39,7 @@ MODULES = module_files()
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("toolc.__main__", "toolc.cli"),  # the command line: options only
     ("toolc.commands",),  # what each command does
-    ("toolc.serving", "toolc.importer"),  # what `toolc serve` and `toolc import` add
+    ("toolc.serving", "toolc.importer", "toolc.lsp"),  # what serve, import and lsp add
     ("toolc.pipeline", "toolc.specs"),  # a build's stages in order; a project's specs
     ("toolc.frontend", "toolc.loader", "toolc.syntax_errors", "toolc.model", "toolc.checks",
      "toolc.resolve", "toolc.publish", "toolc.generate", "toolc.budget", "toolc.diff",

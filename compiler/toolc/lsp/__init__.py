@@ -10,6 +10,25 @@ imported only by it.
 
 from __future__ import annotations
 
-from .server import ToolcServer, create_server, serve_stdio
+from .features import register
+from .server import ToolcServer
+
+
+def create_server() -> ToolcServer:
+    """The server with every feature registered (:mod:`.features`)."""
+    server = ToolcServer()
+    register(server)
+    return server
+
+
+def serve_stdio() -> int:
+    """Run the server on stdin and stdout until the client ends it."""
+    server = create_server()
+    try:
+        server.start_io()
+    finally:
+        server.worker.shutdown(wait=False, cancel_futures=True)
+    return 0
+
 
 __all__ = ["ToolcServer", "create_server", "serve_stdio"]

@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..collector import collector_paused
-from ..commands.common import shown_diagnostics
 from ..config import Config, load_config
 from ..diagnostics import Diagnostic, SpecError
 from ..output import components
 from ..output.cache import environment_text, read_specs
 from ..output.incremental import MEMORY
-from ..report.vendored import PinnedServer
+from ..report.vendored import PinnedServer, fold
 from ..specs import Compiled, compile_specs, discover, shown_paths
 
 
@@ -92,8 +91,7 @@ def _analyse(root: Path, snapshot: Snapshot) -> Analysis:
         digests = {named[path]: hashlib.sha256(data).hexdigest() for path, data in read.items()}
         taken = components.take_over(config, environment_text(config), digests)
     compiled = compile_specs(config, taken=taken, read=read, overlay=overlay)
-    shown, servers = shown_diagnostics(compiled.bag, compiled.sources, strict=False,
-                                       vendor=False)
+    shown, servers = fold(compiled.bag.sorted(), compiled.sources)  # as toolc validate
     reused = len(compiled.taken.components) if compiled.taken is not None else 0
     return Analysis(snapshot, config, compiled, shown, servers, reused)
 

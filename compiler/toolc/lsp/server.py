@@ -127,24 +127,4 @@ class ToolcServer(LanguageServer):
         return await asyncio.get_running_loop().run_in_executor(self.worker, work, *args)
 
 
-def create_server() -> ToolcServer:
-    """The server with every feature registered (:mod:`.features`)."""
-    # lazy: the features' modules, once the server is made
-    from .features import register
-
-    server = ToolcServer()
-    register(server)
-    return server
-
-
-def serve_stdio() -> int:
-    """Run the server on stdin and stdout until the client ends it."""
-    server = create_server()
-    try:
-        server.start_io()
-    finally:
-        server.worker.shutdown(wait=False, cancel_futures=True)
-    return 0
-
-
-__all__ = ["ToolcServer", "create_server", "serve_stdio"]
+__all__ = ["ToolcServer"]
