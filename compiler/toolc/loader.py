@@ -95,16 +95,27 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
     or a FIFO, and neither may be read, nor echoed in a diagnostic.
     """
     shown = display or path
+    if raw is None or os.path.lexists(path):
+        disk = read_bytes(path, shown, root)  # the file's own checks, whatever is parsed
+        raw = disk if raw is None else raw
+    elif link_problem(path, root) is not None:
+        read_bytes(path, shown, root)  # says why (TC010)
+    loaded = (parse or load_bytes)(raw, shown)
+    loaded.origin = path
+    return loaded
+
+
+def read_bytes(path: str, shown: str, root: str | None = None) -> bytes:
+    """The bytes of a spec file (at most ``MAX_BYTES``), read as :func:`load_file` reads
+    them: a regular file, through a link only to a file inside ``root``."""
     problem = link_problem(path, root)
     if problem is not None:
         fail("TC010", f"{shown} {problem}", Span(shown, 1, 1))
-    if raw is not None and not os.path.lexists(path):
-        return _parsed(parse, raw, shown, path)
     # The file checked is the file opened: the link resolved, and no link followed on
     # opening it (one put there in between is refused). Without waiting for a FIFO.
     target = os.path.realpath(path) if root is not None else path
     try:
-        disk = read_untrusted(target, MAX_BYTES, follow=root is None)
+        return read_untrusted(target, MAX_BYTES, follow=root is None)
     except FileRefused as exc:
         if exc.kind == "large":
             fail("TC002", f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB",
@@ -112,14 +123,6 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
         fail("TC010", f"{shown} {exc.why}; a spec must be one", Span(shown, 1, 1))
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    return _parsed(parse, disk if raw is None else raw, shown, path)
-
-
-def _parsed(parse: Callable[[bytes, str], LoadedFile] | None, raw: bytes, shown: str,
-            path: str) -> LoadedFile:
-    loaded = (parse or load_bytes)(raw, shown)
-    loaded.origin = path
-    return loaded
 
 
 def link_problem(path: str, root: str | None) -> str | None:
@@ -389,4 +392,4 @@ def spans_at(data: Any, path: tuple[Any, ...]) -> tuple[Span | None, Span | None
 
 
 __all__ = ["LoadedFile", "SpecError", "YList", "YMap", "load_bytes", "load_file", "load_text",
-           "spans_at"]
+           "read_bytes", "spans_at"]
