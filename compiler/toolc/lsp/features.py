@@ -12,9 +12,10 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from ..config import Config
+from ..diagnostics import SpecError
+from ..formatting import FormatBug, format_text
 from .actions import quick_fixes, workspace_edit
 from .completion import candidates, typing_at
-from .formatting import formatted, formatter
 from .hover import Changes, Closure, changes_against_disk, shown_for, target_at
 from .index import CodeRef, Occurrence
 from .navigation import Place, definition, references, rename_problem, renames, under
@@ -157,11 +158,23 @@ def complete(ls: ToolcServer, params: lsp.CompletionParams) -> lsp.CompletionLis
 def code_actions(ls: ToolcServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     return quick_fixes(params.context.diagnostics, ls.lines, ls.path)
 
+
 def format_document(ls: ToolcServer,
                     params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    """The buffer in ``toolc fmt``'s layout: its one formatter, on the unsaved text."""
     doc = ls.workspace.get_text_document(params.text_document.uri)
-    new = formatted(doc.source, ls.shown(doc.uri) or doc.uri)
-    if new is None or new == doc.source:
+    shown = ls.shown(doc.uri) or doc.uri
+    try:
+        new = format_text(doc.source, shown)
+    except SpecError:
+        ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, (
+            f"toolc: {shown} was not formatted: it does not parse (its diagnostics say where)")))
+        return None
+    except FormatBug as exc:
+        ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error, (
+            f"toolc: {exc}; {shown} was left as it is (a bug of toolc fmt: please report it)")))
+        return None
+    if new == doc.source:
         return None
     lines = Lines(doc.source, ls.workspace.position_codec)
     end = lines.position(len(lines.lines), len(lines.lines[-1]) + 1)
@@ -169,7 +182,7 @@ def format_document(ls: ToolcServer,
 
 
 def register(server: ToolcServer) -> None:
-    """Every feature on ``server`` (formatting only where toolc has a formatter)."""
+    """Every feature on ``server``."""
     server.feature(lsp.INITIALIZED)(initialized)
     server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(folders_changed)
     server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(did_open)
@@ -186,8 +199,7 @@ def register(server: ToolcServer) -> None:
         trigger_characters=[" ", ":", ".", "[", ","]))(complete)
     server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
         code_action_kinds=[lsp.CodeActionKind.QuickFix]))(code_actions)
-    if formatter() is not None:
-        server.feature(lsp.TEXT_DOCUMENT_FORMATTING)(format_document)
+    server.feature(lsp.TEXT_DOCUMENT_FORMATTING)(format_document)
 
 
 def _config(ls: ToolcServer) -> Config | None:
