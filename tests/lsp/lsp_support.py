@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
+ROOT = Path(__file__).resolve().parents[2]
 PATIENCE_S = float(os.environ.get("TOOLC_LSP_PATIENCE", "300"))  # a bug fails instead of hanging; nothing here is timed
 
 
@@ -109,3 +111,35 @@ def change(client: LanguageClient, path: Path, text: str, version: int) -> None:
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         lsp.VersionedTextDocumentIdentifier(version, uri(path)),
         [lsp.TextDocumentContentChangeWholeDocument(text)]))
+
+
+def bundled(into: Path) -> Path:
+    """A copy of the repository's own project: its specs, handlers and golden files."""
+    root = into / "project"
+    for part in ("specs", "examples", "generated"):
+        shutil.copytree(ROOT / part, root / part)
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    return root
+
+
+def at(text: str, needle: str, offset: int = 0) -> lsp.Position:
+    """The position of ``needle`` (plus ``offset`` characters) in ``text``."""
+    index = text.index(needle) + offset
+    line = text.count("\n", 0, index)
+    return lsp.Position(line, index - (text.rfind("\n", 0, index) + 1))
+
+
+def doc(path: Path) -> lsp.TextDocumentIdentifier:
+    return lsp.TextDocumentIdentifier(uri(path))
+
+
+def applied(text: str, edits: list[lsp.TextEdit]) -> str:
+    """``text`` with ``edits`` made as an editor makes them (columns in characters: the
+    texts here are ASCII, where UTF-16 counts the same)."""
+    lines = text.split("\n")
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
+                    reverse=True):
+        s, t = e.range.start, e.range.end
+        head, tail = lines[s.line][:s.character], lines[t.line][t.character:]
+        lines[s.line:t.line + 1] = (head + e.new_text + tail).split("\n")
+    return "\n".join(lines)

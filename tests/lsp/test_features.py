@@ -6,44 +6,22 @@ committed golden files), each request as an editor sends it, on buffers edited u
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
 
-from .lsp_support import change, diagnostics_of, open_spec, session, uri
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def bundled(into: Path) -> Path:
-    root = into / "project"
-    for part in ("specs", "examples", "generated"):
-        shutil.copytree(ROOT / part, root / part)
-    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
-    return root
-
-
-def at(text: str, needle: str, offset: int = 0) -> lsp.Position:
-    """The position of ``needle`` (plus ``offset`` characters) in ``text``."""
-    index = text.index(needle) + offset
-    line = text.count("\n", 0, index)
-    return lsp.Position(line, index - (text.rfind("\n", 0, index) + 1))
-
-
-def doc(path: Path) -> lsp.TextDocumentIdentifier:
-    return lsp.TextDocumentIdentifier(uri(path))
-
-
-def applied(text: str, edits: list[lsp.TextEdit]) -> str:
-    lines = text.split("\n")
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character),
-                    reverse=True):
-        s, t = e.range.start, e.range.end
-        head, tail = lines[s.line][:s.character], lines[t.line][t.character:]
-        lines[s.line:t.line + 1] = (head + e.new_text + tail).split("\n")
-    return "\n".join(lines)
+from .lsp_support import (
+    applied,
+    at,
+    bundled,
+    change,
+    diagnostics_of,
+    doc,
+    open_spec,
+    session,
+    uri,
+)
 
 
 @pytest.mark.asyncio
@@ -74,7 +52,7 @@ async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) 
         there = await client.text_document_definition_async(
             lsp.DefinitionParams(doc(showcase), at(sc, "workbench.main", 10)))
         assert isinstance(there, lsp.Location) and there.uri == uri(workbench)
-        assert there.range.start == at(edited, "main:  {kind")
+        assert there.range.start == at(edited, "main: {kind")
         handler = await client.text_document_definition_async(
             lsp.DefinitionParams(doc(workbench), at(edited, "tools:read_log", 8)))
         assert isinstance(handler, lsp.Location) and handler.uri.endswith("workbench_app/tools.py")
