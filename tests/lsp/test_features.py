@@ -24,6 +24,11 @@ from .lsp_support import (
 )
 
 
+def labels_of(items: lsp.CompletionList | list[lsp.CompletionItem] | None) -> list[str]:
+    return [i.label for i in (items.items if isinstance(items, lsp.CompletionList)
+                              else items or [])]
+
+
 @pytest.mark.asyncio
 async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) -> None:
     root = bundled(tmp_path)
@@ -73,15 +78,13 @@ async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) 
         change(client, workbench, typing, 3)
         items = await client.text_document_completion_async(lsp.CompletionParams(
             doc(workbench), at(typing, "type: Sev", 9)))
-        labels = [i.label for i in (items.items if isinstance(items, lsp.CompletionList)
-                                    else items or [])]
+        labels = labels_of(items)
         assert "Severity" in labels
         typing = typing.replace("handler: workbench_app.tools:read_log", "handler: work")
         change(client, workbench, typing, 4)
         items = await client.text_document_completion_async(lsp.CompletionParams(
             doc(workbench), at(typing, "handler: work", 13)))
-        labels = [i.label for i in (items.items if isinstance(items, lsp.CompletionList)
-                                    else items or [])]
+        labels = labels_of(items)
         assert "workbench_app.tools:read_log" in labels and "workbench_app.tools:save_note" in labels
 
         # A quick fix applies the near miss the diagnostic suggests.
@@ -97,3 +100,52 @@ async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) 
         assert fixed == edited
         change(client, workbench, fixed, 6)
         assert await diagnostics_of(client, workbench, version=6) == []
+
+
+@pytest.mark.asyncio
+async def test_tools_and_toolsets_are_found_renamed_and_completed_across_specs(
+        tmp_path: Path) -> None:
+    root = bundled(tmp_path)
+    workbench, showcase = root / "specs/workbench.toolc.yaml", root / "specs/showcase.toolc.yaml"
+    async with session(root) as client:
+        wb = open_spec(client, workbench)
+        sc = open_spec(client, showcase)
+        assert await diagnostics_of(client, showcase, version=1) == []
+
+        # Definition of a tool in a composition, and of a toolset an `inner:` names.
+        there = await client.text_document_definition_async(
+            lsp.DefinitionParams(doc(showcase), at(sc, "tools: [measure", 8)))
+        assert isinstance(there, lsp.Location) and there.range.start == at(sc, "measure:")
+        there = await client.text_document_definition_async(
+            lsp.DefinitionParams(doc(showcase), at(sc, "inner: tidy", 7)))
+        assert isinstance(there, lsp.Location) and there.range.start == at(sc, "tidy: {")
+
+        # A toolset renamed in its module is renamed where another module uses it.
+        rename = await client.text_document_rename_async(lsp.RenameParams(
+            doc(workbench), at(wb, "main: {kind"), "primary"))
+        assert rename is not None and rename.changes is not None
+        assert set(rename.changes) == {uri(workbench), uri(showcase)}
+        renamed_wb = applied(wb, list(rename.changes[uri(workbench)]))
+        renamed_sc = applied(sc, list(rename.changes[uri(showcase)]))
+        assert "  primary: {kind: prefixed" in renamed_wb and "export: primary" in renamed_wb
+        assert "workbench.primary]" in renamed_sc and "workbench.main" not in renamed_sc
+        # A tool: its definition, the function set listing it and the renamed set's key.
+        rename = await client.text_document_rename_async(lsp.RenameParams(
+            doc(showcase), at(sc, "deleteShape:"), "eraseShape"))
+        assert rename is not None and rename.changes is not None
+        assert set(rename.changes) == {uri(showcase)}
+        erased = applied(sc, list(rename.changes[uri(showcase)]))
+        assert "deleteShape" not in erased and "  eraseShape:\n" in erased
+        assert "tools: [measure, eraseShape]" in erased and "{eraseShape: removeShape}" in erased
+
+        # Completion of toolsets (another module's as module.name) and of a set's tools.
+        typing = sc.replace("inner: tidy", "inner: ti").replace(
+            "browser, workbench.main]", "browser, work]").replace(
+            "tools: [measure, deleteShape]", "tools: [measure, del]")
+        change(client, showcase, typing, 2)
+        assert "tidy" in labels_of(await client.text_document_completion_async(
+            lsp.CompletionParams(doc(showcase), at(typing, "inner: ti", 9))))
+        assert "workbench.main" in labels_of(await client.text_document_completion_async(
+            lsp.CompletionParams(doc(showcase), at(typing, "browser, work", 13))))
+        assert "deleteShape" in labels_of(await client.text_document_completion_async(
+            lsp.CompletionParams(doc(showcase), at(typing, "measure, del", 12))))
