@@ -112,6 +112,14 @@ async def test_tools_and_toolsets_are_found_renamed_and_completed_across_specs(
         sc = open_spec(client, showcase)
         assert await diagnostics_of(client, showcase, version=1) == []
 
+        # Hover on a named type: its description and the schema it is published as.
+        hover = await client.text_document_hover_async(
+            lsp.HoverParams(doc(showcase), at(sc, "Point:")))
+        said = hover.contents.value if hover else ""
+        assert "A point on the drawing canvas." in said and "tokens" in said, said
+        assert "as `draw_measure` publishes it" in said, said
+        assert '"description": "Distance from the left edge, in pixels."' in said, said
+
         # Definition of a tool in a composition, and of a toolset an `inner:` names.
         there = await client.text_document_definition_async(
             lsp.DefinitionParams(doc(showcase), at(sc, "tools: [measure", 8)))
