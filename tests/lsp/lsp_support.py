@@ -133,6 +133,13 @@ def doc(path: Path) -> lsp.TextDocumentIdentifier:
     return lsp.TextDocumentIdentifier(uri(path))
 
 
+async def hover_text(client: LanguageClient, path: Path, position: lsp.Position) -> str:
+    """What the editor shows on hovering at ``position`` (empty: nothing)."""
+    hover = await client.text_document_hover_async(lsp.HoverParams(doc(path), position))
+    contents = hover.contents if hover is not None else None
+    return contents.value if isinstance(contents, lsp.MarkupContent) else ""
+
+
 def applied(text: str, edits: list[lsp.TextEdit]) -> str:
     """``text`` with ``edits`` made as an editor makes them (columns in characters: the
     texts here are ASCII, where UTF-16 counts the same)."""

@@ -6,10 +6,13 @@ committed golden files), each request as an editor sends it, on buffers edited u
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
 
 from .lsp_support import (
     applied,
@@ -18,10 +21,25 @@ from .lsp_support import (
     change,
     diagnostics_of,
     doc,
+    hover_text,
     open_spec,
     session,
     uri,
 )
+
+
+@contextlib.asynccontextmanager
+async def bundled_session(tmp_path: Path) -> AsyncIterator[tuple[LanguageClient, Path, Path]]:
+    """A session on a copy of the bundled project, its two specs open and analysed
+    clean: the client, workbench's spec and showcase's."""
+    root = bundled(tmp_path)
+    workbench, showcase = root / "specs/workbench.toolc.yaml", root / "specs/showcase.toolc.yaml"
+    async with session(root) as client:
+        open_spec(client, workbench)
+        open_spec(client, showcase)
+        for spec in (workbench, showcase):
+            assert await diagnostics_of(client, spec, version=1) == []
+        yield client, workbench, showcase
 
 
 def labels_of(items: lsp.CompletionList | list[lsp.CompletionItem] | None) -> list[str]:
@@ -31,25 +49,17 @@ def labels_of(items: lsp.CompletionList | list[lsp.CompletionItem] | None) -> li
 
 @pytest.mark.asyncio
 async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) -> None:
-    root = bundled(tmp_path)
-    workbench, showcase = root / "specs/workbench.toolc.yaml", root / "specs/showcase.toolc.yaml"
-    async with session(root) as client:
-        wb = open_spec(client, workbench)
-        sc = open_spec(client, showcase)
-        assert await diagnostics_of(client, workbench, version=1) == []
+    async with bundled_session(tmp_path) as (client, workbench, showcase):
+        wb, sc = workbench.read_text(encoding="utf-8"), showcase.read_text(encoding="utf-8")
 
         # Hover: the golden text as published, its tokens; then an unsaved edit's change.
-        hover = await client.text_document_hover_async(
-            lsp.HoverParams(doc(workbench), at(wb, "readLog:")))
-        said = hover.contents.value if hover else ""
+        said = await hover_text(client, workbench, at(wb, "readLog:"))
         assert '"name": "wb_readLog"' in said and "tokens upfront" in said
         assert "next build" not in said  # the golden file on disk is the same
         edited = wb.replace("How many lines to return.", "How many log lines to return.")
         change(client, workbench, edited, 2)
         assert await diagnostics_of(client, workbench, version=2) == []
-        hover = await client.text_document_hover_async(
-            lsp.HoverParams(doc(workbench), at(edited, "lines:", 2)))
-        said = hover.contents.value if hover else ""
+        said = await hover_text(client, workbench, at(edited, "lines:", 2))
         assert "How many log lines to return." in said and '"maximum": 500' in said
         assert "next build: `DESCRIPTION_CHANGED`" in said, said
 
@@ -61,7 +71,8 @@ async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) 
         handler = await client.text_document_definition_async(
             lsp.DefinitionParams(doc(workbench), at(edited, "tools:read_log", 8)))
         assert isinstance(handler, lsp.Location) and handler.uri.endswith("workbench_app/tools.py")
-        source = (root / "examples/workbench_app/tools.py").read_text().split("\n")
+        tools = workbench.parents[1] / "examples/workbench_app/tools.py"
+        source = tools.read_text().split("\n")
         assert "def read_log" in source[handler.range.start.line]
         uses = await client.text_document_references_async(lsp.ReferenceParams(
             context=lsp.ReferenceContext(include_declaration=True), text_document=doc(showcase),
@@ -105,17 +116,11 @@ async def test_what_an_editor_asks_is_answered_from_the_project(tmp_path: Path) 
 @pytest.mark.asyncio
 async def test_tools_and_toolsets_are_found_renamed_and_completed_across_specs(
         tmp_path: Path) -> None:
-    root = bundled(tmp_path)
-    workbench, showcase = root / "specs/workbench.toolc.yaml", root / "specs/showcase.toolc.yaml"
-    async with session(root) as client:
-        wb = open_spec(client, workbench)
-        sc = open_spec(client, showcase)
-        assert await diagnostics_of(client, showcase, version=1) == []
+    async with bundled_session(tmp_path) as (client, workbench, showcase):
+        wb, sc = workbench.read_text(encoding="utf-8"), showcase.read_text(encoding="utf-8")
 
         # Hover on a named type: its description and the schema it is published as.
-        hover = await client.text_document_hover_async(
-            lsp.HoverParams(doc(showcase), at(sc, "Point:")))
-        said = hover.contents.value if hover else ""
+        said = await hover_text(client, showcase, at(sc, "Point:"))
         assert "A point on the drawing canvas." in said and "tokens" in said, said
         assert "as `draw_measure` publishes it" in said, said
         assert '"description": "Distance from the left edge, in pixels."' in said, said

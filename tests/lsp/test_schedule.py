@@ -6,11 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from toolc.lsp.analysis import Analysis, Snapshot
 from toolc.lsp.schedule import Scheduler
+
+
+def recording(worker: ThreadPoolExecutor, analyse: Callable[[Snapshot], Analysis],
+              published: list[int]) -> Scheduler:
+    """A scheduler without delay that records each published analysis's generation."""
+    return Scheduler(worker, Snapshot, analyse,
+                     lambda found: published.append(found.snapshot.generation), delay=0)
 
 
 @pytest.mark.asyncio
@@ -29,9 +37,7 @@ async def test_changes_during_an_analysis_make_one_more_and_the_newest_is_publis
         return Analysis(snapshot, None)
 
     with ThreadPoolExecutor(max_workers=1) as worker:
-        scheduler = Scheduler(worker, Snapshot, analyse,
-                              lambda found: published.append(found.snapshot.generation),
-                              delay=0)
+        scheduler = recording(worker, analyse, published)
         scheduler.changed()
         await asyncio.wait_for(first_running.wait(), 300)
         for _ in range(4):  # typed while the first analysis runs
@@ -55,9 +61,7 @@ async def test_a_failing_analysis_is_logged_and_the_next_one_runs() -> None:
         return Analysis(snapshot, None)
 
     with ThreadPoolExecutor(max_workers=1) as worker:
-        scheduler = Scheduler(worker, Snapshot, analyse,
-                              lambda found: published.append(found.snapshot.generation),
-                              delay=0)
+        scheduler = recording(worker, analyse, published)
         scheduler.changed()
         await asyncio.wait_for(scheduler.idle.wait(), 300)
         scheduler.changed()
