@@ -85,10 +85,10 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
               raw: bytes | None = None) -> LoadedFile:
     """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all.
     ``parse``: what makes the bytes read a LoadedFile (default :func:`load_bytes`; a warm
-    process gives one that remembers, ``toolc.output.incremental.MEMORY``). ``raw``: the
-    file's text as an editor holds it, unsaved (``toolc lsp``), parsed instead of what
-    is on disk; the file is refused for the same reasons (a link out of the project,
-    not a regular file), and may not exist yet.
+    process gives one that remembers, ``toolc.reuse.memory``). ``raw``: the file's text
+    as an editor holds it, unsaved (``toolc lsp``), parsed instead of what is on disk;
+    the file is refused for the same reasons (a link out of the project, not a regular
+    file), and may not exist yet.
 
     Only a regular file is read, and with ``root`` (the project) a symbolic link only to
     a file inside it: a spec from a pull request may be a link to ``/proc/self/environ``

@@ -1,42 +1,37 @@
-"""The project's spec files: found, named as diagnostics show them, loaded and analysed.
+"""The project's spec files: found, named as diagnostics show them, read and loaded.
 
-:func:`compile_specs` is the front end over a project's files, what every command that
-reads specs calls (``toolc build`` through :mod:`toolc.pipeline`, ``validate``, ``diff``,
-``serve``, ``import``). Light to import: a build that the no-op cache answers only
+The load stage (``toolc.pipeline``): :func:`load_specs` loads every spec of a project
+into a :class:`Loaded`, which the front end (``toolc.frontend``) analyses; nothing here
+reports or analyses. Light to import: a build that the no-op cache answers only
 discovers its specs, and loads nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .budget import ExportBudget, measure
 from .config import Config
-from .diagnostics import BUDGET_CODES, TEXT_CODES, DiagnosticBag, SpecError
-from .ir import ProjectIR
-from .loader import MAX_BYTES, LoadedFile, load_file
-from .output.components import Taken, collides
-from .output.incremental import MEMORY
+from .diagnostics import Diagnostic, DiagnosticBag, SpecError
+from .loader import MAX_BYTES, LoadedFile, load_bytes, load_file
 from .untrusted import FileRefused, read_untrusted
 
 SPEC_SUFFIX = ".toolc.yaml"
 Progress = Callable[[str], None]
+KeptSpec = tuple[str, bytes, LoadedFile]  # a spec's loaded form: as shown, its bytes, loaded
 
 
 @dataclass(slots=True)
-class Compiled:
-    """What the front end made of the specs: diagnostics, sources and (if clean) the IR."""
+class Loaded:
+    """What the load stage made of a project's spec files."""
 
-    bag: DiagnosticBag
-    sources: dict[str, str] = field(default_factory=dict)
-    project: ProjectIR | None = None
-    budgets: list[ExportBudget] | None = None   # per export, when the IR was made
-    modules: dict[str, str] = field(default_factory=dict)  # spec as shown -> its module
-    # The components whose analysis was taken over: ``project`` holds the other modules
-    # only (a whole project is compiled again where one is needed: ``toolc build --live``).
-    taken: Taken | None = None
+    files: list[LoadedFile] = field(default_factory=list)     # loaded, in path order
+    failed: list[Diagnostic] = field(default_factory=list)    # why the others were not
+    unread: dict[str, str] = field(default_factory=dict)      # those, as shown -> text read
+    sources: dict[str, str] = field(default_factory=dict)     # spec as shown -> its text
+    modules: dict[str, str] = field(default_factory=dict)     # spec as shown -> its module
+    skipped: frozenset[str] = frozenset()   # specs found and not loaded, as asked
 
 
 def discover(config: Config, paths: Sequence[Path] = ()) -> list[Path]:
@@ -73,104 +68,66 @@ def shown_paths(config: Config, paths: Iterable[Path]) -> dict[Path, str]:
     return found
 
 
-def compile_specs(config: Config, paths: Sequence[Path] = (),
-                  progress: Progress | None = None, taken: Taken | None = None,
-                  read: Mapping[Path, bytes] | None = None,
-                  overlay: Mapping[Path, bytes] | None = None) -> Compiled:
-    """Load and analyse the specs; every problem goes into the returned bag.
+def load_specs(config: Config, paths: Sequence[Path] = (), progress: Progress | None = None,
+               *, skip: Collection[str] = (), known: dict[Path, KeptSpec] | None = None,
+               overlay: Mapping[Path, bytes] | None = None) -> Loaded:
+    """Load the project's specs (``paths``: those under these paths instead).
 
-    ``taken``: components whose analysis is taken over (``toolc.output.components``;
-    ``read``: the bytes of their specs, as their digests were taken): their specs are
-    not analysed again. When the analysis of the rest could say anything else than a
-    full analysis would (it looked up a module name none of its specs declares, which
-    may be a taken module's, or one of its module names meets a taken one), the full
-    analysis is run instead, and ``Compiled.taken`` is None. With errors in the rest, the
-    taken components' findings on resolved tools (budget, texts, targets) are not said:
-    a full analysis with errors resolves nothing. ``overlay``: specs (by
-    absolute path) whose text an editor holds unsaved, analysed with that text instead
-    of the file's, the ones not on disk too (``toolc lsp``)."""
-    # lazy: loads pydantic
-    from .checks.project import ClientView
-    from .checks.targets import TARGET_CODES
-    from .frontend import analyse
-
-    bag = config.bag()
-    compiled = Compiled(bag, taken=taken)
-    loaded: list[LoadedFile] = []
-    unread: dict[str, str] = {}  # specs that could not be loaded -> their text, if read
+    ``skip``: specs, as shown, that are found but not loaded (their analysis is handed to
+    the front end: ``toolc.frontend.Replay``). ``known``: each spec's loaded form, by
+    path, from a process that keeps them (``toolc build --watch``): taken while the
+    file's bytes are the same, and filled with what is loaded now. ``overlay``: specs (by
+    absolute path) whose text an editor holds unsaved, loaded from that text instead of
+    the file's, the ones not on disk too (``toolc lsp``)."""
+    loaded = Loaded()
     overlay = overlay or {}
     files = sorted({*discover(config, paths), *overlay})
     shown_of = shown_paths(config, files)
-    kept = taken.specs if taken is not None else set()
-    if taken is not None:
-        if not _take_sources(compiled, taken, shown_of, read or {}):
-            return compile_specs(config, paths, progress, overlay=overlay)
-        taken.replay(bag)
+    skipped = set()
     for i, path in enumerate(files, 1):
         shown = shown_of[path]
-        if shown in kept:
-            continue  # taken over
+        if shown in skip:
+            skipped.add(shown)
+            continue
         if progress:
             # lazy: 2 more toolc modules, only with progress shown (a file name may hold ESC)
             from .report.diagnostic_formats import escape_controls
 
             progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
-            item = load_file(str(path), shown, str(config.root), parse=MEMORY.parser(path),
+            item = load_file(str(path), shown, str(config.root), parse=_parser(known, path),
                              raw=overlay.get(path))
         except SpecError as exc:
-            bag.extend(exc.diagnostics)
+            loaded.failed.extend(exc.diagnostics)
             if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those
-                compiled.sources[shown] = text_for_display(path, overlay.get(path))
-            unread[shown] = compiled.sources.get(shown, "")
+                loaded.sources[shown] = text_for_display(path, overlay.get(path))
+            loaded.unread[shown] = loaded.sources.get(shown, "")
             continue
-        compiled.sources[shown] = item.text
+        loaded.sources[shown] = item.text
         declared = item.data.get("module") if isinstance(item.data, dict) else None
         if isinstance(declared, str):
-            compiled.modules[shown] = declared
-        loaded.append(item)
-    if taken is not None and collides(taken, (
-            compiled.modules[item.path] for item in loaded if item.path in compiled.modules)):
-        return compile_specs(config, paths, progress, overlay=overlay)
-    if progress:
-        progress(f"checking {len(loaded)} spec(s)")
-    view = ClientView(config.clients, config.server_name, config.server_names)
-    missed: set[str] = set()
-    project = analyse(loaded, bag, config.root, formats=config.format,
-                      python_path=config.python_path, clients=view, unread=unread,
-                      targets=config.targets, missed=missed)
-    if taken is not None and missed:
-        return compile_specs(config, paths, progress, overlay=overlay)
-    if taken is not None and bag.has_errors:  # nothing resolved: none of what needs it said
-        unsaid = BUDGET_CODES | TEXT_CODES | TARGET_CODES
-        bag.items = [d for d in bag.items if d.code not in unsaid]
-    compiled.project = None if bag.has_errors else project
-    if compiled.project is not None:
-        budgets = measure(compiled.project, config, bag)
-        if taken is not None:
-            budgets = sorted([*budgets, *taken.budgets], key=lambda b: b.module)
-        compiled.budgets = budgets
-        bag.judge_suppressions(BUDGET_CODES.__contains__)
-    return compiled
+            loaded.modules[shown] = declared
+        loaded.files.append(item)
+    loaded.skipped = frozenset(skipped)
+    return loaded
 
 
-def _take_sources(compiled: Compiled, taken: Taken, shown_of: Mapping[Path, str],
-                  read: Mapping[Path, bytes]) -> bool:
-    """The taken specs' texts and module names, from the bytes their digests were taken
-    of; False if one is not among the specs found (or cannot be decoded)."""
-    by_shown = {shown: path for path, shown in shown_of.items()}
-    for spec in taken.specs:
-        path = by_shown.get(spec)
-        data = read.get(path) if path is not None else None
-        if data is None:
-            return False
-        try:
-            compiled.sources[spec] = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            return False
-    for name, (spec, _) in taken.graph.items():
-        compiled.modules[spec] = name
-    return True
+def _parser(known: dict[Path, KeptSpec] | None,
+            path: Path) -> Callable[[bytes, str], LoadedFile] | None:
+    """What ``load_file`` parses the bytes of ``path`` with: the kept form while the bytes
+    are the same (None, without ``known``: as usual)."""
+    if known is None:
+        return None
+
+    def parse(raw: bytes, shown: str) -> LoadedFile:
+        kept = known.get(path)
+        if kept is not None and kept[0] == shown and kept[1] == raw:
+            return kept[2]
+        made = load_bytes(raw, shown)
+        known[path] = (shown, raw, made)
+        return made
+
+    return parse
 
 
 def sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
@@ -187,6 +144,7 @@ def sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
 
 
 def text_for_display(path: Path, raw: bytes | None = None) -> str:
+    """A spec's text as diagnostics quote it (``raw``: an editor's unsaved bytes)."""
     try:  # a spec is read to its bound (TC002); the path is resolved already
         data = read_untrusted(path, MAX_BYTES) if raw is None else raw
     except (OSError, FileRefused):

@@ -5,9 +5,9 @@ specs an edit can reach and takes the others over (``components.take_over``), ev
 while the edited specs have errors. Random sequences of edits to unsaved buffers (typos,
 references to other modules' types and toolsets, near misses of module names, broken
 YAML, a lost or a taken module name, a type others use removed) are analysed both ways
-after each step, and must give the same diagnostics (removing either safeguard of
-``compile_specs``, the names looked up in vain or the budget findings held back, fails
-it); one typo is shown to be analysed alone.
+after each step, and must give the same diagnostics (removing either safeguard of the
+front end, the names looked up in vain or the findings on resolved tools held back,
+fails it); one typo is shown to be analysed alone.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 from toolc.config import load_config
+from toolc.frontend import compile_specs
 from toolc.lsp.analysis import Snapshot, analyse
-from toolc.output.incremental import MEMORY
 from toolc.pipeline import build
-from toolc.specs import compile_specs
+from toolc.reuse.memory import MEMORY
 
 TOOL = ("  t{n}:\n    description: Tool {n}.\n    handler: app.tools:run\n    params:\n"
         "      x: {{type: string, description: An x.}}\n")
@@ -70,6 +70,7 @@ def test_random_edits_are_analysed_as_a_full_analysis_would(
         tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(MEMORY, "enabled", False)
     monkeypatch.setattr(MEMORY, "loaded", {})
+    monkeypatch.setattr(MEMORY, "components", None)
     rng = random.Random(seed)
     texts = _project(tmp_path)
     config = load_config(tmp_path)
@@ -92,6 +93,7 @@ def test_a_typo_is_analysed_alone_and_said_as_a_full_analysis_says_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(MEMORY, "enabled", False)
     monkeypatch.setattr(MEMORY, "loaded", {})
+    monkeypatch.setattr(MEMORY, "components", None)
     texts = _project(tmp_path)
     config = load_config(tmp_path)
     assert build(config, certify=False).ok

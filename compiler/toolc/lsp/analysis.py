@@ -4,11 +4,12 @@ An analysis is the front end over every spec of the project, the open buffers in
 of their files (``compile_specs(overlay=)``), with the diagnostics shown as ``toolc
 validate`` shows them (the findings about imported MCP servers folded, one per server).
 It reuses what a warm ``toolc build --watch`` reuses, and nothing of its own: each spec's
-loaded form while its bytes are unchanged (``incremental.MEMORY``), and the analysis of
+loaded form while its bytes are unchanged (``toolc.reuse.memory``), and the analysis of
 every component none of whose specs changed since the last clean writing build
-(``components.take_over``), so that a keystroke analyses the specs it can reach. Where
-taking over could say anything else than a full analysis, ``compile_specs`` runs the
-full one, as a build does.
+(``components.take_over``, handed to the front end as a ``Replay``), so that a keystroke
+analyses the specs it can reach. Where that could say anything else than a full
+analysis, the front end runs the full one, as for a build. (Unlike a build, nothing is
+written, so a taken component needs no reusable code.)
 
 An analysis runs in the server's one worker thread (the loader's memory and the budget
 of suggestions are the process's), with the collector paused as for any command that
@@ -26,11 +27,12 @@ from pathlib import Path
 from ..collector import collector_paused
 from ..config import Config, load_config
 from ..diagnostics import Diagnostic, SpecError
-from ..output import components
-from ..output.cache import environment_text, read_specs
-from ..output.incremental import MEMORY
+from ..frontend import Compiled, Replay, compile_specs
 from ..report.vendored import PinnedServer, fold
-from ..specs import Compiled, compile_specs, discover, shown_paths
+from ..reuse import components
+from ..reuse.inputs import environment_text, read_specs
+from ..reuse.memory import MEMORY
+from ..specs import discover, shown_paths
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,15 +87,20 @@ def _analyse(root: Path, snapshot: Snapshot) -> Analysis:
     MEMORY.enabled = True  # each spec's loaded form kept while its bytes are the same
     overlay = {path: raw for path, raw in snapshot.overlay.items() if _belongs(config, path)}
     read = _read(config, overlay)
-    taken = None
-    if read is not None:
-        named = shown_paths(config, read)
-        digests = {named[path]: hashlib.sha256(data).hexdigest() for path, data in read.items()}
-        taken = components.take_over(config, environment_text(config), digests)
-    compiled = compile_specs(config, taken=taken, read=read, overlay=overlay)
+    replay = _replay(config, read) if read is not None else None
+    compiled = compile_specs(config, replay=replay, known=MEMORY.loaded, overlay=overlay)
     shown, servers = fold(compiled.bag.sorted(), compiled.sources)  # as toolc validate
-    reused = len(compiled.taken.components) if compiled.taken is not None else 0
+    reused = len(compiled.taken.said) if compiled.taken is not None else 0
     return Analysis(snapshot, config, compiled, shown, servers, reused)
+
+
+def _replay(config: Config, read: Mapping[Path, bytes]) -> Replay | None:
+    """The analysis of the recorded components none of whose specs changed."""
+    named = shown_paths(config, read)
+    by_shown = {named[path]: data for path, data in read.items()}
+    digests = {spec: hashlib.sha256(data).hexdigest() for spec, data in by_shown.items()}
+    taken = components.take_over(config, environment_text(config), digests)
+    return taken.replay(by_shown) if taken is not None else None
 
 
 def _belongs(config: Config, path: Path) -> bool:

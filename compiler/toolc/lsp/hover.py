@@ -7,7 +7,7 @@ each change the next build will show, with its rule (:mod:`toolc.diff`).
 
 Those come from the module's IR. A module's IR and golden texts depend on its own spec
 and the specs of the modules it imports, nothing else (so its module key says,
-``toolc.output.incremental``): the hover analyses that closure alone, as the editor
+``toolc.reuse.modules``): the hover analyses that closure alone, as the editor
 holds it (``compile_specs(paths=, overlay=)``), and keeps the last few results while
 their texts are the same.
 """
@@ -23,10 +23,10 @@ from typing import Any
 from ..budget import definition_tokens, estimate_tokens
 from ..config import Config
 from ..diagnostics import Span
+from ..frontend import compile_specs
 from ..ir import ModuleIR, ProjectIR, ToolIR
 from ..loader import YList, YMap
 from ..publish import SCHEMAS_DIR, golden_path, golden_text, publish_project
-from ..specs import compile_specs
 from .index import TOOL, TYPE, Index, Occurrence, Symbol
 
 _KEEP = 16  # closures whose analysis is kept
