@@ -39,7 +39,7 @@ MODULES = module_files()
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("toolc.__main__", "toolc.cli"),  # the command line: options only
     ("toolc.commands",),  # what each command does
-    ("toolc.serving", "toolc.importer"),  # what `toolc serve` and `toolc import` add
+    ("toolc.serving", "toolc.importer", "toolc.lsp"),  # what serve, import and lsp add
     ("toolc.pipeline",),  # a build's stages in order
     ("toolc.reuse",),  # the reuse wing: what a build takes from the last one, above the stages
     ("toolc.specs", "toolc.frontend", "toolc.loader", "toolc.syntax_errors", "toolc.model", "toolc.checks",

@@ -128,11 +128,14 @@ def same_lines(printed: str, shown: list[str], port: int) -> None:
 @pytest.fixture
 def user_env(mypy_cache: Path) -> dict[str, str]:
     """A user's shell: toolc, pytest and python of this environment first on PATH, no CI
-    (which makes `toolc build` check instead of write), a terminal of 80 columns."""
+    (which makes `toolc build` check instead of write), a terminal of 80 columns, and
+    pytest without the plugins of toolc's own test extra that `toolc[dev]` does not
+    bring (pytest-lsp and its pytest-asyncio, for the language server's tests)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("CI", "PYTHONPATH", "PYTEST_ADDOPTS", "MYPYPATH")}
     env.update(PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
-               COLUMNS="80", MYPY_CACHE_DIR=str(mypy_cache), NO_COLOR="1")
+               COLUMNS="80", MYPY_CACHE_DIR=str(mypy_cache), NO_COLOR="1",
+               PYTEST_ADDOPTS="-p no:pytest-lsp -p no:asyncio")
     return env
 
 

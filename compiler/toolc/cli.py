@@ -112,6 +112,15 @@ def stubs(module: str | None, write: bool) -> None:
 
 
 @main.command()
+def lsp() -> None:
+    """Run the language server for specs over stdio (for an editor: docs/editors.md)."""
+    # lazy: the server's modules, pygls and lsprotocol
+    from .commands.lsp import run_lsp
+
+    sys.exit(run_lsp())
+
+
+@main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
     # lazy: loads pydantic, yaml
