@@ -64,8 +64,8 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
                 anyio.run(_run_stdio, server, beside)
             else:
                 anyio.run(run_http, server, http or HttpOptions(), beside)
-    except ServeError as exc:
-        err.write(f"error: {exc}\n")
+    except ServeError as exc:  # (a reload's says what is served instead: serving/reload.py)
+        err.write(f"error: {exc}; nothing is served\n")
         return exc.code
     except KeyboardInterrupt:
         pass

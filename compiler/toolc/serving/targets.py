@@ -165,7 +165,7 @@ def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
     compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
         err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
-        raise ServeError("the specs have errors; nothing is served", code=1)
+        raise ServeError("the specs have errors", code=1)
     return compiled.project
 
 

@@ -141,6 +141,15 @@ async def replace_toolset(server: Server[Any], toolset: AbstractToolset[Any]) ->
     await bridge.replace(toolset)
 
 
+async def listed_names(server: Server[Any]) -> list[str]:
+    """The names tools/list shows now, as to a client without a session (for a log line:
+    what `toolc serve --reload` still serves after a broken save)."""
+    bridge = server.bridge if isinstance(server, _ToolsetServer) else None
+    if bridge is None:
+        raise TypeError("listed_names needs a server made by to_mcp_server")
+    return [tool["name"] for tool in await bridge.published(bridge.run_context())]
+
+
 class _Bridge:
     """The handlers of one server: toolset calls, approvals, list-changed tracking."""
 
