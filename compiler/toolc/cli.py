@@ -83,6 +83,34 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
                        fail_on=fail_on, vendor=vendor))
 
 
+@main.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 1 and list the specs that would change.")
+@click.option("--diff", is_flag=True, help="With --check (implied): show how, as a unified diff.")
+def fmt_(paths: tuple[str, ...], check: bool, diff: bool) -> None:
+    """Write specs (default: the configured folder's) in the canonical layout: key order,
+    indentation, flow or block by length, quotes only where YAML needs them; comments and
+    meaning kept."""
+    # lazy: loads yaml, 10 more toolc modules, only when this runs
+    from .commands.fmt import run_fmt
+
+    sys.exit(run_fmt(paths, check=check, diff=diff, color=_color()))
+
+
+@main.command()
+@click.option("--module", "module", metavar="NAME", help="Only the handlers of this spec module.")
+@click.option("--write", is_flag=True,
+              help="Append them to their modules (created when missing) instead of printing.")
+def stubs(module: str | None, write: bool) -> None:
+    """Print the handler functions the specs name that do not exist yet (TC340, TC341),
+    each with its tool's Protocol signature and description; --write adds them."""
+    # lazy: loads pydantic, yaml, jinja2, only when this runs
+    from .commands.stubs import run_stubs
+
+    sys.exit(run_stubs(module, write=write, color=_color()))
+
+
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
@@ -197,6 +225,24 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--page-size", type=click.IntRange(min=1), metavar="N",
               help="Tools per tools/list page; clients follow the cursors (default: the "
                    "runtime's, 100).")
+@click.option("--stateless", is_flag=True,
+              help="HTTP: answer each request on its own (no sessions, JSON responses), so "
+                   "any replica behind a balancer answers any request (docs/deploy.md).")
+@click.option("--state-key-file", metavar="FILE",
+              help="Sign what spans requests (approval questions) with the keys in FILE, "
+                   "one per line, the first signing; replicas share it. Default: "
+                   "$TOOLC_STATE_KEY, else a key of this process.")
+@click.option("--public-url", metavar="URL",
+              help="Where clients reach /mcp (behind a balancer, its URL): the resource "
+                   "tokens are issued for; its host is accepted in Host.")
+@click.option("--auth", metavar="MODULE:FACTORY",
+              help="Require a bearer token on /mcp, checked by the token verifier "
+                   "(mcp.server.auth TokenVerifier) that FACTORY returns.")
+@click.option("--auth-issuer", metavar="URL",
+              help="With --auth: the authorization server that issues the tokens (named "
+                   "in /.well-known/oauth-protected-resource).")
+@click.option("--auth-scope", "auth_scopes", multiple=True, metavar="SCOPE",
+              help="With --auth: a scope every token must have (repeatable).")
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
           expose_errors: bool, deps: str | None, reload: bool, page_size: int | None,
           **http: Any) -> None:
@@ -217,6 +263,7 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
     Over HTTP each request's Host and Origin must be allowed (the bind address's names,
     --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,
     so that neither a web page (DNS rebinding) nor one client can take the server over.
+    GET /healthz answers 200 once the toolset is served.
     """
     # lazy: 7 more toolc module(s), only when this runs
     from .commands.serve import run_serve

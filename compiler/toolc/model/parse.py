@@ -42,6 +42,7 @@ class ParsedModule:
     complete: bool = False                      # the whole file validated
     certify: CertifySpec | None = None          # the contexts certification lists under
     version: str | None = None                  # what `toolc serve` tells clients
+    targets: tuple[str, ...] | None = None      # its own `targets:` (None: the project's)
 
     @property
     def path(self) -> str:
@@ -73,6 +74,7 @@ def parse_module(file: LoadedFile) -> tuple[ParsedModule, list[Diagnostic]]:
         file, data, spec.module, spec.description, spec.export, dict(spec.types),
         dict(spec.tools), dict(spec.toolsets), complete=True, certify=spec.certify,
         version=spec.version,
+        targets=None if spec.targets is None else tuple(dict.fromkeys(spec.targets)),
     ), []
 
 

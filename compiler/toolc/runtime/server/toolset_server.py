@@ -61,6 +61,7 @@ from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult, UnknownToolResult
 from toolc.runtime.server.approval import Approvals
+from toolc.runtime.server.approval_state import ApprovalStates
 from toolc.runtime.server.paging import DEFAULT_PAGE_SIZE, page
 from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
 
@@ -112,6 +113,7 @@ def to_mcp_server(
     deps_factory: Callable[[], Any] | None = None,
     version: str = "",
     page_size: int = DEFAULT_PAGE_SIZE,
+    approval_states: ApprovalStates | None = None,
 ) -> Server[Any]:
     """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext.
 
@@ -126,12 +128,18 @@ def to_mcp_server(
     An unexpected exception of a tool reaches the client as "internal error in tool X
     (ref N)", its traceback logged under that ref; `expose_errors=True` sends its type
     and message instead (see `toolc.runtime.failures`).
+
+    `approval_states` signs and redeems the states of 2026-07-28 approval questions
+    (`toolc.runtime.server.approval_state`): by default under a key of this process;
+    replicas that answer each other's requests are given one `ApprovalStates(keys=...)`
+    with the key they share.
     """
     if page_size < 1:
         raise ValueError(f"page_size must be at least 1, not {page_size}")
     bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors))
     bridge.deps_factory = deps_factory
     bridge.page_size = page_size
+    bridge.approvals = Approvals(approval_states or ApprovalStates(audience=name))
     server = _ToolsetServer(
         name,
         version=version,
@@ -357,8 +365,10 @@ class _Bridge:
 
 def _refuse_second_initialize(connection: Any) -> None:
     """A connection that made its handshake keeps it (the SDK commits an initialize
-    only when no middleware refuses it, so the first one's state stands)."""
-    if getattr(connection, "initialize_accepted", False):
+    only when no middleware refuses it, so the first one's state stands). What counts is
+    an initialize recorded, not a connection ready: a stateless HTTP request's connection
+    is born ready, and its initialize is the first and only one."""
+    if getattr(connection, "client_params", None) is not None:
         raise MCPError(types.INVALID_REQUEST,
                        "This connection is initialized already: a client initializes once "
                        "per connection (over HTTP: a new session, without Mcp-Session-Id).")
