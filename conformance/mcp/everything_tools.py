@@ -1,11 +1,17 @@
 """Handlers of specs/everything.toolc.yaml: the results the MCP conformance suite's
-server scenarios expect, one function per tool."""
+server scenarios expect, one function per tool.
+
+The session's tools (progress, logging, sampling, elicitation) use the `RunContext`
+methods of issue 25's item 2 (`ctx.report_progress`, `ctx.log`, `ctx.sample`,
+`ctx.elicit`); where toolc has no such method yet, the call fails as an internal error
+and the suite's scenario fails, which the summary says."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import anyio
 from toolc.runtime import (
     AudioContent,
     ContentBlock,
@@ -55,3 +61,73 @@ def error_handling(ctx: RunContext[Any]) -> str:
 def reconnection(ctx: RunContext[Any]) -> str:
     return ("Reconnection test completed successfully. If you received this, the client "
             "properly reconnected after stream closure.")
+
+
+STEP_S = 0.05  # the pauses the suite asks for between notifications
+
+
+async def with_progress(ctx: RunContext[Any]) -> str:
+    for done in (0, 50, 100):  # nothing is sent when the client gave no progress token
+        await ctx.report_progress(done, 100)  # type: ignore[attr-defined]
+        if done < 100:
+            await anyio.sleep(STEP_S)
+    return "Progress reported: 0, 50 and 100 of 100."
+
+
+async def with_logging(ctx: RunContext[Any]) -> str:
+    for i, said in enumerate(("Tool execution started", "Tool processing data",
+                              "Tool execution completed")):
+        if i:
+            await anyio.sleep(STEP_S)
+        await ctx.log("info", said)  # type: ignore[attr-defined]
+    return "Logged three messages."
+
+
+async def sampling(ctx: RunContext[Any], prompt: str) -> str:
+    sampled = await ctx.sample(prompt, max_tokens=100)  # type: ignore[attr-defined]
+    text = " ".join(c.get("text", "") for c in sampled.content if c.get("type") == "text")
+    return f"LLM response: {text}"
+
+
+ASK_USER = {"type": "object", "properties": {
+    "username": {"type": "string", "description": "User's response"},
+    "email": {"type": "string", "description": "User's email address"}},
+    "required": ["username", "email"]}
+
+DEFAULTS = {"type": "object", "properties": {
+    "name": {"type": "string", "default": "John Doe"},
+    "age": {"type": "integer", "default": 30},
+    "score": {"type": "number", "default": 95.5},
+    "status": {"type": "string", "enum": ["active", "inactive", "pending"],
+               "default": "active"},
+    "verified": {"type": "boolean", "default": True}}}
+
+ENUMS = {"type": "object", "properties": {
+    "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+    "titledSingle": {"type": "string", "oneOf": [
+        {"const": "value1", "title": "First Option"},
+        {"const": "value2", "title": "Second Option"},
+        {"const": "value3", "title": "Third Option"}]},
+    "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                   "enumNames": ["Option One", "Option Two", "Option Three"]},
+    "untitledMulti": {"type": "array",
+                      "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+    "titledMulti": {"type": "array", "items": {"anyOf": [
+        {"const": "value1", "title": "First Choice"},
+        {"const": "value2", "title": "Second Choice"},
+        {"const": "value3", "title": "Third Choice"}]}}}}
+
+
+async def elicitation(ctx: RunContext[Any], message: str) -> str:
+    answer = await ctx.elicit(message, ASK_USER)  # type: ignore[attr-defined]
+    return f"User response: action={answer.action}, content={json.dumps(answer.content)}"
+
+
+async def elicitation_defaults(ctx: RunContext[Any]) -> str:
+    answer = await ctx.elicit("Confirm or change the defaults.", DEFAULTS)  # type: ignore[attr-defined]
+    return f"Elicitation completed: action={answer.action}, content={json.dumps(answer.content)}"
+
+
+async def elicitation_enums(ctx: RunContext[Any]) -> str:
+    answer = await ctx.elicit("Pick from each kind of list.", ENUMS)  # type: ignore[attr-defined]
+    return f"Elicitation completed: action={answer.action}, content={json.dumps(answer.content)}"
