@@ -68,7 +68,7 @@ STEP_S = 0.05  # the pauses the suite asks for between notifications
 
 async def with_progress(ctx: RunContext[Any]) -> str:
     for done in (0, 50, 100):  # nothing is sent when the client gave no progress token
-        await ctx.report_progress(done, 100)  # type: ignore[attr-defined]
+        await ctx.report_progress(done, 100)
         if done < 100:
             await anyio.sleep(STEP_S)
     return "Progress reported: 0, 50 and 100 of 100."
@@ -79,12 +79,12 @@ async def with_logging(ctx: RunContext[Any]) -> str:
                               "Tool execution completed")):
         if i:
             await anyio.sleep(STEP_S)
-        await ctx.log("info", said)  # type: ignore[attr-defined]
+        await ctx.log("info", said)
     return "Logged three messages."
 
 
 async def sampling(ctx: RunContext[Any], prompt: str) -> str:
-    sampled = await ctx.sample(prompt, max_tokens=100)  # type: ignore[attr-defined]
+    sampled = await ctx.sample(prompt, max_tokens=100)
     text = " ".join(c.get("text", "") for c in sampled.content if c.get("type") == "text")
     return f"LLM response: {text}"
 
@@ -119,15 +119,15 @@ ENUMS = {"type": "object", "properties": {
 
 
 async def elicitation(ctx: RunContext[Any], message: str) -> str:
-    answer = await ctx.elicit(message, ASK_USER)  # type: ignore[attr-defined]
+    answer = await ctx.elicit(message, ASK_USER)
     return f"User response: action={answer.action}, content={json.dumps(answer.content)}"
 
 
 async def elicitation_defaults(ctx: RunContext[Any]) -> str:
-    answer = await ctx.elicit("Confirm or change the defaults.", DEFAULTS)  # type: ignore[attr-defined]
+    answer = await ctx.elicit("Confirm or change the defaults.", DEFAULTS)
     return f"Elicitation completed: action={answer.action}, content={json.dumps(answer.content)}"
 
 
 async def elicitation_enums(ctx: RunContext[Any]) -> str:
-    answer = await ctx.elicit("Pick from each kind of list.", ENUMS)  # type: ignore[attr-defined]
+    answer = await ctx.elicit("Pick from each kind of list.", ENUMS)
     return f"Elicitation completed: action={answer.action}, content={json.dumps(answer.content)}"
