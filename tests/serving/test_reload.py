@@ -185,3 +185,49 @@ def test_sigterm_while_a_reload_connects_its_upstream_ends_the_server(tmp_path: 
     assert "Traceback" not in served.stderr()
     left = [pid for pid in _upstream_pids(log) if _alive(pid)]
     assert not left, f"upstream servers left running: {left}"
+
+
+def _readme_listen_example() -> str:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+    (listen,) = [b for b in blocks if "client.listen(" in b]
+    return listen
+
+
+def test_the_readmes_listen_example_hears_each_reload(tmp_path: Path) -> None:
+    """The README's 2026-07-28 subscriber, run as written (its URL pointed at the test's
+    server), prints the new tool list after a save: the only way such a client is told."""
+    import queue
+    import threading
+
+    project = make_project(tmp_path)
+    spec = project / "specs" / "desk.toolc.yaml"
+    with http_server(project, "--reload") as served:
+        _wait_for_log(served.stderr, "reloading on changes in specs", 1)
+        script = project / "listen.py"
+        script.write_text(_readme_listen_example().replace(
+            "http://127.0.0.1:8000/mcp", served.url))
+        listener = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        lines: queue.Queue[str] = queue.Queue()
+        out = listener.stdout
+        assert out is not None
+        threading.Thread(target=lambda: [lines.put(x) for x in out], daemon=True).start()
+        try:
+            printed = None
+            deadline = time.monotonic() + PATIENCE_S
+            saves = 0
+            while printed is None:  # (saved again until the subscription is up to hear one)
+                assert time.monotonic() < deadline and listener.poll() is None, (
+                    listener.stderr.read() if listener.stderr else "")
+                saves += 1
+                spec.write_text(SPEC + PING.replace("ping:", f"ping{saves}:"))
+                _wait_for_log(served.stderr, "reloaded specs/desk.toolc.yaml", saves)
+                try:
+                    printed = lines.get(timeout=5)
+                except queue.Empty:
+                    continue
+        finally:
+            listener.kill()
+            listener.wait(timeout=60)
+    assert printed.startswith("['echo', 'boom', 'refuse', 'shred', 'ping")
