@@ -35,6 +35,7 @@ from toolc.runtime.deferred import (
 )
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import ToolError
+from toolc.runtime.pausing import PausedResult
 from toolc.runtime.results import (
     AudioContent,
     ContentBlock,
@@ -113,6 +114,7 @@ __all__ = [
     "MCPServerError",
     "MCPToolset",
     "MemoryNonces",
+    "PausedResult",
     "PrefixedToolset",
     "PreparedToolset",
     "RenamedToolset",

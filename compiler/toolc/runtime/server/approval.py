@@ -5,8 +5,9 @@ The question is a form with one boolean field, `confirm`: before 2026-07-28 an
 connection); from 2026-07-28 an `InputRequiredResult` the client answers by calling
 again, with a `requestState` that binds the answer to that one call: signed, expiring,
 redeemed once (`approval_state.py`), so the same request sent again is refused. Accepted
-with `confirm: true` -> the call runs; anything else -> an error result saying it was
-not run; a client that cannot be asked (no elicitation, or a stateless server's
+with `confirm: true` -> the call runs; accepted without it (unticked, or missing) -> an
+error result saying the user did not confirm; declined or cancelled -> one saying so; a
+client that cannot be asked (no elicitation, or a stateless server's
 handshake-era client, which has no channel back) -> an error result saying why.
 """
 
@@ -87,9 +88,9 @@ class Approvals:
                     f"{name} needs the user's approval, and asking for it failed "
                     f"({type(exc).__name__}: {exc}); the call was not run."
                 )
-        confirmed = answer.action == "accept" and (answer.content or {}).get("confirm") is True
-        if not confirmed:
-            return ToolResult.error(f"The user declined the call to {name!r}; it was not run.")
+        refused = _refusal(name, answer)
+        if refused is not None:
+            return refused
         approved = run_ctx.resume(approvals={r.call_id: Approved() for r in paused.requests})
         try:
             return await call(approved, name, args)
@@ -125,6 +126,16 @@ class Approvals:
         state = self.states.issue(name, args, _principal())
         return types.InputRequiredResult(input_requests={APPROVAL_KEY: question},
                                          request_state=state)
+
+
+def _refusal(name: str, answer: types.ElicitResult) -> ToolResult | None:
+    """The error result for an answer that does not approve the call; None if it does."""
+    if answer.action == "accept":
+        if (answer.content or {}).get("confirm") is True:
+            return None
+        return ToolResult.error(f"The user did not confirm the call to {name!r}; it was not run.")
+    done = "cancelled" if answer.action == "cancel" else "declined"
+    return ToolResult.error(f"The user {done} the call to {name!r}; it was not run.")
 
 
 def _principal() -> str | None:
