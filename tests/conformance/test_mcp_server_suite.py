@@ -54,9 +54,12 @@ def test_results_are_read_per_scenario_and_only_tools_ones_count(tmp_path: Path)
 
 
 @pytest.mark.network
-def test_every_in_scope_scenario_passes_against_toolc_serve(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [suite.VERSION, "0.1.16"])  # the newest; the issue's
+def test_every_in_scope_scenario_passes_against_toolc_serve(tmp_path: Path,
+                                                            version: str) -> None:
     report = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, str(SCRIPT), "--json", str(report)],
+    done = subprocess.run([sys.executable, str(SCRIPT), "--version", version,
+                           "--json", str(report)],
                           capture_output=True, text=True, timeout=1800, check=False)
     if done.returncode == 2 and "npm" in done.stderr:
         pytest.skip(f"the suite cannot be installed here: {done.stderr.strip()[-300:]}")
