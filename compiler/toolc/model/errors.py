@@ -22,30 +22,10 @@ from ..diagnostics import RULES, Diagnostic, Fix, Span
 from ..loader import YList, YMap
 from .base import Expect
 from .hints import TOOL, TOOLSET, TOP, comma_split, entry_note, hint_fixes, unknown_key_note
-from .suggestions import did_you_mean, near_miss, reset_suggestions, suggest
+from .suggestions import describe_value, did_you_mean, near_miss, reset_suggestions, suggest
 
 YAML_BOOL_NOTE = ("YAML 1.2 reads only true and false as booleans; "
                   "yes, no, on and off are strings")
-
-
-def describe_value(value: object) -> str:
-    """A short phrase for what was found: ``a list``, ``the string 'x'``, ``true``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"the integer {value}"
-    if isinstance(value, float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"the string {shown!r}"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
 
 
 def describe_path(path: Sequence[Any], pinned: bool = False) -> str:

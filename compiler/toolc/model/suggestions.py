@@ -1,4 +1,8 @@
-"""Near misses, suggested within a budget per analysis, and the fixes that make them.
+"""What a message says was found, and near misses, suggested within a budget per
+analysis, with the fixes that make them.
+
+What was found is named in a short phrase (:func:`describe_value`: ``a list``, ``the
+string 'x'``), the same in every message that quotes a value.
 
 A diagnostic about a word that names nothing ("unknown key 'descripton'") suggests the
 nearest known word, and carries the edit that writes it (:class:`~toolc.diagnostics.Fix`):
@@ -54,4 +58,24 @@ def suggest(word: object, candidates: Iterable[str], span: Span, value: str | No
             replacement(span, written, close, start, start + len(word)))
 
 
-__all__ = ["did_you_mean", "near_miss", "reset_suggestions", "suggest"]
+def describe_value(value: object) -> str:
+    """A short phrase for what was found: ``a list``, ``the string 'x'``, ``true``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {shown!r}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+__all__ = ["describe_value", "did_you_mean", "near_miss", "reset_suggestions", "suggest"]
