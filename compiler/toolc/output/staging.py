@@ -224,18 +224,3 @@ def _write_bookkeeping(staging: Path, name: str, shown: Path, text: str) -> None
         sync_files(staging, [name])
     except OSError as exc:
         raise write_failed(shown, exc) from None
-
-
-def stage_tree(out: Path, files: Mapping[str, str], *, meanwhile: bool = False) -> StagedTree:
-    """A ``StagedTree`` of ``out`` holding ``files`` (one batch)."""
-    staged = StagedTree(out)
-    staged.add(files, meanwhile=meanwhile)
-    return staged
-
-
-def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Plan:
-    """Make ``out`` hold exactly ``files`` (plus the user's own files), atomically.
-
-    ``extra`` is written too but not counted as a change (the manifest's own data).
-    """
-    return stage_tree(out, files).commit(files, extra)
