@@ -1,0 +1,105 @@
+"""A target's view of a published tool, and what of it could not be lowered.
+
+:func:`lower_tool` is the one way a view is made: the build publishes it as a golden
+file (``toolc.publish.views``) and an adapter asked for a provider's view lowers the
+listed tool with it, so that what the framework is handed is the reviewed file. Each
+target's lowering is a module of its own (``lowering_openai.py``,
+``lowering_anthropic.py``, ``lowering_gemini.py``) over the shared walk of
+:mod:`.lowering`.
+
+A view's problems are the findings of the target's check (:func:`check_tool` on the
+canonical tool) that no move of the lowering carries, and what the lowering itself could
+not write: the build reports them at their spec lines, the adapters refuse a tool that
+has any.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .lowering import (
+    LOWERED_KEY,
+    TARGET_KEY,
+    UNLOWERED_KEY,
+    Lowerer,
+    Moved,
+    plain_copy,
+)
+from .lowering_anthropic import AnthropicLowering
+from .lowering_gemini import GeminiLowering
+from .lowering_openai import OpenAILowering
+from .rules import Finding, check_request, check_tool
+from .table import Lowering, Target
+
+LOWERINGS: dict[str, type[Lowerer]] = {
+    "openai-strict": OpenAILowering,
+    "anthropic-strict": AnthropicLowering,
+    "gemini": GeminiLowering,
+}
+
+
+@dataclass(slots=True)
+class View:
+    """A tool as one target is sent it, with what was moved and what could not be."""
+
+    target: str
+    tool: dict[str, Any]
+    moved: list[Moved] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
+
+    @property
+    def input_schema(self) -> Any:
+        return self.tool.get("inputSchema")
+
+    def as_json(self) -> dict[str, Any]:
+        """The view's golden file: the tool, its target, what moved, what could not."""
+        found = {**self.tool, TARGET_KEY: self.target,
+                 LOWERED_KEY: [m.as_json() for m in self.moved]}
+        if self.problems:
+            found[UNLOWERED_KEY] = [{"pointer": f.pointer, "keyword": f.keyword,
+                                     "why": f.says()} for f in self.problems]
+        return found
+
+
+def lower_tool(target: Target, tool: Mapping[str, Any]) -> View:
+    """``tool`` (as published) as ``target`` is sent it: its name, its description and
+    its input schema lowered (see :mod:`.lowering`)."""
+    name = tool.get("name")
+    schema = plain_copy(tool.get("inputSchema", {}))
+    view = View(target.name, {"name": name})
+    if isinstance(tool.get("description"), str):
+        view.tool["description"] = tool["description"]
+    lowerer = LOWERINGS[target.name](target, schema)
+    try:
+        lowered = lowerer.root(schema)
+    except RecursionError:
+        lowered = schema
+        lowerer.moved.clear()
+        lowerer.problem("/inputSchema", "", "a schema nested too deeply",
+                        "the schema is nested too deeply to lower")
+    view.tool["inputSchema"] = lowered
+    view.moved = sorted(lowerer.moved, key=lambda m: (m.pointer, m.keyword))
+    found = check_tool(target, name if isinstance(name, str) else None, schema)
+    view.problems = [f for f in found if not carried(f, lowerer.moved)] + lowerer.problems
+    return view
+
+
+def request_problems(target: Target, views: list[View]) -> list[Finding]:
+    """The target's bounds on one request, over the views sent in it."""
+    return check_request(target, [(str(v.tool.get("name")), v.input_schema) for v in views])
+
+
+def carried(finding: Finding, moved: list[Moved]) -> bool:
+    """Whether a finding of the target's check is taken care of by a move: one at its
+    pointer for its keyword (unless the table says it cannot be lowered), or one that
+    took a whole part above it away."""
+    for m in moved:
+        if m.pointer == finding.pointer and m.keyword == finding.keyword \
+                and finding.lowering is not Lowering.NO:
+            return True
+        if m.lowering in (Lowering.DESCRIBE, Lowering.DROP) and \
+                finding.pointer.startswith(m.pointer + "/"):
+            return True
+    return False
