@@ -32,7 +32,7 @@ from urllib.parse import unquote
 
 from ..json_pointers import MISSING, resolve_pointer
 from .rules import Finding
-from .table import Fate, Lowering, Target
+from .table import Fate, Lowering, Row, Target
 
 # Keywords whose value is a schema, a list of schemas, a map of schemas.
 SCHEMA = ("items", "additionalProperties", "not", "if", "then", "else", "contains",
@@ -45,6 +45,7 @@ LOWERED_KEY = "x-toolc-lowered"
 UNLOWERED_KEY = "x-toolc-unlowered"
 TARGET_KEY = "x-toolc-target"
 _NO_VALUE = object()
+_LOSSY = {(Lowering.ANY_OF, "oneOf"), (Lowering.CLOSE, "additionalProperties")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +88,23 @@ class Lowerer:
         self.canonical_root = root
         self.moved: list[Moved] = []
         self.problems: list[Finding] = []
+        # Moves after which the view takes other arguments than the canonical schema
+        # (pointer, keyword): what they carry is still said, as a warning.
+        self.lossy: set[tuple[str, str]] = set()
         # Lists of branches the lowering wrote (a type list's, a split node's): each
         # branch holds keywords of the node itself, at the node's own pointer.
         self._written: set[int] = set()
 
     # -- records ---------------------------------------------------------------------
 
-    def move(self, ptr: str, keyword: str, lowering: Lowering, value: Any = _NO_VALUE) -> None:
+    def move(self, ptr: str, keyword: str, lowering: Lowering, value: Any = _NO_VALUE,
+             *, lossy: bool = False) -> None:
+        """Record a move; ``lossy``: the view then takes other arguments than the
+        canonical schema (always so for `oneOf` written as `anyOf`, which takes a value
+        of several branches, and for an object closed that the schema leaves open)."""
         self.moved.append(Moved(ptr, keyword, lowering, value))
+        if lossy or (lowering, keyword) in _LOSSY:
+            self.lossy.add((ptr, keyword))
 
     def problem(self, ptr: str, keyword: str, detail: str, why: str, fix: str = "") -> None:
         """Something the lowering cannot write for the target: the view keeps it as it
@@ -162,7 +172,7 @@ class Lowerer:
         return out
 
 
-def value_row(target: Target, key: str, value: Any) -> Any:
+def value_row(target: Target, key: str, value: Any) -> Row | None:
     """The row that decides ``key: value`` when the target does not keep it as it is
     (None: kept): the keyword's own row, else the rule its value breaks."""
     row = target.row(key)

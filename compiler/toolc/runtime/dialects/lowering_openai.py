@@ -22,6 +22,7 @@ from typing import Any
 from .lowering import ANNOTATIONS, Lowerer, admits_null, token
 from .table import Lowering
 
+
 class OpenAILowering(Lowerer):
     def before(self, schema: dict[str, Any], ptr: str) -> dict[str, Any]:
         if "$ref" not in schema or len(schema) == 1:
@@ -69,8 +70,9 @@ class OpenAILowering(Lowerer):
             if name not in required and not admits_null(original, self.canonical_root):
                 self.move(f"{ptr}/properties/{token(name)}", "required", Lowering.NULL_UNION)
                 prop = null_union(prop)
-            elif name not in required:
-                self.move(f"{ptr}/properties/{token(name)}", "required", Lowering.NULL_UNION)
+            elif name not in required:  # it takes null already: absent and null are one
+                self.move(f"{ptr}/properties/{token(name)}", "required", Lowering.NULL_UNION,
+                          lossy=True)
             lowered[name] = prop
         out["properties"] = lowered
         out["required"] = sorted(props)

@@ -10,11 +10,13 @@ target's lowering is a module of its own (``lowering_openai.py``,
 A view's problems are the findings of the target's check (:func:`check_tool` on the
 canonical tool) that no move of the lowering carries, and what the lowering itself could
 not write: the build reports them at their spec lines, the adapters refuse a tool that
-has any.
+has any. Its changes are the findings a move carries but after which the view takes
+other arguments than the canonical schema: the build says them as warnings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +33,7 @@ from .lowering_anthropic import AnthropicLowering
 from .lowering_gemini import GeminiLowering
 from .lowering_openai import OpenAILowering
 from .rules import Finding, check_request, check_tool
-from .table import Lowering, Target
+from .table import Fate, Lowering, Target
 
 LOWERINGS: dict[str, type[Lowerer]] = {
     "openai-strict": OpenAILowering,
@@ -48,6 +50,9 @@ class View:
     tool: dict[str, Any]
     moved: list[Moved] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
+    # What the view carries but takes other arguments for (an object closed that the
+    # schema leaves open, `oneOf` as `anyOf`): findings of their own, never fatal.
+    changes: list[Finding] = field(default_factory=list)
 
     @property
     def input_schema(self) -> Any:
@@ -82,7 +87,13 @@ def lower_tool(target: Target, tool: Mapping[str, Any]) -> View:
     view.tool["inputSchema"] = lowered
     view.moved = sorted(lowerer.moved, key=lambda m: (m.pointer, m.keyword))
     found = check_tool(target, name if isinstance(name, str) else None, schema)
-    view.problems = [f for f in found if not carried(f, lowerer.moved)] + lowerer.problems
+    # What the lowering could not write is said once, as its own problem; what a lossy
+    # move carries is said as what it is: a change.
+    failed = {(p.pointer, p.keyword) for p in lowerer.problems}
+    view.problems = [f for f in found if (f.pointer, f.keyword) not in failed
+                     and not carried(f, lowerer.moved)] + lowerer.problems
+    view.changes = [dataclasses.replace(f, fate=Fate.CHANGED) for f in found
+                    if (f.pointer, f.keyword) in lowerer.lossy and carried(f, lowerer.moved)]
     return view
 
 
