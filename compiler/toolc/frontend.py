@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .checks import ClientView, Project, UnreadSpecs, run_checks
 from .checks.project import HELD_BACK
-from .checks.targets import TARGET_CODES, check_targets
+from .checks.targets import TARGET_CODES, check_targets, module_targets
 from .checks.texts import check_texts
 from .diagnostics import LATE_CODES, TEXT_CODES, DiagnosticBag
 from .ir import ProjectIR, SpecInputs
@@ -61,8 +61,9 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     ir = None
     if not bag.has_errors:
         ir = dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+        ir = module_targets(ir, project.modules, targets)
         check_texts(ir, project.modules, bag)
-        check_targets(ir, project.modules, targets, bag)
+        check_targets(ir, project.modules, bag)
     # Every rule of the front end has spoken: a suppression of one that suppressed
     # nothing is reported (those of later stages, when they have run; those of the
     # checks on the resolved tools only when they ran).

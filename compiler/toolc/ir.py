@@ -285,6 +285,9 @@ class ModuleIR:
     # Certification lists the export under each of these too: (name, deps factory).
     certify_contexts: tuple[tuple[str, Ref], ...] = ()
     python_names: PythonNames = field(default_factory=PythonNames)  # set by resolve
+    # The provider targets its export is written for (its own `targets:`, else the
+    # project's): each has a view of every exported tool (toolc.publish.views).
+    targets: tuple[str, ...] = ()
 
     @property
     def imports(self) -> tuple[str, ...]:

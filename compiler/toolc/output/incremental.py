@@ -45,7 +45,7 @@ from ..config import Config
 from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
 from ..graphs import reachable
 from ..ir import ProjectIR
-from ..publish import golden_path, golden_text
+from ..publish import module_files
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 from .cache import (
     _diagnostic_from,
@@ -268,8 +268,7 @@ def publish_reusing(project: ProjectIR, reuse: Reuse) -> dict[str, str]:
         if kept is not None and kept[0] == reuse.keys[name]:
             files.update(kept[1])
             continue
-        made = {golden_path(name, tool.name): golden_text(tool.published())
-                for tool in module.exported_tools}
+        made = module_files(module)
         if MEMORY.enabled:
             MEMORY.golden[name] = (reuse.keys[name], made)
         files.update(made)

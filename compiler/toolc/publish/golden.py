@@ -11,7 +11,7 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
-from ..ir import ProjectIR
+from ..ir import ModuleIR, ProjectIR
 
 SCHEMAS_DIR = "schemas"
 
@@ -74,11 +74,29 @@ def golden_path(module: str, tool_name: str) -> str:
     return f"{SCHEMAS_DIR}/{module}/{tool_name}.json"
 
 
+def view_path(module: str, target: str, tool_name: str) -> str:
+    """A target's view of a tool: ``schemas/<module>/<target>/<tool>.json``."""
+    return f"{SCHEMAS_DIR}/{module}/{target}/{tool_name}.json"
+
+
 def publish_project(project: ProjectIR) -> dict[str, str]:
-    """Relative output path -> golden JSON text, for every exported tool of every module."""
+    """Relative output path -> golden JSON text, for every exported tool of every module
+    and each of its targets' views of them."""
     files: dict[str, str] = {}
     for module in project.modules.values():
-        for tool in module.exported_tools:
-            files[golden_path(module.name, tool.name)] = golden_text(tool.published())
+        files.update(module_files(module))
+    return files
+
+
+def module_files(module: ModuleIR) -> dict[str, str]:
+    """One module's golden files: its exported tools, and its targets' views of them."""
+    files = {golden_path(module.name, tool.name): golden_text(tool.published())
+             for tool in module.exported_tools}
+    if module.targets:
+        # lazy: the lowering (toolc.publish.views), only for a module with targets
+        from .views import view_documents
+
+        for (target, name), view in view_documents(module).items():
+            files[view_path(module.name, target, name)] = golden_text(view)
     return files
 

@@ -1,0 +1,47 @@
+"""Each target's view of the exported tools, published as golden files beside the tools.
+
+A module whose export is written for provider targets (``targets``) publishes, beside
+``schemas/<module>/<tool>.json``, one view of each tool per target:
+``schemas/<module>/<target>/<tool>.json``. A view is the canonical golden file lowered
+into that target's dialect by :func:`toolc.runtime.dialects.lower_tool` (the same
+function an adapter calls on the listed tool, so a framework is handed this file), and
+says what the lowering moved (``x-toolc-lowered``) and, for a pinned server's tool,
+what could not be lowered (``x-toolc-unlowered``). Its folder is named after the target
+(a tool's golden file is ``<name>.json``, never a folder): every reader of the golden
+folder (the diff, a gate's ``git`` read, the records of a taken component) reads the
+views as the module's own files, keyed ``<module>/<target>/<tool>``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..ir import ModuleIR, ToolIR
+    from ..runtime.dialects import View
+
+
+def seen_tool(tool: ToolIR) -> dict[str, Any]:
+    """What a target is sent of a published tool, before lowering: its name, its
+    description (when it publishes one) and its input schema."""
+    seen: dict[str, Any] = {"name": tool.name}
+    if tool.has_description and tool.description is not None:
+        seen["description"] = tool.description
+    seen["inputSchema"] = tool.input_schema
+    return seen
+
+
+def module_views(module: ModuleIR) -> dict[str, list[View]]:
+    """Each of the module's targets -> the views of its exported tools, in their order."""
+    # lazy: the dialect tables and lowerings, only for a module that has targets
+    from ..runtime.dialects import TARGETS, lower_tool
+
+    return {name: [lower_tool(TARGETS[name], seen_tool(t)) for t in module.exported_tools]
+            for name in module.targets}
+
+
+def view_documents(module: ModuleIR) -> dict[tuple[str, str], dict[str, Any]]:
+    """(target, tool name) -> the JSON of that view's golden file, for every view of the
+    module (:func:`toolc.publish.golden.module_files` writes them)."""
+    return {(target, str(view.tool["name"])): view.as_json()
+            for target, views in module_views(module).items() for view in views}

@@ -1,0 +1,79 @@
+"""Each target's view of the exported tools, written as golden files beside the tools and
+diffed like them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "commands"))
+
+from commands_support import SPEC, build, commit, committed_project, diff
+from toolc.runtime.dialects import TARGETS, lower_tool
+
+TARGETED = SPEC.replace("module: notes\n", "module: notes\ntargets: [openai-strict, "
+                        "anthropic-strict, gemini]\n").replace(
+    "{type: string, description: The note.}",
+    "{type: string, description: The note., maxLength: 500}")
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CI", raising=False)
+    return committed_project(tmp_path, "notes.toolc.yaml", TARGETED)
+
+
+def _schemas(repo: Path) -> Path:
+    return repo / "generated" / "schemas" / "notes"
+
+
+def test_each_target_has_the_lowered_golden_file_beside_the_tool(repo: Path) -> None:
+    canonical = json.loads((_schemas(repo) / "addNote.json").read_text())
+    for name, table in TARGETS.items():
+        written = json.loads((_schemas(repo) / name / "addNote.json").read_text())
+        assert written == lower_tool(table, canonical).as_json()
+        assert written["x-toolc-target"] == name
+    openai = json.loads((_schemas(repo) / "openai-strict" / "addNote.json").read_text())
+    schema = openai["inputSchema"]
+    assert schema["required"] == ["tags", "text"]  # the optional one, as a union with null
+    assert schema["properties"]["tags"]["anyOf"][-1] == {"type": "null"}
+    assert schema["properties"]["text"]["description"] == \
+        "The note. (at most 500 characters)"
+    assert {"pointer": "/inputSchema/properties/text/maxLength", "keyword": "maxLength",
+            "lowering": "describe", "value": 500} in openai["x-toolc-lowered"]
+    # The canonical golden file is untouched: it is what the runtime enforces.
+    assert canonical["inputSchema"]["properties"]["text"]["maxLength"] == 500
+
+
+def test_a_module_without_targets_has_no_views(repo: Path) -> None:
+    spec = repo / "specs" / "notes.toolc.yaml"
+    spec.write_text(spec.read_text().replace("targets: [openai-strict, ", "targets: ["))
+    assert build() == 0
+    assert not (_schemas(repo) / "openai-strict").exists()  # a target left out: gone
+    assert (_schemas(repo) / "gemini" / "addNote.json").is_file()
+    spec.write_text(TARGETED.replace("targets: [openai-strict, anthropic-strict, gemini]\n",
+                                     ""))
+    assert build() == 0
+    assert sorted(p.name for p in _schemas(repo).iterdir()) == ["addNote.json"]
+
+
+def test_the_diff_shows_a_change_to_a_lowered_view(repo: Path) -> None:
+    spec = repo / "specs" / "notes.toolc.yaml"
+    spec.write_text(spec.read_text().replace("maxLength: 500", "maxLength: 80"))
+    code, out, _ = diff(fmt="json")
+    assert code == 1
+    changed = {(tool, c["pointer"], c["rule"]) for c in json.loads(out)["changes"]
+               for tool in c.get("tools") or [c["tool"]]}
+    text = ("/inputSchema/properties/text/description", "DESCRIPTION_CHANGED")
+    for name in ("openai-strict", "anthropic-strict"):  # the bound, in their descriptions
+        assert (f"notes/{name}/addNote", *text) in changed, (name, changed)
+    bound = ("/inputSchema/properties/text/maxLength", "CONSTRAINT_TIGHTENED")
+    assert ("notes/gemini/addNote", *bound) in changed  # Gemini's subset keeps it
+    assert ("notes/addNote", *bound) in changed
+    assert build() == 0
+    commit(repo, "80 characters")
+    assert diff(against="HEAD")[0] == 0
