@@ -31,9 +31,9 @@ PUBLIC = [
     "ToolError", "ToolsetError", "LazyRefError",
     # approvals and deferred calls
     "ApprovalRequiredError", "Approved", "Denied", "DeferredCallError",
-    "DeferredToolRequest", "ExternalCallRequired",
-    # serving and the MCP kinds
-    "to_mcp_server", "MCPToolset", "MCPManager", "MCPServerError", "StdioServer", "HttpServer",
+    "DeferredToolRequest", "ExternalCallRequired", "PausedResult",
+    # serving (approval states shared by replicas) and the MCP kinds
+    "to_mcp_server", "ApprovalStates", "MemoryNonces", "MCPToolset", "MCPManager", "MCPServerError", "StdioServer", "HttpServer",
 ]
 GENERATED_ONLY = ["ClassRecorder", "LazyModule"]
 

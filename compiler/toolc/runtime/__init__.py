@@ -35,6 +35,7 @@ from toolc.runtime.deferred import (
 )
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import ToolError
+from toolc.runtime.pausing import PausedResult
 from toolc.runtime.results import (
     AudioContent,
     ContentBlock,
@@ -59,15 +60,18 @@ from toolc.runtime.toolsets.wrapper import CallNext, WrapperToolset, lazy_wrappe
 if TYPE_CHECKING:
     from toolc.runtime.mcp.manager import MCPManager
     from toolc.runtime.mcp.toolset import HttpServer, MCPServerError, MCPToolset, StdioServer
+    from toolc.runtime.server.approval_state import ApprovalStates, MemoryNonces
     from toolc.runtime.server.toolset_server import to_mcp_server
 
 # Loaded on first access: they pull in asyncio and anyio, which `import toolc.runtime`
 # should not pay for.
 _LAZY = {
+    "ApprovalStates": "toolc.runtime.server.approval_state",
     "HttpServer": "toolc.runtime.mcp.toolset",
     "MCPManager": "toolc.runtime.mcp.manager",
     "MCPServerError": "toolc.runtime.mcp.toolset",
     "MCPToolset": "toolc.runtime.mcp.toolset",
+    "MemoryNonces": "toolc.runtime.server.approval_state",
     "StdioServer": "toolc.runtime.mcp.toolset",
     "to_mcp_server": "toolc.runtime.server.toolset_server",
 }
@@ -86,6 +90,7 @@ __all__ = [
     "AbstractToolset",
     "ApprovalRequiredError",
     "ApprovalRequiredToolset",
+    "ApprovalStates",
     "Approved",
     "AudioContent",
     "CallNext",
@@ -108,6 +113,8 @@ __all__ = [
     "MCPManager",
     "MCPServerError",
     "MCPToolset",
+    "MemoryNonces",
+    "PausedResult",
     "PrefixedToolset",
     "PreparedToolset",
     "RenamedToolset",
