@@ -77,3 +77,22 @@ def test_the_diff_shows_a_change_to_a_lowered_view(repo: Path) -> None:
     assert build() == 0
     commit(repo, "80 characters")
     assert diff(against="HEAD")[0] == 0
+
+
+def test_the_projects_targets_are_an_input_of_the_build(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A warm build whose specs did not change still writes the views of a target the
+    project's pyproject.toml now names, and removes those of one it no longer names."""
+    monkeypatch.chdir(tmp_path)
+    committed_project(tmp_path, "notes.toolc.yaml", SPEC)
+    views = tmp_path / "generated" / "schemas" / "notes" / "gemini"
+    assert not views.exists()
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n'
+                                             'targets = ["gemini"]\n')
+    assert build() == 0
+    assert (views / "addNote.json").is_file()
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    assert build() == 0
+    assert not views.exists()
+
