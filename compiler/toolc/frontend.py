@@ -39,7 +39,8 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
             formats: str = "annotate", python_path: tuple[Path, ...] = (),
             clients: ClientView | None = None,
             unread: Mapping[str, str] | None = None,
-            targets: tuple[str, ...] = ()) -> ProjectIR | None:
+            targets: tuple[str, ...] = (),
+            refs: Mapping[str, str] | None = None) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
     ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
@@ -50,7 +51,7 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     that could not be loaded (as shown -> what of their text was read), whose errors are
     in ``bag`` already: what follows from them elsewhere is held back, and said there.
     ``targets``: the provider dialects every export is checked for (a module's own
-    ``targets:`` replaces them). The texts the model reads and the targets are checked
+    ``targets:`` replaces them); ``refs`` the `$ref` shape of each target's views. The texts the model reads and the targets are checked
     on the resolved tools, once the checks found no error."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     reset_suggestions()  # near misses are suggested within a budget per analysis
@@ -61,7 +62,7 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     ir = None
     if not bag.has_errors:
         ir = dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
-        ir = module_targets(ir, project.modules, targets)
+        ir = module_targets(ir, project.modules, targets, refs)
         check_texts(ir, project.modules, bag)
         check_targets(ir, project.modules, bag)
     # Every rule of the front end has spoken: a suppression of one that suppressed

@@ -288,6 +288,8 @@ class ModuleIR:
     # The provider targets its export is written for (its own `targets:`, else the
     # project's): each has a view of every exported tool (toolc.publish.views).
     targets: tuple[str, ...] = ()
+    # Each target's views' `$ref` shape other than as written ([tool.toolc] refs).
+    refs: tuple[tuple[str, str], ...] = ()
 
     @property
     def imports(self) -> tuple[str, ...]:

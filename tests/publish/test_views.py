@@ -96,3 +96,25 @@ def test_the_projects_targets_are_an_input_of_the_build(tmp_path: Path,
     assert build() == 0
     assert not views.exists()
 
+
+def test_refs_shapes_the_views_and_not_the_tool(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`refs = "defs"` hoists a subschema written twice into the views' `$defs`; the
+    canonical golden file keeps the shape it was published in."""
+    monkeypatch.chdir(tmp_path)
+    address = ("{type: object, description: An address., properties: {street: {type: string, "
+               "description: The street.}, city: {type: string, description: The city.}}}")
+    spec = SPEC.replace("      tags:", f"      home: {address.replace('An address', 'Home')}"
+                        f"\n      work: {address.replace('An address', 'Home')}\n      tags:")
+    committed_project(tmp_path, "notes.toolc.yaml", spec)
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n'
+                                             'targets = ["openai-strict", "gemini"]\n'
+                                             'refs = {openai-strict = "defs"}\n')
+    assert build() == 0
+    canonical = json.loads((_schemas(tmp_path) / "addNote.json").read_text())
+    assert "$defs" not in canonical["inputSchema"]
+    openai = json.loads((_schemas(tmp_path) / "openai-strict" / "addNote.json").read_text())
+    props = openai["inputSchema"]["properties"]
+    assert props["home"] == props["work"] == {"$ref": "#/$defs/Shared"}
+    gemini = json.loads((_schemas(tmp_path) / "gemini" / "addNote.json").read_text())
+    assert "street" in gemini["inputSchema"]["properties"]["home"]["properties"]

@@ -28,7 +28,7 @@ target are where it is handled), said at its line like the server's other findin
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..ir import ModuleIR, ProjectIR, ToolIR
@@ -45,14 +45,17 @@ TARGET_CODES = frozenset({*CODES.values(), SILENT})
 
 
 def module_targets(project: ProjectIR, modules: Iterable[ParsedModule],
-                   targets: tuple[str, ...]) -> ProjectIR:
-    """``project`` with each module's targets (its own `targets:`, else ``targets``)."""
+                   targets: tuple[str, ...], refs: Mapping[str, str] | None = None
+                   ) -> ProjectIR:
+    """``project`` with each module's targets (its own `targets:`, else ``targets``), and
+    the `$ref` shape of each target's views (``refs``: target -> shape)."""
+    shapes = tuple(sorted((refs or {}).items()))
     parsed = {str(p.name): p for p in modules if p.name is not None}
     chosen = {}
     for name, module in project.modules.items():
         spec = parsed.get(name)
         own = spec.targets if spec is not None and spec.targets is not None else targets
-        chosen[name] = dataclasses.replace(module, targets=tuple(own))
+        chosen[name] = dataclasses.replace(module, targets=tuple(own), refs=shapes)
     return dataclasses.replace(project, modules=chosen)
 
 

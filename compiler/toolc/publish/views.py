@@ -36,7 +36,9 @@ def module_views(module: ModuleIR) -> dict[str, list[View]]:
     # lazy: the dialect tables and lowerings, only for a module that has targets
     from ..runtime.dialects import TARGETS, lower_tool
 
-    return {name: [lower_tool(TARGETS[name], seen_tool(t)) for t in module.exported_tools]
+    shapes = dict(module.refs)
+    return {name: [lower_tool(TARGETS[name], seen_tool(t), shapes.get(name, "as-written"))
+                   for t in module.exported_tools]
             for name in module.targets}
 
 

@@ -32,6 +32,7 @@ from .lowering import (
 from .lowering_anthropic import AnthropicLowering
 from .lowering_gemini import GeminiLowering
 from .lowering_openai import OpenAILowering
+from .refs import shape_refs
 from .rules import Finding, check_request, check_tool
 from .table import Fate, Lowering, Target
 
@@ -68,16 +69,20 @@ class View:
         return found
 
 
-def lower_tool(target: Target, tool: Mapping[str, Any]) -> View:
+def lower_tool(target: Target, tool: Mapping[str, Any], refs: str = "as-written") -> View:
     """``tool`` (as published) as ``target`` is sent it: its name, its description and
-    its input schema lowered (see :mod:`.lowering`)."""
+    its input schema in the ``$ref`` shape ``refs`` (:mod:`.refs`), lowered (see
+    :mod:`.lowering`)."""
     name = tool.get("name")
-    schema = plain_copy(tool.get("inputSchema", {}))
     view = View(target.name, {"name": name})
     if isinstance(tool.get("description"), str):
         view.tool["description"] = tool["description"]
+    schema = plain_copy(tool.get("inputSchema", {}))
     lowerer = LOWERINGS[target.name](target, schema)
+    recursive: list[str] = []
     try:
+        schema, recursive = shape_refs(schema, refs)
+        lowerer.canonical_root = schema
         lowered = lowerer.root(schema)
     except RecursionError:
         lowered = schema
@@ -87,6 +92,8 @@ def lower_tool(target: Target, tool: Mapping[str, Any]) -> View:
     view.tool["inputSchema"] = lowered
     view.moved = sorted(lowerer.moved, key=lambda m: (m.pointer, m.keyword))
     found = check_tool(target, name if isinstance(name, str) else None, schema)
+    if not any(f.rule == "reference" for f in found):  # else the target's own says it
+        lowerer.problems += [_not_inlined(target, ptr) for ptr in recursive]
     # What the lowering could not write is said once, as its own problem; what a lossy
     # move carries is said as what it is: a change.
     failed = {(p.pointer, p.keyword) for p in lowerer.problems}
@@ -95,6 +102,13 @@ def lower_tool(target: Target, tool: Mapping[str, Any]) -> View:
     view.changes = [dataclasses.replace(f, fate=Fate.CHANGED) for f in found
                     if (f.pointer, f.keyword) in lowerer.lossy and carried(f, lowerer.moved)]
     return view
+
+
+def _not_inlined(target: Target, ptr: str) -> Finding:
+    return Finding(target.name, "reference", Fate.REJECTED, ptr, "$ref",
+                   'a recursive schema cannot be written out (`refs = "inline"`)',
+                   'give this target `refs = "defs"` or "as-written", or bound the nesting',
+                   Lowering.NO, "a recursive reference")
 
 
 def request_problems(target: Target, views: list[View]) -> list[Finding]:
