@@ -118,3 +118,9 @@ def test_refs_shapes_the_views_and_not_the_tool(tmp_path: Path,
     assert props["home"] == props["work"] == {"$ref": "#/$defs/Shared"}
     gemini = json.loads((_schemas(tmp_path) / "gemini" / "addNote.json").read_text())
     assert "street" in gemini["inputSchema"]["properties"]["home"]["properties"]
+    # A warm build after refs changed writes the views again.
+    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n'
+                                             'targets = ["openai-strict", "gemini"]\n')
+    assert build() == 0
+    openai = json.loads((_schemas(tmp_path) / "openai-strict" / "addNote.json").read_text())
+    assert "$defs" not in openai["inputSchema"]

@@ -232,7 +232,7 @@ def environment_record(config: Config) -> dict[str, Any]:
             "budget": [config.token_budget, config.tool_budget, config.tool_search],
             "clients": [config.clients, config.server_name, config.server_names],
             # the targets decide the findings and the views published beside the tools
-            "targets": config.targets,
+            "targets": [config.targets, sorted(config.refs.items())],
         },
     }
 
