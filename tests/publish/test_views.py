@@ -74,6 +74,9 @@ def test_the_diff_shows_a_change_to_a_lowered_view(repo: Path) -> None:
     bound = ("/inputSchema/properties/text/maxLength", "CONSTRAINT_TIGHTENED")
     assert ("notes/gemini/addNote", *bound) in changed  # Gemini's subset keeps it
     assert ("notes/addNote", *bound) in changed
+    assert ("notes/openai-strict/addNote", "/x-toolc-lowered", "VIEW_LOWERING_CHANGED") \
+        in changed
+    assert not {c for c in changed if c[2] == "OTHER_CHANGED"}
     assert build() == 0
     commit(repo, "80 characters")
     assert diff(against="HEAD")[0] == 0
