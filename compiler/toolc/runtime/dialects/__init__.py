@@ -9,13 +9,15 @@ its sources and the date it was checked (:mod:`.table` says what a row holds), a
 
 The build reports the findings at the spec lines (``toolc.checks.targets``); the OpenAI
 Agents adapter's ``strict_problems`` says the same findings as text; a target's view of
-a tool (:func:`lower_tool`, :mod:`.views`) is written by the same rows' lowerings. Plain
+a tool (:func:`lower_tool`, :mod:`.views`) is written by the same rows' lowerings, and
+:func:`canonical_arguments` maps a view's arguments back to the canonical schema's. Plain
 data and plain JSON: nothing here imports the compiler, a framework or a provider's SDK.
 """
 
 from __future__ import annotations
 
 from . import anthropic_strict, gemini, openai_strict
+from .arguments import canonical_arguments
 from .lowering import Moved
 from .rules import Finding, check_request, check_tool
 from .table import Fate, Limit, Lowering, Row, Target
@@ -36,6 +38,7 @@ __all__ = [
     "Row",
     "Target",
     "View",
+    "canonical_arguments",
     "check_request",
     "check_tool",
     "lower_tool",
