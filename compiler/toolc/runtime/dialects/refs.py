@@ -10,7 +10,8 @@ the target's lowering:
 - ``inline``: every local reference written out in place and ``$defs`` gone; a recursive
   schema cannot be (its reference stays, and it is a problem of the view: TC608);
 - ``defs``: every subschema written more than once (of :data:`HOIST_CHARS` characters or
-  more) hoisted into the root's ``$defs`` and referred to.
+  more) hoisted into the root's ``$defs`` and referred to, where that is shorter than
+  its copies.
 
 The canonical golden file keeps the shape it was written in: it is the contract. Plain
 JSON in and out; every walk is bounded by the schema itself.
@@ -111,17 +112,25 @@ def _hoist(schema: Any) -> Any:
         found: list[Any] = []
         _subschemas(out, found)
         counts = Counter(_text(s) for s in found)
+        defs = out.get("$defs") if isinstance(out.get("$defs"), dict) else {}
         repeated = [t for t, n in counts.items() if n > 1 and len(t) >= HOIST_CHARS
-                    and not t.startswith('{"$ref"')]
+                    and not t.startswith('{"$ref"') and _saves(t, n, defs)]
         if not repeated:
             break
         text = max(repeated, key=lambda t: (len(t), t))
-        defs = out.get("$defs") if isinstance(out.get("$defs"), dict) else {}
         name = _def_name(json.loads(text), defs)
         out = _replace(out, text, {"$ref": f"#/$defs/{token(name)}"})
         kept = out.get("$defs") if isinstance(out.get("$defs"), dict) else {}
         out["$defs"] = {**kept, name: json.loads(text)}
     return out
+
+
+def _saves(text: str, count: int, defs: dict[str, Any]) -> bool:
+    """Whether ``count`` references and one `$defs` entry are shorter than ``count``
+    copies of ``text`` (compact JSON, a name of 8 characters)."""
+    ref = len('{"$ref":"#/$defs/12345678"}')
+    entry = len('"12345678":,') + len(text) + (0 if defs else len('"$defs":{},'))
+    return count * len(text) > count * ref + entry
 
 
 def _def_name(schema: Any, defs: dict[str, Any]) -> str:
