@@ -18,6 +18,14 @@ The checks judge the written schemas (:mod:`toolc.checks.project` writes each on
 
 from __future__ import annotations
 
-from .golden import SCHEMAS_DIR, golden_path, golden_text, module_files, publish_project
+from .golden import (
+    SCHEMAS_DIR,
+    golden_path,
+    golden_text,
+    module_files,
+    publish_modules,
+    publish_project,
+)
 
-__all__ = ["SCHEMAS_DIR", "golden_path", "golden_text", "module_files", "publish_project"]
+__all__ = ["SCHEMAS_DIR", "golden_path", "golden_text", "module_files", "publish_modules",
+           "publish_project"]
