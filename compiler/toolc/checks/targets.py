@@ -7,14 +7,15 @@ names the model APIs the exports are written for. Each target's table
 published tool and how a view for it carries what it does not take; the build publishes
 that view of each tool (``toolc.publish.views``), and this check reports, at the spec
 line of the property or keyword, what the view could not carry: what the target would
-reject (an error: the request would fail) and what it would still silently drop, move
-into the description or change (TC602, a warning: the model would read something else
-than the golden files say). What the view carries (a constraint written into the
-description, an optional property as a union with null, an object closed) is not a
-finding: it is in the view, reviewed like the tool:
+reject (an error: the request would fail). What the view carries (a constraint written
+into the description, an optional property as a union with null, an object closed) is
+not a finding: it is in the view, reviewed like the tool; but a move after which the
+view takes other arguments than the golden file is a warning under its rule's code
+(`oneOf` as `anyOf`: TC602; an object the schema leaves open closed: TC603; an optional
+property that takes null made required: TC604):
 
-- TC601 a keyword or keyword value the target refuses; TC603 an object it needs closed;
-  TC604 a property it needs required; TC605 a bound of one tool's schema; TC606 a bound
+- TC601 a keyword or keyword value the target refuses; TC602 what it changes silently;
+  TC603 an object it needs closed; TC604 a property it needs required; TC605 a bound of one tool's schema; TC606 a bound
   of one request (the tools of one export); TC607 a name it refuses; TC608 a reference
   it cannot follow (a recursive schema, a reference out of the document).
 

@@ -2,8 +2,9 @@
 
 A module whose export is written for provider targets (``targets``) publishes, beside
 ``schemas/<module>/<tool>.json``, one view of each tool per target:
-``schemas/<module>/<target>/<tool>.json``. A view is the canonical golden file lowered
-into that target's dialect by :func:`toolc.runtime.dialects.lower_tool` (the same
+``schemas/<module>/<target>/<tool>.json``. A view is the canonical golden file, in the
+`$ref` shape ``[tool.toolc] refs`` gives the target, lowered into that target's dialect
+by :func:`toolc.runtime.dialects.lower_tool` (the same
 function an adapter calls on the listed tool, so a framework is handed this file), and
 says what the lowering moved (``x-toolc-lowered``) and, for a pinned server's tool,
 what could not be lowered (``x-toolc-unlowered``). Its folder is named after the target

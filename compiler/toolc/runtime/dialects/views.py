@@ -99,9 +99,29 @@ def lower_tool(target: Target, tool: Mapping[str, Any], refs: str = "as-written"
     failed = {(p.pointer, p.keyword) for p in lowerer.problems}
     view.problems = [f for f in found if (f.pointer, f.keyword) not in failed
                      and not carried(f, lowerer.moved)] + lowerer.problems
-    view.changes = [dataclasses.replace(f, fate=Fate.CHANGED) for f in found
+    view.changes = [_as_change(f) for f in found
                     if (f.pointer, f.keyword) in lowerer.lossy and carried(f, lowerer.moved)]
     return view
+
+
+# What a lossy move changes, by rule (a keyword's is its row's own words).
+_LOSSY = {
+    "optional-property": (
+        ("it takes null already, so the view makes it required as it is: the model can "
+         "no longer leave it out, and absent and null become one"),
+        ("make it required, or take null out of it (the view then writes a null for "
+         "absent), or leave the target out of `targets`")),
+    "open-object": (
+        ("the view closes it (`additionalProperties: false`): the model can no longer "
+         "send the other properties the schema allows"),
+        ("give the object `additionalProperties: false` if none are meant, or leave the "
+         "target out of `targets`")),
+}
+
+
+def _as_change(finding: Finding) -> Finding:
+    why, fix = _LOSSY.get(finding.rule, (finding.why, finding.fix))
+    return dataclasses.replace(finding, fate=Fate.CHANGED, why=why, fix=fix)
 
 
 def _not_inlined(target: Target, ptr: str) -> Finding:
