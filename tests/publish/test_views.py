@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,3 +128,22 @@ def test_refs_shapes_the_views_and_not_the_tool(tmp_path: Path,
     assert build() == 0
     openai = json.loads((_schemas(tmp_path) / "openai-strict" / "addNote.json").read_text())
     assert "$defs" not in openai["inputSchema"]
+
+
+def test_a_build_lowers_each_tool_once_per_target(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The targets' check, the budget and the golden files read the same views."""
+    import toolc.runtime.dialects as dialects
+
+    made: list[str] = []
+    lower = dialects.lower_tool
+
+    def counted(target: Any, tool: Any, refs: str = "as-written") -> Any:
+        made.append(f"{target.name}:{tool['name']}")
+        return lower(target, tool, refs)
+
+    monkeypatch.setattr(dialects, "lower_tool", counted)
+    monkeypatch.chdir(tmp_path)
+    committed_project(tmp_path, "notes.toolc.yaml", TARGETED)
+    assert sorted(made) == ["anthropic-strict:addNote", "gemini:addNote",
+                            "openai-strict:addNote"]

@@ -34,13 +34,33 @@ def seen_tool(tool: ToolIR) -> dict[str, Any]:
 
 def module_views(module: ModuleIR) -> dict[str, list[View]]:
     """Each of the module's targets -> the views of its exported tools, in their order."""
+    shapes = dict(module.refs)
+    return {name: [tool_view(name, t, shapes.get(name, "as-written"))
+                   for t in module.exported_tools]
+            for name in module.targets}
+
+
+# One build asks for each view three times (the targets' check, the budget, the golden
+# files), and a warm process again for every module whose IR it kept: a tool (frozen IR)
+# is lowered once per target and shape. The entry holds the tool, so its id is not reused.
+_MADE: dict[tuple[str, str, int], tuple[ToolIR, View]] = {}
+_MADE_MOST = 50_000
+
+
+def tool_view(target: str, tool: ToolIR, refs: str) -> View:
+    """``target``'s view of ``tool`` in the `$ref` shape ``refs`` (made once)."""
+    key = (target, refs, id(tool))
+    made = _MADE.get(key)
+    if made is not None and made[0] is tool:
+        return made[1]
     # lazy: the dialect tables and lowerings, only for a module that has targets
     from ..runtime.dialects import TARGETS, lower_tool
 
-    shapes = dict(module.refs)
-    return {name: [lower_tool(TARGETS[name], seen_tool(t), shapes.get(name, "as-written"))
-                   for t in module.exported_tools]
-            for name in module.targets}
+    if len(_MADE) >= _MADE_MOST:
+        _MADE.clear()
+    view = lower_tool(TARGETS[target], seen_tool(tool), refs)
+    _MADE[key] = (tool, view)
+    return view
 
 
 def view_documents(module: ModuleIR) -> dict[tuple[str, str], dict[str, Any]]:
