@@ -133,7 +133,7 @@ def test_refs_shapes_the_views_and_not_the_tool(tmp_path: Path,
 def test_a_build_lowers_each_tool_once_per_target(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The targets' check, the budget and the golden files read the same views."""
-    import toolc.runtime.dialects as dialects
+    from toolc.runtime import dialects
 
     made: list[str] = []
     lower = dialects.lower_tool
