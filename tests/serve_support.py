@@ -69,12 +69,15 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-def make_project(root: Path) -> Path:
+def make_project(root: Path, name: str = "desk", spec: str = SPEC,
+                 handlers: str = HANDLERS) -> Path:
+    """A project in ``root`` (made if missing): ``specs/NAME.toolc.yaml`` and its
+    handler module ``NAME_app.py`` on the python path."""
+    (root / "specs").mkdir(parents=True)
     (root / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (root / "specs").mkdir()
-    (root / "specs" / "desk.toolc.yaml").write_text(SPEC)
-    (root / "desk_app.py").write_text(textwrap.dedent(HANDLERS))
+    (root / "specs" / f"{name}.toolc.yaml").write_text(spec)
+    (root / f"{name}_app.py").write_text(textwrap.dedent(handlers))
     return root
 
 
@@ -113,10 +116,11 @@ class Served:
 
 
 @contextmanager
-def http_server(project: Path, *args: str) -> Iterator[Served]:
-    """`toolc serve --transport http` on a free port; its stderr goes to a file (a pipe
-    nobody reads could fill up and stall the server). Stopped by its PID afterwards."""
-    served = _start(project, args)
+def http_server(project: Path, *args: str,
+                spec: str = "specs/desk.toolc.yaml") -> Iterator[Served]:
+    """`toolc serve SPEC --transport http` on a free port; its stderr goes to a file (a
+    pipe nobody reads could fill up and stall the server). Stopped by its PID afterwards."""
+    served = _start(project, args, spec)
     proc = served.proc
     try:
         yield served
@@ -126,7 +130,7 @@ def http_server(project: Path, *args: str) -> Iterator[Served]:
         proc.wait(timeout=30)
 
 
-def _start(project: Path, args: tuple[str, ...]) -> Served:
+def _start(project: Path, args: tuple[str, ...], spec: str) -> Served:
     """Start the server on a free port; on another one if a busy machine's other suite
     took that port meanwhile (the server then exits saying so)."""
     for _ in range(5):
@@ -134,7 +138,7 @@ def _start(project: Path, args: tuple[str, ...]) -> Served:
         log = project / f"serve-{port}.log"
         with log.open("w") as err, log.with_suffix(".out").open("w") as out:
             proc = subprocess.Popen(
-                toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport", "http",
+                toolc_cmd("serve", spec, "--transport", "http",
                           "--port", str(port), *args),
                 cwd=project, stdout=out, stderr=err, text=True)
         served = Served(proc, port, log)

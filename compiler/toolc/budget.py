@@ -99,17 +99,22 @@ def from_record(data: object) -> list[ExportBudget] | None:
     return [b for b in found if b is not None] if all(found) else None
 
 
+def estimate_tokens(value: object) -> int:
+    """The estimated tokens of a JSON value as a model reads it: its compact JSON / 4."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
 def definition_tokens(tool: ToolIR) -> int:
     """The estimated tokens of what a model reads of ``tool``."""
-    return seen_tokens(tool.published())
+    return published_tokens(tool.published())
 
 
-def seen_tokens(published: Mapping[str, Any]) -> int:
-    """The estimated tokens of what a model reads of a tool as published (or a view)."""
-    seen = {key: published[key] for key in ("name", "description", "inputSchema")
-            if key in published}
-    text = json.dumps(seen, separators=(",", ":"), ensure_ascii=False)
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+def published_tokens(published: Mapping[str, Any]) -> int:
+    """The estimated tokens of what a model reads of a published tool definition (a
+    golden file's, or a tools/list entry: ``toolc call --list`` counts what it lists)."""
+    return estimate_tokens({key: published[key] for key in ("name", "description",
+                                                            "inputSchema") if key in published})
 
 
 def view_tokens(module: ModuleIR) -> dict[str, int]:
@@ -119,7 +124,7 @@ def view_tokens(module: ModuleIR) -> dict[str, int]:
     # lazy: the lowering, only for a module with targets
     from .publish.views import module_views
 
-    return {target: sum(seen_tokens(v.tool) for v in views)
+    return {target: sum(published_tokens(v.tool) for v in views)
             for target, views in module_views(module).items()}
 
 

@@ -112,6 +112,15 @@ def stubs(module: str | None, write: bool) -> None:
 
 
 @main.command()
+def lsp() -> None:
+    """Run the language server for specs over stdio (for an editor: docs/editors.md)."""
+    # lazy: the server's modules, pygls and lsprotocol
+    from .commands.lsp import run_lsp
+
+    sys.exit(run_lsp())
+
+
+@main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
     # lazy: loads pydantic, yaml
@@ -222,6 +231,9 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--reload", is_flag=True,
               help="Serve the spec (or generated module) anew after each save and send "
                    "clients tools/list_changed; handlers need a restart.")
+@click.option("--page-size", type=click.IntRange(min=1), metavar="N",
+              help="Tools per tools/list page; clients follow the cursors (default: the "
+                   "runtime's, 100).")
 @click.option("--stateless", is_flag=True,
               help="HTTP: answer each request on its own (no sessions, JSON responses), so "
                    "any replica behind a balancer answers any request (docs/deploy.md).")
@@ -241,7 +253,8 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--auth-scope", "auth_scopes", multiple=True, metavar="SCOPE",
               help="With --auth: a scope every token must have (repeatable).")
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
-          expose_errors: bool, deps: str | None, reload: bool, **http: Any) -> None:
+          expose_errors: bool, deps: str | None, reload: bool, page_size: int | None,
+          **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
 
     SPEC_OR_MODULE is one of:
@@ -266,7 +279,45 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
                        http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,
-                       deps=deps, reload=reload))
+                       deps=deps, reload=reload, page_size=page_size))
+
+
+@main.command("call")
+@click.argument("target", metavar="SPEC_OR_MODULE")
+@click.argument("tool", required=False)
+@click.argument("words", nargs=-1, metavar="[key=value | key:=JSON]...")
+@click.option("--args", "args_json", metavar="JSON",
+              help="The arguments as one JSON object; key=value words go over it.")
+@click.option("--list", "list_tools", is_flag=True,
+              help="List what the target exports, each tool with its token cost.")
+@click.option("--toolset", "toolset_name", metavar="NAME",
+              help="Call a toolset the spec declares instead of the export.")
+@click.option("--deps", metavar="MODULE:FACTORY",
+              help="Makes the deps predicates and handlers receive (default: "
+                   "[tool.toolc] serve-deps).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--yes", "-y", is_flag=True,
+              help="Approve a tool that asks for approval, without asking.")
+def call_(target: str, tool: str | None, words: tuple[str, ...], args_json: str | None,
+          list_tools: bool, toolset_name: str | None, deps: str | None, fmt: str,
+          yes: bool) -> None:
+    """Call a tool as an MCP client would: served as `toolc serve` serves it, through a
+    real MCP client in process.
+
+    SPEC_OR_MODULE is what `toolc serve` takes. key=value words are typed by the tool's
+    published schema (lines=5 is a number where lines is an integer); arrays, objects
+    and null are JSON: tags:='["a", "b"]'. Arguments the published schema refuses are said
+    at their JSON pointer and not sent; a tool that requires approval asks on the
+    terminal (y/n).
+
+    Exit 0: a result; 1: an error result (isError); 2: a usage error.
+    """
+    # lazy: loads mcp and the served target's modules, only when this runs
+    from .commands.call import run_call
+
+    sys.exit(run_call(target, tool, words, args_json=args_json, list_tools=list_tools,
+                      deps=deps, toolset_name=toolset_name, fmt=fmt, yes=yes))
 
 
 @main.command("import")
