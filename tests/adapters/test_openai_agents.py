@@ -119,7 +119,7 @@ async def test_a_strict_schema_is_sent_strict_and_unchanged() -> None:
     unlowerable = {"type": "object", "properties": {"p": {
         "description": "A point.", "anyOf": [{"type": "string"}, {"type": "array"}],
         "oneOf": [{"type": "string"}, {"type": "array"}]}}}
-    with pytest.raises(ValueError, match="cannot be strict:\n/properties/p/oneOf: "
+    with pytest.raises(ValueError, match="cannot be sent as openai-strict's view:\n/properties/p/oneOf: "
                        "openai-strict rejects `oneOf` beside `anyOf`"):
         await function_tools(FunctionToolset([Tool("odd", "Odd.", handler=lambda ctx, p: p,
                                                     input_schema=unlowerable)]), strict=True)

@@ -51,6 +51,7 @@ from toolc.adapters._common import (
     failure_policy,
     published_schema,
     require,
+    target_view,
 )
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
@@ -60,7 +61,7 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.definition import ToolDefinition
-from toolc.runtime.dialects import TARGETS, canonical_arguments, check_tool, lower_tool
+from toolc.runtime.dialects import TARGETS, canonical_arguments, check_tool
 from toolc.runtime.failures import FailurePolicy
 from toolc.runtime.json_pointers import json_differences
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
@@ -118,30 +119,13 @@ async def function_tools(
         schema = published_schema(definition)
         canonical = None
         if strict:
-            canonical, schema = schema, strict_view(definition.name, definition.description,
-                                                    schema)
+            canonical, schema = schema, target_view("openai-strict", definition, schema)
         sent_strict = strict if strict is not None else not strict_problems(schema)
         tools.append(_function_tool(toolset, definition, schema, canonical,
                                     strict=sent_strict,
                                     approval=definition.name in needs_approval,
                                     run_external=run_external, failures=failures))
     return tools
-
-
-def strict_view(name: str, description: str | None, schema: dict[str, Any]
-                ) -> dict[str, Any]:
-    """The input schema of the tool's ``openai-strict`` view (what the build publishes as
-    its golden file); a ``ValueError`` saying what it cannot carry, as the build does."""
-    tool: dict[str, Any] = {"name": name, "inputSchema": schema}
-    if description is not None:
-        tool["description"] = description
-    view = lower_tool(TARGETS["openai-strict"], tool)
-    if view.problems:
-        raise ValueError(f"{name} cannot be strict:\n" + "\n".join(
-            f"{f.pointer.removeprefix('/inputSchema') or '/'}: {f.says()}"
-            for f in view.problems))
-    lowered: dict[str, Any] = view.input_schema
-    return lowered
 
 
 def _function_tool(
