@@ -180,3 +180,26 @@ def test_no_note_where_search_is_off_or_worth_it(project: Path, count: int, alwa
     setup(project, spec(count, always=always), config)
     _, doc = build_json()
     assert codes(doc) == []
+
+
+def test_each_targets_views_are_counted_in_their_refs_shape(project: Path) -> None:
+    address = ("{type: object, description: An address., properties: {street: {type: string,"
+               " description: The street.}, city: {type: string, description: The city.}}}")
+    body = ("toolc: 1\nmodule: many\ntools:\n  move:\n    description: Move.\n"
+            "    handler: many_app:move\n    params:\n"
+            f"      home: {address}\n      work: {address}\n")
+    setup(project, body, 'targets = ["openai-strict", "gemini"]\nrefs = {gemini = "defs"}\n')
+    code, doc = build_json()
+    [figures] = doc["budget"]  # type: ignore[misc]
+    views = figures["views"]
+    schemas = project / "generated" / "schemas" / "many"
+    for target in ("openai-strict", "gemini"):
+        seen = json.loads((schemas / target / "move.json").read_text())
+        seen = {k: seen[k] for k in ("name", "description", "inputSchema")}
+        text = json.dumps(seen, separators=(",", ":"), ensure_ascii=False)
+        assert views[target] == math.ceil(len(text) / 4)
+    assert code == 0 and views["gemini"] < views["openai-strict"]  # hoisted, and no nulls
+    result = CliRunner().invoke(main, ["build", "--no-certify"], catch_exceptions=False)
+    line = next(ln for ln in result.stdout.splitlines() if ln.startswith("budget: "))
+    assert line.endswith(f"; as gemini ~{views['gemini']}, openai-strict "
+                         f"~{views['openai-strict']}")

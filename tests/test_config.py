@@ -28,6 +28,7 @@ python-path = ["src"]
 format = "assert"
 serve-deps = "app.deps:make"
 targets = ["gemini", "openai-strict", "gemini"]
+refs = {gemini = "inline", openai-strict = "as-written", anthropic-strict = "defs"}
 [tool.toolc.severity]
 TC201 = "warning"
 unportable-name = "off"
@@ -42,6 +43,7 @@ severity = {FORMAT_ADDED = "info"}
     assert config.format == "assert"
     assert config.serve_deps == "app.deps:make"
     assert config.targets == ("gemini", "openai-strict")
+    assert config.refs == {"gemini": "inline", "anthropic-strict": "defs"}
     assert config.severities == {"TC201": Severity.WARNING, "TC302": Severity.OFF}
     assert config.diff == {"severity": {"FORMAT_ADDED": "info"}}
 
@@ -62,6 +64,11 @@ severity = {FORMAT_ADDED = "info"}
          "targets (did you mean 'openai-strict'?); known: openai-strict, anthropic-strict, "
          "gemini"), 5),
         ('[tool.toolc]\ntargets = "gemini"', "targets must be a list of target names", 5),
+        ('[tool.toolc]\nrefs = "hoist"', ('refs for openai-strict must be one of "as-written", '
+         '"inline", "defs", not \'hoist\''), 5),
+        ('[tool.toolc]\nrefs = {gemni = "inline"}', ("unknown target 'gemni' in [tool.toolc] "
+         "refs (did you mean 'gemini'?)"), 5),
+        ('[tool.toolc]\nrefs = ["inline"]', "refs must be one of", 5),
     ],
 )
 def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,

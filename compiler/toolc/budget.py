@@ -10,7 +10,8 @@ inputSchema}``, per tool. Against OpenAI's tokenizers (the ones installable offl
 is a slight overestimate on the bundled specs (docs/spec-format.md gives the figures);
 Claude's tokenizer is not public, and its counts run higher than OpenAI's on JSON, so
 the overestimate is the safe side. Providers also add a fixed per-request text for tool
-use, which no figure here includes.
+use, which no figure here includes. For a module with `targets`, the same estimate of
+each target's views (in the `$ref` shape `refs` gives it) says what each choice costs.
 
 What loads upfront: with tool search (the clients defer MCP tools and let the model
 search for them) only the tools marked to always load (`_meta` ``anthropic/alwaysLoad:
@@ -27,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .config import CLIENT_PROFILES, Config
@@ -53,12 +54,16 @@ class ExportBudget:
     always_load_tokens: int
     upfront_tools: int          # what a client loads before any tool search
     upfront_tokens: int
+    # Each target's view of every tool (toolc.publish.views, in its `refs` shape): what a
+    # model behind that provider reads instead.
+    views: dict[str, int] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, object]:
         return {"module": self.module, "toolset": self.toolset, "tools": self.tools,
                 "tokens": self.tokens, "always_load_tools": self.always_load_tools,
                 "always_load_tokens": self.always_load_tokens,
-                "upfront_tools": self.upfront_tools, "upfront_tokens": self.upfront_tokens}
+                "upfront_tools": self.upfront_tools, "upfront_tokens": self.upfront_tokens,
+                "views": dict(self.views)}
 
     @classmethod
     def from_json(cls, data: object) -> ExportBudget | None:
@@ -66,19 +71,24 @@ class ExportBudget:
         if not isinstance(data, dict) or set(data) != set(_FIELDS):
             return None
         names_ok = all(isinstance(data[k], str) for k in ("module", "toolset"))
-        counts_ok = all(type(data[k]) is int and data[k] >= 0 for k in _FIELDS[2:])
-        return cls(**data) if names_ok and counts_ok else None
+        counts_ok = all(type(data[k]) is int and data[k] >= 0 for k in _FIELDS[2:-1])
+        views = data["views"]
+        views_ok = isinstance(views, dict) and all(
+            isinstance(k, str) and type(v) is int and v >= 0 for k, v in views.items())
+        return cls(**data) if names_ok and counts_ok and views_ok else None
 
     def describe(self) -> str:
         text = (f"{self.module}.{self.toolset}: {self.tools} tool(s), ~{self.tokens} tokens; "
                 f"upfront {self.upfront_tools} tool(s), ~{self.upfront_tokens} tokens")
         if self.always_load_tools:
             text += f" ({self.always_load_tools} always loaded)"
+        if self.views:
+            text += "; as " + ", ".join(f"{t} ~{n}" for t, n in sorted(self.views.items()))
         return text
 
 
 _FIELDS = ("module", "toolset", "tools", "tokens", "always_load_tools", "always_load_tokens",
-           "upfront_tools", "upfront_tokens")
+           "upfront_tools", "upfront_tokens", "views")
 
 
 def from_record(data: object) -> list[ExportBudget] | None:
@@ -107,6 +117,17 @@ def published_tokens(published: Mapping[str, Any]) -> int:
                                                             "inputSchema") if key in published})
 
 
+def view_tokens(module: ModuleIR) -> dict[str, int]:
+    """Each of the module's targets -> the estimated tokens of its views of the export."""
+    if not module.targets:
+        return {}
+    # lazy: the lowering, only for a module with targets
+    from .publish.views import module_views
+
+    return {target: sum(published_tokens(v.tool) for v in views)
+            for target, views in module_views(module).items()}
+
+
 def always_loaded(tool: ToolIR) -> bool:
     # lazy: toolc.runtime's package imports pydantic, which a no-op build never needs
     from .runtime.metakeys import ALWAYS_LOAD
@@ -119,7 +140,8 @@ def export_budget(module: ModuleIR, *, tool_search: bool) -> ExportBudget:
     always = [c for c, a in costs if a]
     upfront = always if tool_search else [c for c, _ in costs]
     return ExportBudget(module.name, module.export, len(costs), sum(c for c, _ in costs),
-                        len(always), sum(always), len(upfront), sum(upfront))
+                        len(always), sum(always), len(upfront), sum(upfront),
+                        view_tokens(module))
 
 
 def measure(project: ProjectIR, config: Config, bag: DiagnosticBag) -> list[ExportBudget]:

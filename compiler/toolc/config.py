@@ -11,6 +11,8 @@ tool-budget = 40             # ... or more tools (TC513)
 tool-search = false          # whether clients defer MCP tools; default: the clients' own
 clients = ["claude", "openai"]   # names are checked as these clients see them
 targets = ["openai-strict"]      # model APIs every export is checked for (default: none)
+refs = "as-written"              # the $ref shape of the targets' views: "inline", "defs",
+                                 # "as-written", or a table {openai-strict = "inline"}
 # server-name = "desk"       # the server name clients give (Claude: mcp__desk__<tool>),
                              # or a table {module = "name"}; default: the module's name
 serve-deps = "app.deps:make" # `toolc serve`: called per client session for the RunContext deps
@@ -46,7 +48,7 @@ from .untrusted import FileRefused, read_untrusted
 
 _KNOWN = ("specs", "output", "python-path", "format", "severity", "per-file-severity", "diff",
           "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps",
-          "targets")
+          "targets", "refs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,7 @@ class Config:
     tool_search: bool | None = None             # `tool-search`; None: the clients' default
     clients: tuple[str, ...] = CLIENTS          # client profiles names are checked for
     targets: tuple[str, ...] = ()               # provider dialects exports are checked for
+    refs: dict[str, str] = field(default_factory=dict)  # target -> its views' $ref shape
     server_name: str | None = None              # every module's server name, if given
     server_names: dict[str, str] = field(default_factory=dict)  # per module
     source: Path | None = None                  # the pyproject.toml read, if any
@@ -256,6 +259,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         fail("TC901", "[tool.toolc] tool-search must be true or false", where("tool-search"))
     clients = _clients(table.get("clients", list(CLIENTS)), where)
     targets = _names(table.get("targets", []), "targets", TARGET_NAMES, where)
+    refs = _refs(table.get("refs", "as-written"), where)
     server_name, server_names = _server_names(table.get("server-name"), where)
     for spec in specs_list:
         _inside_project(root, spec, "specs", where, allow_root=True)
@@ -277,6 +281,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         tool_search=tool_search,
         clients=clients,
         targets=targets,
+        refs=refs,
         server_name=server_name,
         server_names=server_names,
         source=source,
@@ -301,6 +306,28 @@ def _names(value: Any, key: str, known: tuple[str, ...], where: _Locator) -> tup
             fail("TC901", f"unknown {what} '{name}' in [tool.toolc] {key}{hint}; known: "
                  + ", ".join(known), where(key))
     return tuple(dict.fromkeys(value))
+
+
+REFS_MODES = ("as-written", "inline", "defs")  # toolc.runtime.dialects.refs, not imported
+
+
+def _refs(value: Any, where: _Locator) -> dict[str, str]:
+    """``refs``: one shape for every target's views, or a table target -> shape."""
+    modes = ", ".join(f'"{m}"' for m in REFS_MODES)
+    table = dict.fromkeys(TARGET_NAMES, value) if isinstance(value, str) else value
+    if not isinstance(table, dict):
+        fail("TC901", f"[tool.toolc] refs must be one of {modes}, or a table of targets",
+             where("refs"))
+    for target, mode in table.items():
+        if target not in TARGET_NAMES:
+            close = difflib.get_close_matches(str(target), TARGET_NAMES, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            fail("TC901", f"unknown target '{target}' in [tool.toolc] refs{hint}; known: "
+                 + ", ".join(TARGET_NAMES), where("refs"))
+        if mode not in REFS_MODES:
+            fail("TC901", f"[tool.toolc] refs for {target} must be one of {modes}, not "
+                 f"{mode!r}", where("refs"))
+    return {t: m for t, m in table.items() if m != "as-written"}
 
 
 def _server_names(value: Any, where: _Locator) -> tuple[str | None, dict[str, str]]:

@@ -148,7 +148,7 @@ def analyse_loaded(config: Config, loaded: Loaded, progress: Progress | None = N
     missed: set[str] = set()
     project = analyse(loaded.files, bag, config.root, formats=config.format,
                       python_path=config.python_path, clients=view, unread=loaded.unread,
-                      targets=config.targets, missed=missed)
+                      targets=config.targets, refs=config.refs, missed=missed)
     if replay is not None and missed:
         return None
     if replay is not None and bag.has_errors:  # nothing resolved: none of what needs it said
@@ -187,6 +187,7 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
             clients: ClientView | None = None,
             unread: Mapping[str, str] | None = None,
             targets: tuple[str, ...] = (),
+            refs: Mapping[str, str] | None = None,
             missed: set[str] | None = None) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
@@ -198,13 +199,14 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     that could not be loaded (as shown -> what of their text was read), whose errors are
     in ``bag`` already: what follows from them elsewhere is held back, and said there.
     ``targets``: the provider dialects every export is checked for (a module's own
-    ``targets:`` replaces them). The texts the model reads and the targets are checked
-    on the resolved tools, once the checks found no error.
-    ``missed``: filled with the module names looked up that no spec given declares."""
+    ``targets:`` replaces them); ``refs`` the `$ref` shape of each target's views. The
+    texts the model reads and the targets are checked on the resolved tools, once the
+    checks found no error. ``missed``: filled with the module names looked up that no
+    spec given declares."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     # lazy: the checks, the spec models and resolve (pydantic), only when specs are analysed
     from .checks import UnreadSpecs, run_checks
-    from .checks.targets import TARGET_CODES, check_targets
+    from .checks.targets import TARGET_CODES, check_targets, module_targets
     from .checks.texts import check_texts
     from .model.errors import reset_suggestions
     from .resolve import resolve
@@ -219,8 +221,9 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     ir = None
     if not bag.has_errors:
         ir = dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+        ir = module_targets(ir, project.modules, targets, refs)
         check_texts(ir, project.modules, bag)
-        check_targets(ir, project.modules, targets, bag)
+        check_targets(ir, project.modules, bag)
     # Every rule of the front end has spoken: a suppression of one that suppressed
     # nothing is reported (those of later stages, when they have run; those of the
     # checks on the resolved tools only when they ran).

@@ -286,6 +286,11 @@ class ModuleIR:
     certify_contexts: tuple[tuple[str, Ref], ...] = ()
     python_names: PythonNames = field(default_factory=PythonNames)  # set by resolve
     version: str | None = None     # the spec's `version`: the served `serverInfo.version`
+    # The provider targets its export is written for (its own `targets:`, else the
+    # project's): each has a view of every exported tool (toolc.publish.views).
+    targets: tuple[str, ...] = ()
+    # Each target's views' `$ref` shape other than as written ([tool.toolc] refs).
+    refs: tuple[tuple[str, str], ...] = ()
 
     @property
     def imports(self) -> tuple[str, ...]:

@@ -116,10 +116,39 @@ async def test_a_strict_schema_is_sent_strict_and_unchanged() -> None:
     [tool] = await function_tools(toolset)
     sent = Converter.tool_to_openai(tool)["function"]
     assert sent["strict"] is True and sent["parameters"] == schema
-    with pytest.raises(ValueError, match="cannot be strict"):
-        await function_tools(FunctionToolset([Tool("loose", "Loose.", handler=lambda ctx: "",
-                                                    input_schema={"type": "object"})]),
-                             strict=True)
+    unlowerable = {"type": "object", "properties": {"p": {
+        "description": "A point.", "anyOf": [{"type": "string"}, {"type": "array"}],
+        "oneOf": [{"type": "string"}, {"type": "array"}]}}}
+    with pytest.raises(ValueError, match="cannot be sent as openai-strict's view:\n/properties/p/oneOf: "
+                       "openai-strict rejects `oneOf` beside `anyOf`"):
+        await function_tools(FunctionToolset([Tool("odd", "Odd.", handler=lambda ctx, p: p,
+                                                    input_schema=unlowerable)]), strict=True)
+
+
+@pytest.mark.anyio
+async def test_strict_true_sends_the_openai_strict_view(showcase: Any) -> None:
+    """Each tool is sent as its openai-strict view (the golden file the build writes for
+    the target), strict; the model's null for an optional property is absent again, and
+    the runtime still enforces the canonical schema (a bound moved into the description
+    still holds)."""
+    from toolc.runtime.dialects import TARGETS, lower_tool
+
+    script = Script(("wb_readLog", {"lines": None, "level": None}),
+                    ("wb_readLog", {"lines": 501, "level": None}))
+    tools = await function_tools(showcase.toolset, deps=Deps(), strict=True)
+    await run(Agent(name="t", model=script, tools=tools), "hi", context=Deps())
+    for sent in (t["function"] for t in script.tools[0]):
+        module = "workbench" if sent["name"].startswith("wb_") else "showcase"
+        view = lower_tool(TARGETS["openai-strict"], golden(module, sent["name"]))
+        assert sent["strict"] is True and sent["parameters"] == view.input_schema
+    read_log = next(t["function"] for t in script.tools[0] if t["function"]["name"] ==
+                    "wb_readLog")
+    assert read_log["parameters"]["required"] == ["level", "lines"]
+    first = [i for i in script.inputs[1] if isinstance(i, dict)
+             and i.get("type") == "function_call_output"][-1]["output"]
+    assert first.endswith("INFO GET /notes 200 3ms")  # run with the defaults: no error
+    assert script.last_output() == \
+        "Invalid arguments:\n- lines: 501 is greater than the maximum of 500"
 
 
 @pytest.mark.anyio

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapter_support import Deps, assert_sent_as_published
+from adapter_support import Deps, assert_sent_as_published, golden
 
 pytest.importorskip("pydantic_ai")
 
@@ -78,6 +78,27 @@ def test_the_model_is_shown_the_published_schemas(showcase: Any) -> None:
         module = "showcase"
         assert_sent_as_published(module, tool.name, tool.description,
                                  tool.parameters_json_schema)
+
+
+def test_a_target_shows_its_view_and_maps_the_arguments_back(showcase: Any) -> None:
+    """`target=`: the model is shown each tool's view (the golden file the build writes
+    for the target); a null for an optional property reaches the handler as absent, and
+    toolc still validates the published schema (a bound moved into the description)."""
+    from toolc.runtime.dialects import TARGETS, lower_tool
+
+    script = Script(("wb_readLog", {"lines": None, "level": None}),
+                    ("wb_readLog", {"lines": 501, "level": None}))
+    agent(showcase, script, target="openai-strict").run_sync("hi", deps=Deps())
+    for tool in script.seen[0][1].function_tools:
+        module = "workbench" if tool.name.startswith("wb_") else "showcase"
+        view = lower_tool(TARGETS["openai-strict"], golden(module, tool.name))
+        assert tool.parameters_json_schema == view.input_schema, tool.name
+    assert outcome(script.seen[1][0][-1].parts[0]) == "success"  # the defaults applied
+    retry = script.seen[2][0][-1].parts[0]
+    assert outcome(retry) == "retried"
+    assert retry.content == "Invalid arguments:\n- lines: 501 is greater than the maximum of 500"
+    with pytest.raises(ValueError, match="unknown target 'openai'"):
+        agent(showcase, Script(), target="openai").run_sync("hi", deps=Deps())
 
 
 def test_deps_reach_the_predicates(showcase: Any) -> None:

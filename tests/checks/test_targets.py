@@ -1,5 +1,6 @@
 """Targets in the build: which exports are checked, where each finding is said, and how
-severe it is (a pinned tool's findings are the server's)."""
+severe it is (a pinned tool's findings are the server's); what a target's view carries
+(a constraint written into the description) is no finding."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ tools:
     description: Find items.
     handler: app:find
     params:
-      query: {{type: string, description: What to look for., minLength: 1}}
+      query: {{type: object, description: What to look for., additionalProperties: {{}}}}
 toolsets:
   app: {{kind: function, tools: [find]}}
   main: {{kind: prefixed, inner: app, prefix: "9_"}}
@@ -39,30 +40,47 @@ def test_findings_are_said_at_the_keyword_and_the_prefix(
         check: Callable[..., Reported]) -> None:
     found = check(SHOP.format(targets="targets: [openai-strict, gemini]"))
     assert [(c, line, col) for c, line, col, _ in found] == [
-        ("TC601", 9, 61), ("TC607", 12, 46)]
-    assert "openai-strict rejects `minLength` (tool '9_find' at /properties/query)" in \
-        found[0][3]
-    assert found[1][3].startswith("gemini rejects the name '9_find'")  # made by the prefix
+        ("TC603", 9, 61), ("TC603", 9, 61), ("TC607", 12, 46)]
+    assert "openai-strict rejects `additionalProperties: {}` (tool '9_find' at " \
+        "/properties/query)" in found[0][3]
+    assert found[1][3].startswith("gemini rejects `additionalProperties: {}`")
+    assert found[2][3].startswith("gemini rejects the name '9_find'")  # made by the prefix
 
 
 def test_a_tool_exported_twice_is_said_once(check: Callable[..., Reported]) -> None:
     other = ("toolc: 1\nmodule: desk\ntargets: [openai-strict]\ntoolsets:\n"
              "  all: {kind: combined, toolsets: [shop.main]}\nexport: all\n")
     found = check(SHOP.format(targets="targets: [openai-strict]"), other)
-    assert [c for c, *_ in found] == ["TC601"]
+    assert [c for c, *_ in found] == ["TC603"]
 
 
-def test_errors_stop_the_build_and_warnings_do_not(
-        analysed: Callable[..., tuple[Reported, object]]) -> None:
+def test_errors_stop_the_build(analysed: Callable[..., tuple[Reported, object]]) -> None:
     _, ir = analysed(SHOP.format(targets="targets: [openai-strict]"))
     assert ir is None
-    _, ir = analysed(SHOP.format(targets="targets: [openai-strict]").replace(
-        "minLength: 1", "oneOf: [{type: string}]"))
-    assert ir is not None  # TC602 only: the SDK rewrites oneOf as anyOf
 
 
-PINNED = pinned_spec("Read a file.", "{type: string, description: The path., minLength: 1}",
-                     head="targets: [openai-strict]\n")
+def test_what_the_lowering_cannot_write_is_said_once(check: Callable[..., Reported]) -> None:
+    # `oneOf` beside `anyOf`: the view cannot write it as a second `anyOf`; the rewrite
+    # the Agents SDK would make of it is not said again.
+    found = check(SHOP.format(targets="targets: [openai-strict]").replace(
+        "additionalProperties: {}", "properties: {a: {description: A., anyOf: "
+        "[{type: string}, {type: 'null'}], oneOf: [{maxLength: 3}, {minLength: 5}]}}"))
+    assert [c for c, *_ in found] == ["TC601"]
+    assert "`oneOf` beside `anyOf`" in found[0][3]
+
+
+def test_what_the_view_carries_is_no_finding(check: Callable[..., Reported]) -> None:
+    text = SHOP.format(targets="targets: [openai-strict, anthropic-strict, gemini]").replace(
+        "additionalProperties: {}", "properties: {a: {type: string, description: A., minLength: 1, "
+        "pattern: '^a', default: ax}, b: {description: B., const: p}}").replace(
+        'prefix: "9_"', "prefix: n_")
+    assert check(text) == []
+
+
+# An enum of arrays: no lowering carries it (a pinned tool's constraints written into
+# its description are carried, and no finding).
+PINNED = pinned_spec("Read a file.", "{type: array, description: The path., enum: [[a, b]]}",
+                     head="targets: [anthropic-strict]\n")
 
 
 def test_what_a_target_rejects_in_a_pinned_tool_is_a_warning(
@@ -79,12 +97,16 @@ def test_a_module_that_names_no_targets_overrides_the_project(tmp_path: Path,
     (tmp_path / "specs" / "shop.toolc.yaml").write_text(SHOP.format(targets=""))
     (tmp_path / "specs" / "desk.toolc.yaml").write_text(
         SHOP.format(targets="targets: []").replace("module: shop", "module: desk"))
+    (tmp_path / "specs" / "till.toolc.yaml").write_text(
+        SHOP.format(targets="targets: [gemini]").replace("module: shop", "module: till"))
     (tmp_path / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\ntargets = ["openai-strict"]\n')
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["validate", "--format", "json"])
     found = json.loads(result.stdout)["diagnostics"]
-    assert [(d["code"], d["path"]) for d in found] == [("TC601", "specs/shop.toolc.yaml")]
+    assert [(d["code"], d["path"]) for d in found] == [
+        ("TC603", "specs/shop.toolc.yaml"), ("TC603", "specs/till.toolc.yaml"),
+        ("TC607", "specs/till.toolc.yaml")]
     assert result.exit_code == 1
 
 
@@ -96,5 +118,5 @@ def test_an_unknown_target_is_said_with_the_one_meant(check: Callable[..., Repor
 
 def test_a_suppressed_finding_counts_as_used(check: Callable[..., Reported]) -> None:
     text = SHOP.format(targets="targets: [openai-strict]").replace(
-        "minLength: 1}", "minLength: 1}  # toolc: ignore[TC601]")
+        "additionalProperties: {}}", "additionalProperties: {}}  # toolc: ignore[TC603]")
     assert check(text) == []

@@ -24,6 +24,7 @@ EXTRA = {"OUTPUT_SCHEMA_ADDED": (I, I), "OUTPUT_SCHEMA_REMOVED": (E, E),
          "APPROVAL_REMOVED": (E, E), "APPROVAL_ADDED": (W, W),
          "TOOL_RENAMED": (E, E),  # issue 22: breaking by default
          "PINNED_DESCRIPTION_CHANGED": (W, W),  # issue 26: a rug pull stands out
+         "VIEW_LOWERING_CHANGED": (I, I),  # issue 26: a view's record of its lowering
          # the gate's own (toolc.diff.gate): a pull request's changes to its rules
          "POLICY_WEAKENED": (E, E), "POLICY_TIGHTENED": (I, I), "ACCEPTANCE_ADDED": (I, I)}
 

@@ -4,6 +4,10 @@
 - `published_schema(definition)`: a private copy of the published input schema, so a
   framework that edits schemas in place (several do) cannot change the runtime's shared
   definitions; the copy is the same JSON, never a re-derivation.
+- `target_view(target, definition, schema)`: the input schema of a provider target's
+  view of the tool (what the build publishes as `schemas/<module>/<target>/<tool>.json`),
+  or a `ValueError` saying what the build's check says it cannot carry; a call's
+  arguments go back through `canonical_arguments` before the runtime validates them.
 - `approval_names(toolset)`: the published names whose calls always ask for approval,
   for frameworks that must know before the call (the OpenAI Agents SDK).
 - `pause_request(exc)`: the one request of a paused call.
@@ -23,6 +27,7 @@ from typing import Any
 
 from toolc.runtime.deferred import DeferredCallError, DeferredToolRequest
 from toolc.runtime.definition import ToolDefinition
+from toolc.runtime.dialects import TARGETS, lower_tool
 from toolc.runtime.failures import FailurePolicy, reporting_failures
 from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset
 from toolc.runtime.toolsets.approval import ApprovalRequiredToolset
@@ -53,6 +58,24 @@ def published_schema(definition: ToolDefinition) -> dict[str, Any]:
     """The published input schema as a fresh dict (a JSON round trip: equal by construction)."""
     copied: dict[str, Any] = json.loads(json.dumps(definition.input_schema))
     return copied
+
+
+def target_view(target: str, definition: ToolDefinition, schema: dict[str, Any]
+                ) -> dict[str, Any]:
+    """The input schema of ``target``'s view of the tool whose published input schema is
+    ``schema`` (see the module docstring)."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; known: {', '.join(TARGETS)}")
+    tool: dict[str, Any] = {"name": definition.name, "inputSchema": schema}
+    if definition.description is not None:
+        tool["description"] = definition.description
+    view = lower_tool(TARGETS[target], tool)
+    if view.problems:
+        raise ValueError(f"{definition.name} cannot be sent as {target}'s view:\n" + "\n".join(
+            f"{f.pointer.removeprefix('/inputSchema') or '/'}: {f.says()}"
+            for f in view.problems))
+    lowered: dict[str, Any] = view.input_schema
+    return lowered
 
 
 def pause_request(exc: DeferredCallError) -> DeferredToolRequest:

@@ -17,8 +17,15 @@ assert [tool.name for tool in agent.tools] == ["wb_readLog", "wb_saveNote", "wb_
   says why a schema is not, in the words of the build's `openai-strict` target check
   (the same table, `toolc.runtime.dialects`; the SDK would otherwise rewrite it: every
   property made required, `additionalProperties: false` added, `oneOf` turned into
-  `anyOf`).
-  `strict=True` insists (a `ValueError` listing the problems), `strict=False` never asks.
+  `anyOf`). `strict=False` never asks.
+- `strict=True` hands the SDK the tool's `openai-strict` view instead: the golden file
+  the build writes as `schemas/<module>/openai-strict/<tool>.json` (the same lowering,
+  `toolc.runtime.dialects.lower_tool`), sent strict, which the SDK leaves as it is. A
+  tool the view cannot carry is a `ValueError` listing what the build's check says of it.
+  The model's arguments are mapped back to the canonical schema's (a null for an
+  optional property the view made required is absent again:
+  `toolc.runtime.dialects.canonical_arguments`), and the runtime validates them against
+  the canonical schema as for any call.
 - deps: the SDK's run context (`Runner.run(agent, input, context=deps)`) is toolc's
   `ctx.deps`; each turn the SDK asks `is_enabled`, which lists the toolset with those
   deps, so filtered and prepared sets hide tools as they do elsewhere (the schemas and
@@ -44,6 +51,7 @@ from toolc.adapters._common import (
     failure_policy,
     published_schema,
     require,
+    target_view,
 )
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
@@ -53,7 +61,7 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.definition import ToolDefinition
-from toolc.runtime.dialects import TARGETS, check_tool
+from toolc.runtime.dialects import TARGETS, canonical_arguments, check_tool
 from toolc.runtime.failures import FailurePolicy
 from toolc.runtime.json_pointers import json_differences
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
@@ -109,11 +117,12 @@ async def function_tools(
     tools = []
     for definition in await toolset.list_tools(RunContext(deps=deps)):
         schema = published_schema(definition)
-        problems = strict_problems(schema)
-        if strict and problems:
-            raise ValueError(f"{definition.name} cannot be strict:\n" + "\n".join(problems))
-        tools.append(_function_tool(toolset, definition, schema,
-                                    strict=not problems if strict is None else strict,
+        canonical = None
+        if strict:
+            canonical, schema = schema, target_view("openai-strict", definition, schema)
+        sent_strict = strict if strict is not None else not strict_problems(schema)
+        tools.append(_function_tool(toolset, definition, schema, canonical,
+                                    strict=sent_strict,
                                     approval=definition.name in needs_approval,
                                     run_external=run_external, failures=failures))
     return tools
@@ -123,6 +132,7 @@ def _function_tool(
     toolset: AbstractToolset[Any],
     definition: ToolDefinition,
     schema: dict[str, Any],
+    canonical: dict[str, Any] | None,
     *,
     strict: bool,
     approval: bool,
@@ -138,6 +148,8 @@ def _function_tool(
             return f"Invalid arguments: not JSON: {exc}"
         if not isinstance(args, dict):
             return "Invalid arguments:\n- (arguments): not an object"
+        if canonical is not None:  # sent the view: its arguments as the canonical takes them
+            args = canonical_arguments(canonical, args)
         run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id)
         if approval:  # the SDK calls a needs_approval tool only once it is approved
             run_ctx = run_ctx.resume(approvals={ctx.tool_call_id: Approved()})

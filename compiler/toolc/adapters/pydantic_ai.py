@@ -59,9 +59,11 @@ from toolc.adapters._common import (
     pause_request,
     published_schema,
     require,
+    target_view,
 )
 from toolc.runtime.context import RunContext as ToolcContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved, ExternalCallRequired
+from toolc.runtime.dialects import canonical_arguments
 from toolc.runtime.results import AudioContent, ImageContent, TextContent, ToolResult
 from toolc.runtime.toolsets.abstract import AbstractToolset as ToolcToolset
 
@@ -95,6 +97,12 @@ class PydanticAIToolset(AbstractToolset[Any]):
         max_retries: Retries per tool before pydantic-ai gives up on the run.
         strict: `ToolDefinition.strict` for every tool; False by default, so that no
             provider rewrites the published schema into its strict form.
+        target: A provider target (`openai-strict`, `anthropic-strict`, `gemini`) whose
+            view of each tool the model is shown instead of the published schema: the
+            golden file the build writes as `schemas/<module>/<target>/<tool>.json` (the
+            same lowering); the model's arguments are mapped back to the published
+            schema's before toolc validates them. A tool the view cannot carry is a
+            `ValueError` saying what the build's check says of it.
         expose_errors: Send a handler's unexpected exception as its type and text; by
             default it reads "internal error in tool X (ref N)", as from `toolc serve`
             (the model provider is not the application). `ToolError` messages are
@@ -105,6 +113,8 @@ class PydanticAIToolset(AbstractToolset[Any]):
         on_error: What an error result becomes.
         max_retries: Retries per tool.
         strict: `ToolDefinition.strict` for every tool.
+        target: The provider target whose views the model is shown (None: the
+            published schemas).
         failures: How unexpected handler exceptions read (masked unless exposed).
     """
 
@@ -116,6 +126,7 @@ class PydanticAIToolset(AbstractToolset[Any]):
         on_error: OnError = "retry",
         max_retries: int = 1,
         strict: bool | None = False,
+        target: str | None = None,
         expose_errors: bool = False,
     ) -> None:
         if on_error not in ("retry", "fail", "return"):
@@ -125,7 +136,9 @@ class PydanticAIToolset(AbstractToolset[Any]):
         self.on_error: OnError = on_error
         self.max_retries = max_retries
         self.strict = strict
+        self.target = target
         self.failures = failure_policy(expose_errors)
+        self._published: dict[str, dict[str, Any]] = {}  # name -> schema, when a view is sent
 
     @property
     def id(self) -> str | None:
@@ -152,12 +165,16 @@ class PydanticAIToolset(AbstractToolset[Any]):
         return {d.name: self._tool(d) for d in listed}
 
     def _tool(self, definition: ToolcDefinition) -> ToolsetTool[Any]:
+        schema = published_schema(definition)
+        if self.target is not None:
+            self._published[definition.name] = schema
+            schema = target_view(self.target, definition, schema)
         return ToolsetTool(
             toolset=self,
             tool_def=ToolDefinition(
                 name=definition.name,
                 description=definition.description,
-                parameters_json_schema=published_schema(definition),
+                parameters_json_schema=schema,
                 strict=self.strict,
                 metadata={"toolc": _metadata(definition)},
             ),
@@ -170,6 +187,9 @@ class PydanticAIToolset(AbstractToolset[Any]):
     ) -> Any:
         """Run the call on the toolc set: a pause is raised as pydantic-ai's
         (`ApprovalRequired`, `CallDeferred`), an error result as `on_error` says."""
+        published = self._published.get(name)
+        if published is not None:  # shown a view: its arguments as the published schema's
+            tool_args = canonical_arguments(published, tool_args)
         try:
             with calling(self.failures):
                 result = await self.toolset.call_tool(toolc_context(ctx), name, tool_args)

@@ -137,9 +137,20 @@ def diff_tool(tool: str, old: dict[str, Json], new: dict[str, Json]) -> list[Cha
             at.child("outputSchema"), old.get("outputSchema"), new.get("outputSchema")))
     for key in sorted((old.keys() | new.keys()) - _TOOL_KEYS):
         if (key in old) != (key in new) or not same(old.get(key), new.get(key)):
-            changes.append(rules.other(at, key, old.get(key), new.get(key),
+            changes.append(_view_record(at, key, old.get(key), new.get(key), key in old,
+                                        key in new) if key in _VIEW_KEYS else
+                           rules.other(at, key, old.get(key), new.get(key),
                                        key in old, key in new))
     return changes
+
+
+# What a target's view (toolc.publish.views) records beside its tool.
+_VIEW_KEYS = frozenset({"x-toolc-lowered", "x-toolc-unlowered", "x-toolc-target"})
+
+
+def _view_record(at: At, key: str, old: Json, new: Json, was: bool, is_: bool) -> Change:
+    message = f"{key} {rules.what_happened(old, new, was, is_)}"
+    return rules.emit(at.child(key), "VIEW_LOWERING_CHANGED", message, old, new)
 
 
 def _as_schema(value: Json) -> Json:

@@ -99,6 +99,9 @@ RULES: dict[str, DiffRule] = _catalogue(
     DiffRule("APPROVAL_ADDED", "Calls of the tool now pause for approval: callers that "
              "cannot approve (no elicitation, no deferred-call handling) can no longer "
              "run it.", W, W),
+    DiffRule("VIEW_LOWERING_CHANGED", "What a target's view says its lowering moved or "
+             "could not carry (`x-toolc-lowered`, `x-toolc-unlowered`) changed; the view's "
+             "schema itself is compared like any tool's.", I, I),
     DiffRule("OTHER_CHANGED", "A change no other rule classifies (an unknown keyword, "
              "`not`, `if`, `examples`, a remote `$ref`): review it by hand.", W, W),
     # The gate's own rules (toolc.diff.gate): about the pull request's pyproject.toml,

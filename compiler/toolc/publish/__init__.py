@@ -8,7 +8,9 @@ the golden files that hold it.
 - :mod:`.schema_refs`: ``$ref`` rewritten to resolve in the published document, never
   a URL fetched; :mod:`.schema_files`: the local schema files a ``$ref`` inlines;
 - :mod:`.json_documents`: loaded values made plain, JSON pointers and URI fragments;
-- :mod:`.golden`: the published tools -> golden files ``schemas/<module>/<tool>.json``.
+- :mod:`.golden`: the published tools -> golden files ``schemas/<module>/<tool>.json``;
+  :mod:`.views`: each provider target's view of them, lowered from the golden file
+  (``schemas/<module>/<target>/<tool>.json``).
 
 The checks judge the written schemas (:mod:`toolc.checks.project` writes each once) and
 :mod:`toolc.resolve` puts them in the IR; the golden files are written from the IR.
@@ -16,6 +18,14 @@ The checks judge the written schemas (:mod:`toolc.checks.project` writes each on
 
 from __future__ import annotations
 
-from .golden import SCHEMAS_DIR, golden_path, golden_text, publish_modules, publish_project
+from .golden import (
+    SCHEMAS_DIR,
+    golden_path,
+    golden_text,
+    module_files,
+    publish_modules,
+    publish_project,
+)
 
-__all__ = ["SCHEMAS_DIR", "golden_path", "golden_text", "publish_modules", "publish_project"]
+__all__ = ["SCHEMAS_DIR", "golden_path", "golden_text", "module_files", "publish_modules",
+           "publish_project"]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from json.encoder import encode_basestring
 from typing import Any
 
-from ..ir import ProjectIR
+from ..ir import ModuleIR, ProjectIR
 
 SCHEMAS_DIR = "schemas"
 
@@ -75,8 +75,14 @@ def golden_path(module: str, tool_name: str) -> str:
     return f"{SCHEMAS_DIR}/{module}/{tool_name}.json"
 
 
+def view_path(module: str, target: str, tool_name: str) -> str:
+    """A target's view of a tool: ``schemas/<module>/<target>/<tool>.json``."""
+    return f"{SCHEMAS_DIR}/{module}/{target}/{tool_name}.json"
+
+
 def publish_project(project: ProjectIR) -> dict[str, str]:
-    """Relative output path -> golden JSON text, for every exported tool of every module."""
+    """Relative output path -> golden JSON text, for every exported tool of every module
+    and each of its targets' views of them."""
     return {rel: text for files in publish_modules(project).values()
             for rel, text in files.items()}
 
@@ -90,8 +96,19 @@ def publish_modules(project: ProjectIR, given: Mapping[str, Mapping[str, str]] |
     found: dict[str, dict[str, str]] = {}
     for name, module in project.modules.items():
         kept = given.get(name)
-        found[name] = dict(kept) if kept is not None else {
-            golden_path(name, tool.name): golden_text(tool.published())
-            for tool in module.exported_tools}
+        found[name] = dict(kept) if kept is not None else module_files(module)
     return found
+
+
+def module_files(module: ModuleIR) -> dict[str, str]:
+    """One module's golden files: its exported tools, and its targets' views of them."""
+    files = {golden_path(module.name, tool.name): golden_text(tool.published())
+             for tool in module.exported_tools}
+    if module.targets:
+        # lazy: the lowering (toolc.publish.views), only for a module with targets
+        from .views import view_documents
+
+        for (target, name), view in view_documents(module).items():
+            files[view_path(module.name, target, name)] = golden_text(view)
+    return files
 

@@ -66,6 +66,8 @@ def environment_record(config: Config) -> dict[str, Any]:
             "format": config.format,  # `format: assert` changes the published schemas
             "budget": [config.token_budget, config.tool_budget, config.tool_search],
             "clients": [config.clients, config.server_name, config.server_names],
+            # the targets decide the findings and the views published beside the tools
+            "targets": [config.targets, sorted(config.refs.items())],
         },
     }
 

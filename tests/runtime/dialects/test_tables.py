@@ -37,6 +37,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "readOnly": {"type": "string", "readOnly": True},
     "writeOnly": {"type": "string", "writeOnly": True},
     "$comment": {"type": "string", "$comment": "for people"},
+    "$schema": {"type": "string", "$schema": "https://json-schema.org/draft/2020-12/schema"},
     "enum": {"enum": ["a", "b"]},
     "const": {"const": "a"},
     "minimum": {"type": "integer", "minimum": 1},

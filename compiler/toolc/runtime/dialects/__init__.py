@@ -9,15 +9,19 @@ its sources and the date it was checked (:mod:`.table` says what a row holds), a
 
 The build reports the findings at the spec lines (``toolc.checks.targets``); the OpenAI
 Agents adapter's ``strict_problems`` says the same findings as text; a target's view of
-a tool (a lowering) reads the same rows. Plain data and plain JSON: nothing here imports
-the compiler, a framework or a provider's SDK.
+a tool (:func:`lower_tool`, :mod:`.views`) is written by the same rows' lowerings, and
+:func:`canonical_arguments` maps a view's arguments back to the canonical schema's. Plain
+data and plain JSON: nothing here imports the compiler, a framework or a provider's SDK.
 """
 
 from __future__ import annotations
 
 from . import anthropic_strict, gemini, openai_strict
+from .arguments import canonical_arguments
+from .lowering import Moved
 from .rules import Finding, check_request, check_tool
 from .table import Fate, Limit, Lowering, Row, Target
+from .views import View, lower_tool, request_problems
 
 TARGETS: dict[str, Target] = {
     table.name: table
@@ -30,8 +34,13 @@ __all__ = [
     "Finding",
     "Limit",
     "Lowering",
+    "Moved",
     "Row",
     "Target",
+    "View",
+    "canonical_arguments",
     "check_request",
     "check_tool",
+    "lower_tool",
+    "request_problems",
 ]

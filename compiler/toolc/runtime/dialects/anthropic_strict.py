@@ -77,7 +77,8 @@ TABLE = Target(
                                  "into it are left dangling", "use `$defs`", Lowering.REF,
                                  SDK),
         "$comment": described(_SDK_MOVES + " (a comment for people becomes text for the "
-                              "model)", "remove the comment", source=SDK),
+                              "model)", "remove the comment", Lowering.DROP, SDK),
+        "$schema": rejected(*_unsupported("`$schema` declarations"), Lowering.DROP, SDK),
     },
     other=rejected(_UNSUPPORTED, _FIX),
     formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname", "uri",
@@ -108,6 +109,11 @@ TABLE = Target(
     recursion=rejected("recursive schemas are not supported in strict mode",
                        "bound the nesting (a type per level), or leave anthropic-strict "
                        "out of `targets`", Lowering.NO, DOCS),
+    untyped=rejected("the Anthropic SDK's strict transform needs every schema to say its "
+                     "kind: a `type` it knows, `enum`, `const`, `anyOf`, `oneOf`, `allOf` "
+                     "or `$ref` (it refuses any other)", "give the schema a `type` (a list "
+                     "of types for several), or leave anthropic-strict out of `targets`",
+                     Lowering.NO, SDK),
     tool_name=r"^[a-zA-Z0-9_-]{1,128}$",
     tool_name_row=rejected("tool names match ^[a-zA-Z0-9_-]{1,128}$",
                            "rename the tool, or give a `prefix`/`names` that fits",

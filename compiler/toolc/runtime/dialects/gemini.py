@@ -52,6 +52,10 @@ TABLE = Target(
                              "say the examples in the description"),
         "exclusiveMinimum": rejected(_UNKNOWN, "use `minimum`, or say it in the description"),
         "exclusiveMaximum": rejected(_UNKNOWN, "use `maximum`, or say it in the description"),
+        "$schema": rejected(_UNKNOWN, "a view drops it (it says which draft, not what the "
+                            "arguments are)", Lowering.DROP),
+        "$comment": rejected(_UNKNOWN, "a view drops it (a comment for people)",
+                             Lowering.DROP),
     },
     other=rejected(_UNKNOWN, _FIX),
     formats=frozenset({"enum", "date-time", "date", "email", "byte", "password", "float",

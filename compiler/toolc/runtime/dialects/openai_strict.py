@@ -43,6 +43,10 @@ TABLE = Target(
         "default": rejected("strict mode does not permit 'default' (every property is "
                             "required there, so a default never applies)",
                             "say the default in the description", Lowering.DESCRIBE),
+        "$schema": rejected(_NOT_PERMITTED, "a view drops it (it says which draft, not "
+                            "what the arguments are)", Lowering.DROP),
+        "$comment": rejected(_NOT_PERMITTED, "a view drops it (a comment for people)",
+                             Lowering.DROP),
     },
     other=rejected(_NOT_PERMITTED, _DESCRIBE, Lowering.DESCRIBE),
     formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname",

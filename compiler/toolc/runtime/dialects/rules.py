@@ -143,7 +143,10 @@ class _Walk:
 
     def _keyword(self, key: str, value: Any, ptr: str) -> None:
         target, at = self.target, f"{ptr}/{_token(key)}"
-        row = target.row(key)
+        # draft-07's tuple `items` is 2020-12's `prefixItems` (and `items: false` says
+        # what follows one), whatever the target calls them
+        tuple_items = key == "items" and isinstance(value, (list, bool))
+        row = target.row("prefixItems" if tuple_items else key)
         if row.fate is not Fate.KEPT:
             self.found.append(_finding(target, "keyword", row, at, key))
             return

@@ -45,6 +45,7 @@ class Lowering(enum.Enum):
     CLOSE = "close"           # the object written with additionalProperties: false
     NULLABLE = "nullable"     # a type list with null written as OpenAPI's nullable
     INLINE = "inline"         # a $ref written out in place
+    ALL_OF = "all-of"         # a node of several kinds written as allOf, one branch each
     REF = "ref"               # $ref/$defs written as the target's own ref/defs
     RENAME = "rename"         # a name the target refuses mapped to one it takes
     STRINGS = "strings"       # enum values written as strings (Gemini's `format: enum`)
@@ -123,6 +124,8 @@ class Target:
     root_any_of: Row | None = None       # an input schema with `anyOf` at its root
     local_refs: Row | None = None        # a `$ref` that is not `#...` in the document
     recursion: Row | None = None         # a schema that refers to itself (None: allowed)
+    untyped: Row | None = None           # a schema of no kind the target can write
+                                         # (no type, enum, const, union or $ref)
     tool_name: str = ""                  # a regular expression a tool's name must match
     tool_name_row: Row | None = None
     property_name: str = ""              # one a property's name must match ("": any)
