@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from toolc.adapters._common import (
+    FrameworkClient,
     approval_names,
     calling,
     failure_policy,
@@ -71,6 +72,8 @@ STRICT_FORMATS = frozenset({
     "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
 })
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
+# A call's RunContext.client: no elicitation or sampling in an SDK run
+CLIENT = FrameworkClient("an OpenAI Agents SDK run")
 
 
 def strict_problems(schema: Mapping[str, Any]) -> list[str]:
@@ -173,7 +176,7 @@ def _function_tool(
             return f"Invalid arguments: not JSON: {exc}"
         if not isinstance(args, dict):
             return "Invalid arguments:\n- (arguments): not an object"
-        run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id)
+        run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id, client=CLIENT)
         if approval:  # the SDK calls a needs_approval tool only once it is approved
             run_ctx = run_ctx.resume(approvals={ctx.tool_call_id: Approved()})
         with calling(failures):

@@ -11,6 +11,8 @@
   (its traceback logged under that ref) unless `expose_errors=True`.
 - Approval-required calls ask the user through MCP elicitation (`approval.py`); external
   tools cannot run here: an error result says so.
+- A handler's `RunContext.client` is the call's MCP client (`served_client.py`): progress,
+  log messages (`logging/setLevel` served for them), elicitation, sampling, cancellation.
 - After each call the server lists the tools again; when a filtered or prepared set
   changed the list, clients hear `notifications/tools/list_changed`: declared as the
   `tools.listChanged` capability and sent on the connection before 2026-07-28, and
@@ -55,6 +57,7 @@ from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult
 from toolc.runtime.server.approval import Approvals
+from toolc.runtime.server.served_client import InputRequired, LogLevels, Questions, ServedClient
 from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
 
 logger = logging.getLogger("toolc.runtime")
@@ -126,6 +129,10 @@ def to_mcp_server(
         on_subscriptions_listen=ListenHandler(bridge.bus),
     )
     server.middleware.append(bridge.keep_definitions)
+    # (added, not passed to the constructor: that warns that logging is deprecated from
+    # 2026-07-28, where the SDK does not route the method anyway)
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams,
+                               bridge.levels.on_set_level)
     server.bridge = bridge
     return server
 
@@ -156,6 +163,8 @@ class _Bridge:
         self.fixed: bool | None = None  # True: no call can change the listing
         self._last: tuple[list[ToolDefinition], list[dict[str, Any]]] = ([], [])
         self.approvals = Approvals()
+        self.levels = LogLevels()        # what each connection asked to hear
+        self.questions = Questions()     # a handler's questions, from 2026-07-28
         self.deps_factory: Callable[[], Any] | None = None
         # Each session's deps, forgotten with the session.
         self._session_deps: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
@@ -251,20 +260,25 @@ class _Bridge:
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> dict[str, Any] | types.InputRequiredResult:
         self.step += 1
+        params, asked = self.questions.resume(params)  # (2026-07-28: answers carried)
         name, args = params.name, params.arguments or {}
         deps = self.deps if self.deps_factory is None else self.deps_of(_session_of(ctx))
         run_ctx = RunContext(deps=deps, step=self.step,
-                             tool_call_id=None if ctx.request_id is None else str(ctx.request_id))
+                             tool_call_id=None if ctx.request_id is None else str(ctx.request_id),
+                             client=ServedClient(ctx, self.levels, asked))
         # (the failure policy set by hand, not by a context manager: this runs at every
         # served call, and the calls it makes cost as much as the rest of toolc's share)
         token = POLICY.set(self.failures)
         try:
-            result = await self._call(run_ctx, name, args)
-        except ApprovalRequiredError as paused:  # (the policy still applies to approving)
-            outcome = await self.approvals.approve(ctx, params, run_ctx, paused, self._call)
-            if isinstance(outcome, types.InputRequiredResult):
-                return outcome
-            result = outcome
+            try:
+                result = await self._call(run_ctx, name, args)
+            except ApprovalRequiredError as paused:  # (the policy still applies to approving)
+                outcome = await self.approvals.approve(ctx, params, run_ctx, paused, self._call)
+                if isinstance(outcome, types.InputRequiredResult):
+                    return outcome
+                result = outcome
+        except InputRequired as pending:  # 2026-07-28: the handler asked the client
+            return self.questions.ask(params, pending, asked)
         finally:
             POLICY.reset(token)
         if self.listed is not None and self.fixed is not True:  # (no await when fixed)
