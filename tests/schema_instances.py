@@ -48,7 +48,7 @@ def resolve_ref(ref: str, defs: dict[str, Any]) -> Schema:
     name = ref.removeprefix("#/$defs/")
     if name != ref and "/" not in name and name in defs:
         return defs[name]
-    from toolc.model.refs import lookup
+    from toolc.publish.json_documents import lookup
 
     found, target = lookup(defs.get(DOCUMENT), ref.removeprefix("#"))
     if ref.startswith("#") and found:

@@ -27,6 +27,7 @@ output = "out"
 python-path = ["src"]
 format = "assert"
 serve-deps = "app.deps:make"
+targets = ["gemini", "openai-strict", "gemini"]
 [tool.toolc.severity]
 TC201 = "warning"
 unportable-name = "off"
@@ -40,6 +41,7 @@ severity = {FORMAT_ADDED = "info"}
     assert config.python_path == (root.resolve() / "src",)
     assert config.format == "assert"
     assert config.serve_deps == "app.deps:make"
+    assert config.targets == ("gemini", "openai-strict")
     assert config.severities == {"TC201": Severity.WARNING, "TC302": Severity.OFF}
     assert config.diff == {"severity": {"FORMAT_ADDED": "info"}}
 
@@ -56,6 +58,10 @@ severity = {FORMAT_ADDED = "info"}
         ('[tool.toolc]\nformat = "strict"', 'format must be "annotate" or "assert"', 5),
         ('[tool.toolc]\nserve-deps = "app.deps"', 'serve-deps must be "package.module:factory"', 5),
         ('[tool.toolc]\nserve-deps = ["a:b"]', 'serve-deps must be "package.module:factory"', 5),
+        ('[tool.toolc]\ntargets = ["openai"]', ("unknown target 'openai' in [tool.toolc] "
+         "targets (did you mean 'openai-strict'?); known: openai-strict, anthropic-strict, "
+         "gemini"), 5),
+        ('[tool.toolc]\ntargets = "gemini"', "targets must be a list of target names", 5),
     ],
 )
 def test_bad_config_is_a_located_error(tmp_path: Path, table: str, message: str,

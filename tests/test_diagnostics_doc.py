@@ -66,7 +66,8 @@ validate` then fold them into one line per pinned server (``toolset 'server': 14
 pinned tool(s), 68 finding(s) about the server (TC201 x40, TC221 x28): see `toolc
 validate --vendor` ``), and `--vendor` lists them in full, in every format. An error
 is never folded (a pinned tool whose name or schema cannot be published fails the build
-at its line), nor, under `--strict`, a warning. See
+at its line), nor, under `--strict`, a warning, nor anything that hides text or speaks
+to the model (TC701-TC705). See
 [import.md](import.md#findings-about-the-server).
 
 """

@@ -43,7 +43,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("toolc.pipeline", "toolc.specs"),  # a build's stages in order; a project's specs
     ("toolc.frontend", "toolc.loader", "toolc.syntax_errors", "toolc.model", "toolc.checks",
      "toolc.resolve", "toolc.publish", "toolc.generate", "toolc.budget", "toolc.diff",
-     "toolc.certify", "toolc.output", "toolc.report"),  # the stages
+     "toolc.certify", "toolc.output", "toolc.report",
+     "toolc.formatting"),  # the stages, and the formatter (it reads with the loader)
     ("toolc.config", "toolc.diagnostics", "toolc.suppressions", "toolc.ir", "toolc.graphs",
      "toolc.scalars", "toolc.schema_typing", "toolc.python_source", "toolc.collector",
      "toolc.file_events", "toolc.untrusted"),  # the records and tools every stage shares

@@ -82,8 +82,22 @@ def test_the_hooks_fail_on_a_broken_spec_and_a_stale_output(repo: Path) -> None:
     spec.write_text(spec.read_text().replace("workbench.main]", "workbench.mian]"))
     result = pre_commit(repo, "specs/showcase.toolc.yaml")
     assert result.returncode == 1
-    assert "specs/showcase.toolc.yaml:87:" in result.stdout and "TC306" in result.stdout
+    assert "specs/showcase.toolc.yaml:65:" in result.stdout and "TC306" in result.stdout
     spec.write_text(spec.read_text().replace("workbench.mian]", "workbench.main]")
                     .replace("A tour of every toolset kind", "A tour of each toolset kind"))
     result = pre_commit(repo, "specs/showcase.toolc.yaml")
     assert result.returncode == 1 and "out of date" in result.stdout
+
+
+def test_the_fmt_hook_formats_a_staged_spec_and_stops_the_commit(repo: Path) -> None:
+    spec = repo / "specs" / "workbench.toolc.yaml"
+    formatted = spec.read_text()
+    spec.write_text(formatted.replace("  main: {kind: prefixed, inner: app, prefix: wb_}",
+                                      "  main:\n    prefix: wb_\n    inner: app\n"
+                                      "    kind: prefixed"))
+    result = pre_commit(repo, "specs/workbench.toolc.yaml")
+    assert result.returncode == 1
+    assert "toolc fmt" in result.stdout and "files were modified by this hook" in result.stdout
+    assert "reformatted specs/workbench.toolc.yaml" in result.stdout
+    assert spec.read_text() == formatted
+    assert pre_commit(repo, "specs/workbench.toolc.yaml").returncode == 0

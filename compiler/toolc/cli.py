@@ -83,6 +83,34 @@ def build(check: bool, write: bool, certify: bool, fmt: str, strict: bool, live:
                        fail_on=fail_on, vendor=vendor))
 
 
+@main.command("fmt")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--check", is_flag=True,
+              help="Write nothing; exit 1 and list the specs that would change.")
+@click.option("--diff", is_flag=True, help="With --check (implied): show how, as a unified diff.")
+def fmt_(paths: tuple[str, ...], check: bool, diff: bool) -> None:
+    """Write specs (default: the configured folder's) in the canonical layout: key order,
+    indentation, flow or block by length, quotes only where YAML needs them; comments and
+    meaning kept."""
+    # lazy: loads yaml, 10 more toolc modules, only when this runs
+    from .commands.fmt import run_fmt
+
+    sys.exit(run_fmt(paths, check=check, diff=diff, color=_color()))
+
+
+@main.command()
+@click.option("--module", "module", metavar="NAME", help="Only the handlers of this spec module.")
+@click.option("--write", is_flag=True,
+              help="Append them to their modules (created when missing) instead of printing.")
+def stubs(module: str | None, write: bool) -> None:
+    """Print the handler functions the specs name that do not exist yet (TC340, TC341),
+    each with its tool's Protocol signature and description; --write adds them."""
+    # lazy: loads pydantic, yaml, jinja2, only when this runs
+    from .commands.stubs import run_stubs
+
+    sys.exit(run_stubs(module, write=write, color=_color()))
+
+
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""

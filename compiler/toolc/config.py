@@ -10,6 +10,7 @@ token-budget = 15000         # warn when an export loads more tokens upfront (TC
 tool-budget = 40             # ... or more tools (TC513)
 tool-search = false          # whether clients defer MCP tools; default: the clients' own
 clients = ["claude", "openai"]   # names are checked as these clients see them
+targets = ["openai-strict"]      # model APIs every export is checked for (default: none)
 # server-name = "desk"       # the server name clients give (Claude: mcp__desk__<tool>),
                              # or a table {module = "name"}; default: the module's name
 serve-deps = "app.deps:make" # `toolc serve`: called per client session for the RunContext deps
@@ -44,7 +45,8 @@ from .diagnostics import RULES, DiagnosticBag, Severity, Span, SpecError, fail
 from .untrusted import FileRefused, read_untrusted
 
 _KNOWN = ("specs", "output", "python-path", "format", "severity", "per-file-severity", "diff",
-          "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps")
+          "token-budget", "tool-budget", "tool-search", "clients", "server-name", "serve-deps",
+          "targets")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,9 @@ CLIENT_PROFILES = {
     "openai": ClientProfile(False, "loads every tool upfront"),
 }
 CLIENTS = tuple(CLIENT_PROFILES)
+# The provider dialects (toolc.runtime.dialects.TARGETS; tests/test_config.py holds them
+# equal): listed here so that reading the configuration imports no table.
+TARGET_NAMES = ("openai-strict", "anthropic-strict", "gemini")
 # A server name as a client config's key can give it and Claude's tool names can hold it.
 SERVER_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # The budget's defaults, from Anthropic's tool-search figures: fifty tools cost 10-20k
@@ -89,6 +94,7 @@ class Config:
     tool_budget: int = TOOL_BUDGET              # upfront tools per export (TC513)
     tool_search: bool | None = None             # `tool-search`; None: the clients' default
     clients: tuple[str, ...] = CLIENTS          # client profiles names are checked for
+    targets: tuple[str, ...] = ()               # provider dialects exports are checked for
     server_name: str | None = None              # every module's server name, if given
     server_names: dict[str, str] = field(default_factory=dict)  # per module
     source: Path | None = None                  # the pyproject.toml read, if any
@@ -240,6 +246,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
     if tool_search is not None and not isinstance(tool_search, bool):
         fail("TC901", "[tool.toolc] tool-search must be true or false", where("tool-search"))
     clients = _clients(table.get("clients", list(CLIENTS)), where)
+    targets = _names(table.get("targets", []), "targets", TARGET_NAMES, where)
     server_name, server_names = _server_names(table.get("server-name"), where)
     for spec in specs_list:
         _inside_project(root, spec, "specs", where, allow_root=True)
@@ -260,6 +267,7 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
         tool_budget=tool_budget,
         tool_search=tool_search,
         clients=clients,
+        targets=targets,
         server_name=server_name,
         server_names=server_names,
         source=source,
@@ -269,14 +277,20 @@ def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:
 
 
 def _clients(value: Any, where: _Locator) -> tuple[str, ...]:
+    return _names(value, "clients", CLIENTS, where)
+
+
+def _names(value: Any, key: str, known: tuple[str, ...], where: _Locator) -> tuple[str, ...]:
+    """A list of names from ``known`` (``clients``, ``targets``), each once."""
+    what = key.removesuffix("s")
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        fail("TC901", "[tool.toolc] clients must be a list of client names", where("clients"))
+        fail("TC901", f"[tool.toolc] {key} must be a list of {what} names", where(key))
     for name in value:
-        if name not in CLIENTS:
-            close = difflib.get_close_matches(name, CLIENTS, n=1)
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            fail("TC901", f"unknown client '{name}' in [tool.toolc] clients{hint}; known: "
-                 + ", ".join(CLIENTS), where("clients"))
+            fail("TC901", f"unknown {what} '{name}' in [tool.toolc] {key}{hint}; known: "
+                 + ", ".join(known), where(key))
     return tuple(dict.fromkeys(value))
 
 

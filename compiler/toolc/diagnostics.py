@@ -108,7 +108,8 @@ E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # The catalogue. Codes are stable: never renumber, only add. Families:
 # TC0xx input and YAML, TC1xx structure, TC2xx schemas, TC3xx names and references,
-# TC4xx composition, TC5xx build and certification, TC9xx configuration.
+# TC4xx composition, TC5xx build and certification, TC6xx provider targets, TC7xx the
+# text the model reads, TC9xx configuration.
 RULES: dict[str, Rule] = _rules(
     ("TC001", "unreadable-file", E, "The spec file cannot be read, or is not UTF-8 text."),
     ("TC002", "file-too-large", E, "A spec file over 10 MiB is refused before parsing."),
@@ -188,6 +189,19 @@ RULES: dict[str, Rule] = _rules(
     ("TC513", "tool-budget", W, "An export loads more tools upfront than `tool-budget`."),
     ("TC514", "few-tools-searched", I, "Tool search defers the tools of an export of fewer than about ten, where loading them upfront is faster."),
     ("TC520", "renamed-from-unknown", W, "A new tool's `renamed_from` names no tool of the golden files it is compared with, or one still published: the diff shows a removal and an addition."),
+    ("TC601", "target-rejects-keyword", E, "A configured target (`targets`) refuses a keyword or keyword value of an exported tool: the request would fail."),
+    ("TC602", "target-changes-schema", W, "A configured target would silently drop, move into the description or change part of an exported tool: the model reads something else."),
+    ("TC603", "target-open-object", E, "A configured target needs every object closed (`additionalProperties: false`)."),
+    ("TC604", "target-optional-property", E, "A configured target needs every property of an object in `required` (OpenAI strict)."),
+    ("TC605", "target-schema-limit", E, "An exported tool's schema passes a bound of a configured target (properties, nesting, enum values, characters)."),
+    ("TC606", "target-request-limit", E, "An export passes a configured target's bound on one request (strict tools, optional or union parameters)."),
+    ("TC607", "target-name", E, "A published tool or parameter name a configured target refuses."),
+    ("TC608", "target-reference", E, "A `$ref` a configured target cannot follow: a recursive schema, or a reference out of the document."),
+    ("TC701", "bidi-control", E, "A bidirectional control character in a text the model reads: it reads otherwise than it is stored."),
+    ("TC702", "invisible-character", E, "A zero-width or other invisible character in a text the model reads, which a reviewer does not see."),
+    ("TC703", "tag-character", E, "Unicode tag characters (U+E0000 block) in a text the model reads: ASCII hidden from every reader but the model."),
+    ("TC704", "html-comment", W, "An HTML comment in a text the model reads: hidden where the text is rendered."),
+    ("TC705", "instruction-phrase", W, "A text the model reads holds an instruction aimed at the model (\"ignore previous instructions\", \"do not tell the user\", `<IMPORTANT>`)."),
     ("TC901", "bad-config", E, "`[tool.toolc]` in pyproject.toml is not valid."),
     ("TC902", "path-outside-project", E, "`specs` or `output` in `[tool.toolc]` lies outside the project (links resolved)."),
 )
@@ -210,6 +224,9 @@ class Suppression:
 # codes is judged by them (``judge_suppressions``), not at the end of the analysis.
 LATE_CODES = frozenset({"TC501", "TC502", "TC503", "TC512", "TC513", "TC514", "TC520"})
 CERTIFY_CODES = frozenset({"TC501", "TC502", "TC503"})
+# What hides text from a reviewer or speaks to the model: never folded into the line of
+# an imported server (toolc.report.vendored), whatever its severity.
+TEXT_CODES = frozenset({"TC701", "TC702", "TC703", "TC704", "TC705"})
 # Found by comparing with the golden files a writing build replaces, which it then
 # replaces: what the next build compares with is another base, so never said again from
 # a record.

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from .checks import ClientView, Project, UnreadSpecs, run_checks
 from .checks.project import HELD_BACK
-from .diagnostics import LATE_CODES, DiagnosticBag
+from .checks.targets import TARGET_CODES, check_targets
+from .checks.texts import check_texts
+from .diagnostics import LATE_CODES, TEXT_CODES, DiagnosticBag
 from .ir import ProjectIR, SpecInputs
 from .loader import LoadedFile
 from .model.errors import reset_suggestions
@@ -36,7 +38,8 @@ def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedM
 def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None = None, *,
             formats: str = "annotate", python_path: tuple[Path, ...] = (),
             clients: ClientView | None = None,
-            unread: Mapping[str, str] | None = None) -> ProjectIR | None:
+            unread: Mapping[str, str] | None = None,
+            targets: tuple[str, ...] = ()) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
     ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
@@ -45,19 +48,27 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     (statically: nothing is imported); ``clients`` the client profiles names are checked
     for (default: claude and openai, servers named after modules). ``unread``: the specs
     that could not be loaded (as shown -> what of their text was read), whose errors are
-    in ``bag`` already: what follows from them elsewhere is held back, and said there."""
+    in ``bag`` already: what follows from them elsewhere is held back, and said there.
+    ``targets``: the provider dialects every export is checked for (a module's own
+    ``targets:`` replaces them). The texts the model reads and the targets are checked
+    on the resolved tools, once the checks found no error."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     reset_suggestions()  # near misses are suggested within a budget per analysis
     waiting = UnreadSpecs.of(unread) if unread else None
     project = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
     if waiting is not None:
         say_held_back(bag, waiting)
+    ir = None
+    if not bag.has_errors:
+        ir = dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+        check_texts(ir, project.modules, bag)
+        check_targets(ir, project.modules, targets, bag)
     # Every rule of the front end has spoken: a suppression of one that suppressed
-    # nothing is reported (those of later stages, when they have run).
-    bag.judge_suppressions(lambda code: code not in LATE_CODES)
-    if bag.has_errors:
-        return None
-    return dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
+    # nothing is reported (those of later stages, when they have run; those of the
+    # checks on the resolved tools only when they ran).
+    bag.judge_suppressions(lambda code: code not in LATE_CODES and (
+        ir is not None or code not in TARGET_CODES | TEXT_CODES))
+    return None if bag.has_errors else ir
 
 
 def say_held_back(bag: DiagnosticBag, unread: UnreadSpecs) -> None:

@@ -79,6 +79,19 @@ class ToolIR:
     renamed_from: str | None = None
     renamed_from_span: Span | None = None
 
+    def span_at(self, pointer: str) -> Span:
+        """Where the spec writes what ``pointer`` (into the published tool) finds: the
+        nearest node or keyword at or above it that the spec writes (a description: its
+        text), else the tool."""
+        if pointer == "/name":
+            return self.name_span or self.span
+        while pointer:
+            span = self.description_spans.get(pointer) or self.spec_spans.get(pointer)
+            if span is not None:
+                return span
+            pointer = pointer[:pointer.rindex("/")]
+        return self.span
+
     def published(self) -> dict[str, JSON]:
         """The tool as MCP ``tools/list`` shows it: the runtime's wire shape
         (:func:`toolc.runtime.definition.published_tool`), with the approval marker in

@@ -91,6 +91,14 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
     or a FIFO, and neither may be read, nor echoed in a diagnostic.
     """
     shown = display or path
+    loaded = (parse or load_bytes)(read_bytes(path, shown, root), shown)
+    loaded.origin = path
+    return loaded
+
+
+def read_bytes(path: str, shown: str, root: str | None = None) -> bytes:
+    """The bytes of a spec file (at most ``MAX_BYTES``), read as :func:`load_file` reads
+    them: a regular file, through a link only to a file inside ``root``."""
     problem = link_problem(path, root)
     if problem is not None:
         fail("TC010", f"{shown} {problem}", Span(shown, 1, 1))
@@ -98,7 +106,7 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
     # opening it (one put there in between is refused). Without waiting for a FIFO.
     target = os.path.realpath(path) if root is not None else path
     try:
-        raw = read_untrusted(target, MAX_BYTES, follow=root is None)
+        return read_untrusted(target, MAX_BYTES, follow=root is None)
     except FileRefused as exc:
         if exc.kind == "large":
             fail("TC002", f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB",
@@ -106,9 +114,6 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
         fail("TC010", f"{shown} {exc.why}; a spec must be one", Span(shown, 1, 1))
     except OSError as exc:
         fail("TC001", f"cannot read {shown}: {exc.strerror or exc}", Span(shown, 1, 1))
-    loaded = (parse or load_bytes)(raw, shown)
-    loaded.origin = path
-    return loaded
 
 
 def link_problem(path: str, root: str | None) -> str | None:
@@ -376,4 +381,4 @@ def spans_at(data: Any, path: tuple[Any, ...]) -> tuple[Span | None, Span | None
 
 
 __all__ = ["LoadedFile", "SpecError", "YList", "YMap", "load_bytes", "load_file", "load_text",
-           "spans_at"]
+           "read_bytes", "spans_at"]

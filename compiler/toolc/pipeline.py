@@ -125,7 +125,9 @@ def schema_changes(config: Config, old: ToolSet, new: ToolSet,
     declared = renames.declared(project)
     own = Policy.from_config(config.diff)
     judging = own if base is None else base.judging(own)
-    changes = diff_tools(old, new, judging, renames.renames(declared))
+    pinned = renames.pinned_keys(project)  # a pin its server renamed is a rename too
+    moved = {**renames.pinned_renames(pinned, old, new), **renames.renames(declared)}
+    changes = diff_tools(old, new, judging, moved, pinned)
     placed = rows(with_places(changes, project), definitions(project), (old.texts, new.texts))
     found = SchemaDiff(placed, old, new, problems=renames.problems(declared, old, new))
     if base is not None:

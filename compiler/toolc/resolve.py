@@ -35,7 +35,6 @@ from .ir import (
 )
 from .loader import YMap
 from .model.parse import ParsedModule
-from .model.refs import to_json
 from .model.tools import ExternalToolSpec, PinnedToolSpec, ToolSpec, search_meta
 from .model.toolsets import (
     ApprovalRequiredToolset,
@@ -51,7 +50,8 @@ from .model.toolsets import (
     ToolsetSpec,
     WrapperToolset,
 )
-from .model.written import raw_description_spans, raw_node_spans
+from .publish.json_documents import to_json
+from .publish.written import raw_description_spans, raw_node_spans
 from .runtime.metakeys import ALWAYS_LOAD
 
 IMPLICIT_EXPORT = "toolset"

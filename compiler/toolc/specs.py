@@ -112,7 +112,8 @@ def compile_specs(config: Config, paths: Sequence[Path] = (),
         progress(f"checking {len(loaded)} spec(s)")
     view = ClientView(config.clients, config.server_name, config.server_names)
     project = analyse(loaded, bag, config.root, formats=config.format,
-                      python_path=config.python_path, clients=view, unread=unread)
+                      python_path=config.python_path, clients=view, unread=unread,
+                      targets=config.targets)
     if taken is not None and bag.has_errors:
         return compile_specs(config, paths, progress)
     compiled.project = None if bag.has_errors else project

@@ -27,6 +27,18 @@ tools:
 """
 
 
+def committed_project(root: Path, spec: str, text: str) -> Path:
+    """``root`` as a project of one spec (``specs/<spec>``), built and committed in a new
+    git repository: the base of the next comparison. The caller is in ``root``."""
+    (root / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    (root / "specs").mkdir()
+    (root / "specs" / spec).write_text(text)
+    assert build() == 0
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "base")
+    return root
+
+
 def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 

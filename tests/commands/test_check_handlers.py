@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import io
+import os
 import shutil
 import subprocess
 import sys
@@ -108,6 +109,16 @@ def test_each_wrong_handler_predicate_and_wrapper_is_reported_at_its_def(project
     assert "generated/wrong.py:" not in "".join(line.split(": ")[0] for line in out.splitlines())
 
 
+def rewrite(path: Path, text: str) -> None:
+    """Write ``text`` so that mypy's cache sees the change: it takes a file whose size
+    and whole-second mtime are as cached for unchanged, and ``int``/``str`` are the same
+    length, so each rewrite moves the mtime on by a second of its own."""
+    before = path.stat().st_mtime_ns if path.exists() else 0
+    path.write_text(text)
+    later = max(path.stat().st_mtime_ns, before + 1_000_000_000)
+    os.utime(path, ns=(later, later))
+
+
 def test_init_mypy_config_covers_a_new_spec_and_handler_package(project: Path) -> None:
     """`toolc init`'s `files` names folders, not handler modules: a second spec whose
     handlers live in a new package is checked by plain mypy and by check-handlers."""
@@ -116,7 +127,7 @@ def test_init_mypy_config_covers_a_new_spec_and_handler_package(project: Path) -
     (project / "billing").mkdir()
     (project / "billing" / "__init__.py").write_text("")
     handlers = project / "billing" / "handlers.py"
-    handlers.write_text(BILLING_CODE.format(invoice="int"))
+    rewrite(handlers, BILLING_CODE.format(invoice="int"))
     assert build() == 0
     mypy = subprocess.run([sys.executable, "-m", "mypy"], cwd=project, capture_output=True,
                           text=True, timeout=600, check=False)
@@ -128,14 +139,14 @@ def test_init_mypy_config_covers_a_new_spec_and_handler_package(project: Path) -
                   '"str", expected "int")  [return-value]')
     assert code == 1 and out.splitlines() == [
         body_error, "every handler fits its tool; mypy found 1 other error(s)"]
-    handlers.write_text(BILLING_CODE.format(invoice="str").replace("return str(amount)",
-                                                                   "return round(amount)"))
+    rewrite(handlers, BILLING_CODE.format(invoice="str").replace("return str(amount)",
+                                                                  "return round(amount)"))
     code, out, _ = run()
     assert code == 1 and out.startswith(
         "billing/handlers.py:12:1: error: 'billing.handlers:invoice_total' does not have "
         "the type the spec gives it, InvoiceTotalHandler (generated/billing.py:")
-    handlers.write_text(BILLING_CODE.format(invoice="int").replace("return str(amount)",
-                                                                   "return round(amount)"))
+    rewrite(handlers, BILLING_CODE.format(invoice="int").replace("return str(amount)",
+                                                                  "return round(amount)"))
     clean = "every handler fits its tool: mypy found no error in generated/ and the modules"
     assert run()[:2] == (0, clean + " it imports\n")
 

@@ -54,11 +54,11 @@ def test_only_the_named_files_problems_are_reported(bundled: Path) -> None:
 
 def test_a_cross_file_problem_the_named_file_causes_is_reported(bundled: Path) -> None:
     """Renaming workbench's toolset breaks showcase: validating workbench says so."""
-    edit(bundled / "specs" / "workbench.toolc.yaml", "  main:  {kind: prefixed",
-         "  primary:  {kind: prefixed")
+    edit(bundled / "specs" / "workbench.toolc.yaml", "  main: {kind: prefixed",
+         "  primary: {kind: prefixed")
     edit(bundled / "specs" / "workbench.toolc.yaml", "export: main", "export: primary")
     code, out = validate("specs/workbench.toolc.yaml")
-    assert code == 1 and "specs/showcase.toolc.yaml:87:" in out and "workbench.main" in out
+    assert code == 1 and "specs/showcase.toolc.yaml:65:" in out and "workbench.main" in out
 
 
 def test_a_named_file_outside_the_spec_folder_is_checked_with_the_project(

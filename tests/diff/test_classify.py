@@ -24,7 +24,12 @@ ONE_SIDED = {"TOOL_REMOVED", "TOOL_ADDED", "OUTPUT_SCHEMA_ADDED", "OUTPUT_SCHEMA
 
 
 def changes_of(case: str) -> list[Change]:
-    return diff_tools(load_folder(FIXTURES / case / "old"), load_folder(FIXTURES / case / "new"))
+    """The case's changes; ``pinned.txt`` lists the new side's tools pinned from an MCP
+    server (a build knows them from its specs, golden files alone do not say)."""
+    listed = FIXTURES / case / "pinned.txt"
+    pinned = listed.read_text("utf-8").split() if listed.is_file() else ()
+    return diff_tools(load_folder(FIXTURES / case / "old"), load_folder(FIXTURES / case / "new"),
+                      pinned=pinned)
 
 
 SCHEMA_RULES = sorted(set(RULES) - POLICY_RULES)  # the others: tests/commands/test_gate.py

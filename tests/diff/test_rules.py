@@ -23,6 +23,7 @@ EXTRA = {"OUTPUT_SCHEMA_ADDED": (I, I), "OUTPUT_SCHEMA_REMOVED": (E, E),
          "META_CHANGED": (I, I), "OTHER_CHANGED": (W, W),
          "APPROVAL_REMOVED": (E, E), "APPROVAL_ADDED": (W, W),
          "TOOL_RENAMED": (E, E),  # issue 22: breaking by default
+         "PINNED_DESCRIPTION_CHANGED": (W, W),  # issue 26: a rug pull stands out
          # the gate's own (toolc.diff.gate): a pull request's changes to its rules
          "POLICY_WEAKENED": (E, E), "POLICY_TIGHTENED": (I, I), "ACCEPTANCE_ADDED": (I, I)}
 

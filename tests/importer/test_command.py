@@ -27,6 +27,7 @@ from net_support import refusing_port
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import
 from toolc.commands.validate import validate
+from toolc.formatting import format_text
 from toolc.importer.yamlout import first_difference
 
 IMPORT = {"stdio": None, "http": None, "saved": None, "config_file": None, "module": None,
@@ -64,7 +65,7 @@ def test_stdio_import_builds_offline_and_serves_back_the_servers_json(project: P
     assert out.startswith("wrote specs/thirdparty.toolc.yaml")
     # Pinned tools are someone else's: undescribed properties are warnings about the
     # server, said once by rule (tests/report/test_vendored.py), located on --vendor.
-    assert "specs/thirdparty.toolc.yaml:7:3: toolset 'server' pins 4 tool(s);" in out
+    assert "specs/thirdparty.toolc.yaml:8:3: toolset 'server' pins 4 tool(s);" in out
     assert "x TC201 missing-description" in out and "warning[" not in out
     assert "specs/thirdparty.toolc.yaml: ok," in out and "error" not in out
     code, listed, _ = run(validate, paths=(), vendor=True)
@@ -108,7 +109,8 @@ def test_from_a_saved_listing_through_the_command_line(project: Path) -> None:
                            "--stdio", "some-server --flag", "--out", "-"],
                           capture_output=True, text=True, cwd=project, check=False)
     assert done.returncode == 0, done.stderr
-    assert "command: some-server\n      args: [\"--flag\"]\n" in done.stdout
+    assert "    stdio: {command: some-server, args: [--flag]}\n" in done.stdout
+    assert format_text(done.stdout) == done.stdout  # an imported spec is formatted
     code, _, err = do_import(saved=str(saved), stdio="some-server --flag")
     assert code == 0, err
     assert (project / "specs" / "saved.toolc.yaml").is_file()
@@ -136,7 +138,7 @@ def test_config_imports_every_server_under_one_manager(project: Path) -> None:
     assert text.count("always_load: true") == 1
     remote = text[text.index("  remote:\n"):]
     assert remote.index("always_load: true") < remote.index("tools:")
-    assert "  servers:\n    kind: mcp_manager\n    servers: {local: local, remote: remote}\n" \
+    assert "  servers: {kind: mcp_manager, servers: {local: local, remote: remote}}\n" \
         in text and "export: servers" in text
     code, out, err = build()
     assert code == 0, out + err

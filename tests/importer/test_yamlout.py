@@ -74,7 +74,7 @@ def test_multi_line_text_is_a_literal_block_and_short_collections_are_flow() -> 
     text = dump(data)
     assert "description: |\n  First line.\n\n  Second line.\n" in text
     assert "schema: {type: string}" in text and "enum: [a, b]" in text
-    assert "    v:\n      - z: 1\n        w: [1, 2]\n" in text
+    assert "    v:\n      - {z: 1, w: [1, 2]}\n" in text
 
 
 def test_output_is_deterministic_and_keeps_key_order() -> None:

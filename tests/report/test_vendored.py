@@ -34,7 +34,7 @@ SPEC = "specs/server_filesystem.toolc.yaml"
 # The user's own spec, in the same project: an undescribed property, a warning here.
 OWN = NOTES_SPEC.replace("{type: string, description: The note.}", "{type: string}")
 OWN_FINDING = "specs/notes.toolc.yaml:8:7: warning[TC201]: parameter 'text' of tool 'addNote'"
-SERVER_LINE = (f"{SPEC}:7:3: toolset 'server': 14 pinned tool(s), 68 finding(s) about the "
+SERVER_LINE = (f"{SPEC}:8:3: toolset 'server': 14 pinned tool(s), 68 finding(s) about the "
                "server (TC201 x40, TC221 x28): see `toolc validate --vendor`")
 SILENCE = (f'"{SPEC}" = {{ missing-description = "off", foreign-metaschema = "off" }}')
 
@@ -70,7 +70,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("CI", raising=False)
     (tmp_path / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\n\n[tool.toolc.severity]\n'
-        'missing-description = "warning"\n')
+        'missing-description = "warning"\n'
+        'invisible-character = "off"\n')  # the test server's NUL and BOM (TC702)
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "notes.toolc.yaml").write_text(OWN)
     return tmp_path
@@ -87,8 +88,8 @@ def test_import_says_the_servers_findings_once_grouped_by_rule(project: Path) ->
     code, out, err = do_import()
     assert code == 0 and err == ""
     assert out.splitlines() == [
-        f"wrote {SPEC} (362 lines, module server_filesystem)",
-        (f"{SPEC}:7:3: toolset 'server' pins 14 tool(s); 68 finding(s) about the server's "
+        f"wrote {SPEC} (354 lines, module server_filesystem)",
+        (f"{SPEC}:8:3: toolset 'server' pins 14 tool(s); 68 finding(s) about the server's "
          "schemas, published as it gives them:"),
         ("    40 x TC201 missing-description: A tool or property has no description the "
          "model could read."),
@@ -146,7 +147,7 @@ def test_vendor_lists_them_in_full_with_their_places_in_every_format(imported: P
     assert len(found) == 69 and ("specs/notes.toolc.yaml:8:7", "TC201") in found
     assert sum(1 for w, c in found if w.startswith(f"{SPEC}:") and c == "TC221") == 28
     assert sum(1 for w, c in found if w.startswith(f"{SPEC}:") and c == "TC201") == 40
-    assert (f"{SPEC}:21:13: warning[TC201]: property 'path' of pinned tool 'read_file' of "
+    assert (f"{SPEC}:20:13: warning[TC201]: property 'path' of pinned tool 'read_file' of "
             "toolset 'server' has no description") in out
     assert "0 error(s), 69 warning(s)" in out
 
@@ -156,7 +157,7 @@ def test_vendor_lists_them_in_full_with_their_places_in_every_format(imported: P
     code, out, _ = check(vendor=True, fmt="json")
     doc = json.loads(out)
     assert code == 0 and len(doc["diagnostics"]) == 69 and doc["vendor"] == []
-    assert {"path": SPEC, "line": 18, "col": 20, "code": "TC221"} in [
+    assert {"path": SPEC, "line": 17, "col": 20, "code": "TC221"} in [
         {k: d[k] for k in ("path", "line", "col", "code")} for d in doc["diagnostics"]]
 
     code, out, _ = check(vendor=True, fmt="github")
@@ -168,7 +169,7 @@ def test_json_and_github_fold_them_too(imported: Path) -> None:
     code, out, _ = check(fmt="json")
     doc = json.loads(out)
     assert code == 0 and [d["path"] for d in doc["diagnostics"]] == ["specs/notes.toolc.yaml"]
-    assert doc["vendor"] == [{"path": SPEC, "line": 7, "col": 3, "toolset": "server",
+    assert doc["vendor"] == [{"path": SPEC, "line": 8, "col": 3, "toolset": "server",
                               "tools": 14, "findings": 68,
                               "rules": {"TC201": 40, "TC221": 28}}]
     code, out, _ = build(fmt="json")
@@ -179,7 +180,7 @@ def test_json_and_github_fold_them_too(imported: Path) -> None:
     lines = out.splitlines()
     assert code == 0 and len(lines) == 2
     assert lines[0].startswith("::warning file=specs/notes.toolc.yaml,line=8,col=7,")
-    assert lines[1] == (f"::notice file={SPEC},line=7,col=3,title=pinned MCP server::"
+    assert lines[1] == (f"::notice file={SPEC},line=8,col=3,title=pinned MCP server::"
                         f"{SERVER_LINE.split(': ', 1)[1]}")
 
 
@@ -194,7 +195,7 @@ def test_what_fails_the_run_is_never_folded(imported: Path) -> None:
     spec.write_text(spec.read_text().replace("      read_file:\n", "      read file:\n"))
     code, out, _ = check()
     assert code == 1
-    assert located(out, "error") == [(f"{SPEC}:13:7", "TC301")]
+    assert located(out, "error") == [(f"{SPEC}:12:7", "TC301")]
     assert located(out) == [("specs/notes.toolc.yaml:8:7", "TC201")]
     assert SERVER_LINE in out.splitlines() and "1 error(s), 1 warning(s)" in out
 

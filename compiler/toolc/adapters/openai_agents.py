@@ -8,8 +8,10 @@
 - Each tool's `params_json_schema` is the published input schema as written.
 - `strict_json_schema` is on only when the schema already is in OpenAI's strict subset
   and the SDK's own strict conversion would leave it unchanged; `strict_problems(schema)`
-  says why a schema is not (the SDK would otherwise rewrite it: every property made
-  required, `additionalProperties: false` added, `oneOf` turned into `anyOf`).
+  says why a schema is not, in the words of the build's `openai-strict` target check
+  (the same table, `toolc.runtime.dialects`; the SDK would otherwise rewrite it: every
+  property made required, `additionalProperties: false` added, `oneOf` turned into
+  `anyOf`).
   `strict=True` insists (a `ValueError` listing the problems), `strict=False` never asks.
 - deps: the SDK's run context (`Runner.run(agent, input, context=deps)`) is toolc's
   `ctx.deps`; each turn the SDK asks `is_enabled`, which lists the toolset with those
@@ -46,6 +48,7 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.definition import ToolDefinition
+from toolc.runtime.dialects import TARGETS, check_tool
 from toolc.runtime.failures import FailurePolicy
 from toolc.runtime.json_pointers import json_differences
 from toolc.runtime.results import ImageContent, ToolResult, to_tool_result
@@ -60,63 +63,19 @@ from agents.tool_context import ToolContext
 
 RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
 
-# OpenAI's Structured Outputs subset (its "supported schemas" guide): anything else
-# is refused in strict mode, or silently ignored.
-STRICT_KEYWORDS = frozenset({
-    "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum",
-    "const", "$ref", "$defs", "definitions", "description", "title", "pattern", "format",
-    "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-    "minItems", "maxItems",
-})
-STRICT_FORMATS = frozenset({
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
-})
-_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
 # A call's RunContext.client: no elicitation or sampling in an SDK run
 CLIENT = FrameworkClient("an OpenAI Agents SDK run")
 
 
 def strict_problems(schema: Mapping[str, Any]) -> list[str]:
     """Why `schema` cannot be sent with `strict: true` as it is, one line per reason
-    (empty: it can, unchanged)."""
-    problems: list[str] = []
-    if schema.get("type") != "object" or "anyOf" in schema:
-        problems.append("/: the root must be a plain object (type: object, no anyOf)")
-    _walk(schema, "", problems)
+    (empty: it can, unchanged): the build's `openai-strict` target check
+    (`toolc.runtime.dialects`), then what the SDK's own strict conversion would change."""
+    problems = [f"{f.pointer or '/'}: {f.says()}"
+                for f in check_tool(TARGETS["openai-strict"], None, schema, base="")]
     if not problems:
         problems += _sdk_changes(schema)
     return problems
-
-
-def _walk(schema: Any, pointer: str, problems: list[str]) -> None:
-    if not isinstance(schema, Mapping):
-        return
-    for key in schema:
-        if key not in STRICT_KEYWORDS:
-            problems.append(f"{pointer or '/'}: '{key}' is not in OpenAI's strict subset")
-    fmt = schema.get("format")
-    if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
-        problems.append(f"{pointer or '/'}: format '{fmt}' is not supported in strict mode")
-    if schema.get("type") == "object" or "properties" in schema:
-        _object_rules(schema, pointer, problems)
-    for name in _SUBSCHEMA_MAPS:
-        for key, sub in (schema.get(name) or {}).items():
-            _walk(sub, f"{pointer}/{name}/{key}", problems)
-    if isinstance(schema.get("items"), Mapping):
-        _walk(schema["items"], f"{pointer}/items", problems)
-    for i, sub in enumerate(schema.get("anyOf") or ()):
-        _walk(sub, f"{pointer}/anyOf/{i}", problems)
-
-
-def _object_rules(schema: Mapping[str, Any], pointer: str, problems: list[str]) -> None:
-    where = pointer or "/"
-    if schema.get("additionalProperties") is not False:
-        problems.append(f"{where}: an object must have additionalProperties: false")
-    optional = [k for k in schema.get("properties") or {} if k not in
-                (schema.get("required") or ())]
-    if optional:
-        problems.append(f"{where}: every property must be required; optional: "
-                        f"{', '.join(optional)}")
 
 
 def _sdk_changes(schema: Mapping[str, Any]) -> list[str]:

@@ -25,11 +25,11 @@ from . import (
     names,
     published,
     references,
-    refs,
+    resolvable,
     schemas,
     toolset_bounds,
     toolsets,
-    types,
+    type_cycles,
 )
 from .project import ClientView, Project, UnreadSpecs
 
@@ -47,7 +47,7 @@ CHECKS: tuple[Check, ...] = (
     code.check_code_targets,                # TC340 TC341 TC342
     schemas.check_schemas,                  # TC101 TC103 TC201 TC202 TC203 TC205 TC207 TC305 TC307
     descriptions.check_type_descriptions,   # TC201 (once per undescribed named type)
-    types.check_type_cycles,                # TC206 TC208
+    type_cycles.check_type_cycles,          # TC206 TC208
     bounds.check_bounds,                    # TC230 TC231 (before anything is written out)
     descriptions.check_tool_descriptions,   # TC201
     references.check_tool_references,       # TC304 TC407
@@ -65,8 +65,8 @@ CHECKS: tuple[Check, ...] = (
     published.check_defaults,               # TC204
     published.check_returns_object,         # TC209
     published.check_meta_values,            # TC103
-    refs.check_references,                  # TC210 TC211 TC212 TC214 TC215
-    refs.check_compiles,                    # TC213
+    resolvable.check_references,            # TC210 TC211 TC212 TC214 TC215
+    resolvable.check_compiles,              # TC213
     published.check_search_meta,            # TC510
 )
 

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
-from ..model.refs import LocalFiles
 from ..model.toolsets import ToolsetSpec
-from ..model.written import SchemaWriter, Written
+from ..publish.schema_files import LocalFiles
+from ..publish.writer import SchemaWriter
+from ..publish.written import Written
 
 if TYPE_CHECKING:
     from ..python_source import SourceIndex

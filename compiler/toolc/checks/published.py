@@ -14,9 +14,9 @@ from ..diagnostics import Span
 from ..loader import YMap
 from ..model.errors import describe_value, did_you_mean
 from ..model.keywords import ANNOTATIONS, non_json_problem
-from ..model.refs import to_json
 from ..model.tools import search_meta
-from ..model.written import DefaultSite
+from ..publish.json_documents import to_json
+from ..publish.written import DefaultSite
 from ..runtime.metakeys import SEARCH_KEYS
 from ..runtime.validation_messages import allowed_values
 from ..runtime.validation_messages import message as said

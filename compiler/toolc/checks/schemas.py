@@ -30,7 +30,7 @@ from .descriptions import check_property_description
 from .metaschema import check_metaschema
 from .project import Project, SchemaRoot, Walk
 from .required import check_required_agreement, check_required_known
-from .typing import check_python_type
+from .typed_widely import check_python_type
 
 _TOOLC_NAMES = tuple(KEYWORDS) + TOOLC_KEYWORDS + ("required",)
 _RAW_NAMES = tuple(KEYWORDS)

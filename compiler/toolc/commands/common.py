@@ -1,4 +1,5 @@
-"""What the commands share: the exit codes, reading the configuration, printing diagnostics.
+"""What the commands share: the exit codes, reading the configuration, printing diagnostics,
+and writing a file of the project safely (never through a link, atomically).
 
 ``cli.py`` only declares options and calls these; keeping the behaviour here makes it
 callable from tests and other programs without click. Exit codes, the same for every
@@ -13,11 +14,16 @@ command (the table is in README.md):
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import TextIO
 
 from ..config import Config, load_config
 from ..diagnostics import Diagnostic, DiagnosticBag, Severity, SpecError
+from ..output.files import fsync_dir
 from ..report.diagnostic_formats import render, render_json
 from ..report.vendored import PinnedServer, fold, render_folded
 
@@ -73,3 +79,34 @@ def ci_fail_on(config: Config) -> str:
     """The threshold of the CI gate (``toolc diff``): ``[tool.toolc.diff] fail_on``."""
     fail_on = config.diff.get("fail_on") if isinstance(config.diff, dict) else None
     return fail_on if isinstance(fail_on, str) else "error"
+
+
+# -- files a command writes in the project (toolc fmt, toolc stubs) -----------------------
+
+def link_on_the_way(root: Path, path: Path) -> str | None:
+    """The first symbolic link from ``root`` (excluded) down to ``path`` (included)."""
+    here = root
+    for part in path.relative_to(root).parts:
+        here = here / part
+        with contextlib.suppress(OSError):
+            if stat.S_ISLNK(os.lstat(here).st_mode):
+                return str(here.relative_to(root))
+    return None
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``data`` beside ``path``, sync it, and rename it over ``path``."""
+    mode = stat.S_IMODE(os.lstat(path).st_mode)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".toolc-tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(path.parent)

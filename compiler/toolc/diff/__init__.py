@@ -10,14 +10,14 @@ The rule catalogue is :data:`RULES`; ``docs/diff.md`` documents it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..publish import golden_text  # the one definition of the golden-file form
 from .classify import classify
 from .policy import FAIL_ON, Acceptance, Policy, fails, worst
 from .result import Change, DiffInputError, SchemaKind, SpecPlace
-from .rules import RULES, DiffRule
+from .rules import RULES, DiffRule, pinned_description
 from .sources import (
     ToolSet,
     commit_of,
@@ -32,14 +32,19 @@ from .sources import (
 
 
 def diff_tools(old: Mapping[str, dict[str, Any]], new: Mapping[str, dict[str, Any]],
-               policy: Policy | None = None, renames: Mapping[str, str] | None = None
-               ) -> list[Change]:
+               policy: Policy | None = None, renames: Mapping[str, str] | None = None,
+               pinned: Collection[str] = ()) -> list[Change]:
     """Every change from ``old`` to ``new`` (tool key -> published tool), policy applied,
     sorted by tool, then pointer (token by token, indexes as numbers), then rule.
     ``renames``: new key -> old key, the renames the specs declare
     (:func:`toolc.diff.places.declared_renames`); a tool that is only new and one that
-    is only old and alike but for the name are a rename whatever it says."""
-    changes = (policy or Policy()).apply(classify(old, new, renames))
+    is only old and alike but for the name are a rename whatever it says. ``pinned``:
+    the keys of the new side's tools pinned from third-party MCP servers, whose changed
+    descriptions are PINNED_DESCRIPTION_CHANGED (:func:`toolc.diff.renames.pinned_keys`)."""
+    found = classify(old, new, renames)
+    if pinned:
+        found = [pinned_description(c) if c.tool in pinned else c for c in found]
+    changes = (policy or Policy()).apply(found)
     return sorted(changes, key=Change.sort_key)
 
 

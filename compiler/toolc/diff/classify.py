@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from urllib.parse import unquote
 
+from ..runtime.json_pointers import MISSING, step
 from . import rules
 from . import schema_rules as sr
 from .result import At, Change, DiffInputError, Json, canonical, compact, parts_of, same
@@ -315,11 +316,8 @@ def _resolve(schema: dict[str, Json], root: Json) -> Json:
         seen.add(ref)
         target: Json = root
         for part in parts_of(unquote(ref[1:])):  # a URI fragment: percent-encoded
-            if isinstance(target, dict) and part in target:
-                target = target[part]
-            elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
-                target = target[int(part)]
-            else:
+            target = step(target, part)
+            if target is MISSING:
                 return None
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         schema = {**target, **siblings} if isinstance(target, dict) else target

@@ -15,6 +15,11 @@ there and whose old name the base does not have, or that is still published, get
 TC520 at its ``renamed_from`` (a warning: it is then a removal and an addition, as
 without the key). A tool the base already has under its new name says nothing: the
 rename is in the base, and the key may stay.
+
+A tool pinned from an MCP server has no ``renamed_from``: its server renames it. One
+only in the new side whose schemas, texts aside, are those of the one tool only in the
+old side of its folder is that tool renamed (:func:`pinned_renames`), and its changed
+texts are PINNED_DESCRIPTION_CHANGED (:func:`pinned_keys` names the pinned tools).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Diagnostic, Severity, Span
+from .result import canonical
 
 if TYPE_CHECKING:
     from ..ir import ProjectIR
@@ -58,6 +64,54 @@ def declared(project: ProjectIR | None) -> list[Declared]:
                                   tool.renamed_from_span, tool.renamed_from,
                                   module.name == tool.module))
     return found
+
+
+def pinned_keys(project: ProjectIR | None) -> frozenset[str]:
+    """The keys of the exported tools pinned from third-party MCP servers."""
+    if project is None:
+        return frozenset()
+    return frozenset(f"{m.name}/{t.name}" for m in project.modules.values()
+                     for t in m.exported_tools if t.pinned_by is not None)
+
+
+def pinned_renames(pinned: frozenset[str], old: Mapping[str, Any], new: Mapping[str, Any]
+                   ) -> dict[str, str]:
+    """New key -> old key of each pinned tool its server renamed: a pinned tool only in
+    the new side whose schemas are, but for their texts, those of the one tool only in
+    the old side of its folder (the texts may have changed too: each is then said as a
+    change of its own, PINNED_DESCRIPTION_CHANGED)."""
+    gone = sorted(k for k in old if k not in new)
+    came = sorted(k for k in pinned if k in new and k not in old)
+    if not gone or not came:
+        return {}
+    olds: dict[tuple[str, str], list[str]] = {}
+    news: dict[tuple[str, str], list[str]] = {}
+    for keys, side, found in ((gone, old, olds), (came, new, news)):
+        for key in keys:
+            try:
+                found.setdefault(_schemas(key, side[key]), []).append(key)
+            except RecursionError:  # too deep to compare: classify says so
+                continue
+    return {news[body][0]: keys[0] for body, keys in olds.items()
+            if len(keys) == 1 and len(news.get(body, ())) == 1}
+
+
+def _schemas(key: str, tool: Any) -> tuple[str, str]:
+    """A tool's folder and its input and output schemas without their texts."""
+    shown = {k: tool.get(k) for k in ("inputSchema", "outputSchema")} \
+        if isinstance(tool, dict) else tool
+    return key.rpartition("/")[0], canonical(_shape(shown))
+
+
+def _shape(value: Any) -> Any:
+    """``value`` without the descriptions and titles of its schemas (a text, where a
+    property of that name would be a schema)."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()
+                if not (k in ("description", "title") and isinstance(v, str))}
+    if isinstance(value, list):
+        return [_shape(v) for v in value]
+    return value
 
 
 def renames(found: list[Declared]) -> dict[str, str]:

@@ -13,7 +13,7 @@ node only; :mod:`toolc.diff.classify` walks the tree and calls them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..diagnostics import Severity
 from ..runtime.metakeys import REQUIRES_APPROVAL
@@ -81,6 +81,9 @@ RULES: dict[str, DiffRule] = _catalogue(
     DiffRule("DESCRIPTION_CHANGED", "A description's text changed: the model reads "
              "something else.", I, I),
     DiffRule("DESCRIPTION_ADDED", "A description appeared.", I, I),
+    DiffRule("PINNED_DESCRIPTION_CHANGED", "A description of a tool pinned from a "
+             "third-party MCP server changed or appeared: the server tells the model "
+             "something else than was reviewed (a rug pull shows here).", W, W),
     DiffRule("ANNOTATION_CHANGED", "A behaviour hint (readOnlyHint, destructiveHint, "
              "idempotentHint, openWorldHint) changed: clients decide approvals on it.", W, W),
     DiffRule("TITLE_CHANGED", "A title (the tool's, annotations.title or a schema's) "
@@ -246,6 +249,24 @@ def description(old: dict[str, Json], new: dict[str, Json], at: At, *,
         yield emit(here, "DESCRIPTION_ADDED", f"{where}: description was added", None, after)
     elif before is not None and after is not None:
         yield emit(here, "DESCRIPTION_CHANGED", f"{where}: description changed", before, after)
+
+
+_PINNED_TEXT = frozenset({"DESCRIPTION_CHANGED", "DESCRIPTION_ADDED"})
+
+
+def pinned_description(change: Change) -> Change:
+    """A description change in a pinned third-party tool, as PINNED_DESCRIPTION_CHANGED:
+    the text the model reads is the server's, and it moved since review."""
+    if change.rule not in _PINNED_TEXT:
+        return change
+    said = change.message.removesuffix("description changed").removesuffix(
+        "description was added")
+    how = "changed" if change.rule == "DESCRIPTION_CHANGED" else "appeared"
+    message = (f"{said}the pinned server's description {how}: review what it now tells "
+               "the model")
+    rule = "PINNED_DESCRIPTION_CHANGED"
+    return replace(change, rule=rule, severity=RULES[rule].severity(change.schema),
+                   message=message)
 
 
 def title(old: dict[str, Json], new: dict[str, Json], at: At, *, what: str = "title"

@@ -2,8 +2,10 @@
 
 ``dump(data)`` writes block style (one key per line, nested blocks indented by two),
 with short mappings and lists of plain scalars in flow style (``{type: string}``,
-``[a, b]``) when they fit on a line, and multi-line text as literal blocks (``|``).
-Key order is kept as given. What toolc's loader reads back is the very same JSON:
+``[a, b]``) when they fit on a line, and multi-line text as literal blocks (``|``), then
+puts that in the canonical layout of ``toolc fmt`` (:mod:`toolc.formatting`), so that an
+imported spec is one ``toolc fmt --check`` passes. Key order is kept as given where the
+format does not name one (the pinned tools' schemas: exactly as the server gives them). What toolc's loader reads back is the very same JSON:
 
 - a string is written plain only when no YAML reader would take it for anything else:
   not for toolc's YAML 1.2 core schema (``1``, ``1e5``, ``0o17``, ``null``, ``.inf``),
@@ -22,26 +24,17 @@ raises :class:`YamlWriteError` rather than writing a spec that means something e
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
-import yaml  # type: ignore[import-untyped, unused-ignore]
-
 from ..diagnostics import SpecError
+from ..formatting import FormatBug, format_text
+from ..formatting.meaning import first_difference, json_pointer_token
+from ..formatting.order import reordered
+from ..formatting.scalars import MAX_KEY, float_text, literal_block, plain_ok, quoted
 from ..loader import load_text
-from ..scalars import NumberTooLarge, resolve_plain
 
 WIDTH = 100  # flow collections longer than this are written as blocks
-_MAX_KEY = 1000  # PyYAML reads implicit keys up to 1024 characters; longer ones use `? `
-
-_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_FLOW_CHARS = frozenset(",[]{}?")  # PyYAML reads "0?" in a flow collection as an error
-_YAML11_WORDS = frozenset({"y", "Y", "n", "N"})  # YAML 1.1 booleans PyYAML does not know
-_ESCAPES = {"\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
-            "\f": "\\f", "\r": "\\r", "\x1b": "\\e", '"': '\\"', "\\": "\\\\",
-            "\x85": "\\N", "\xa0": "\\_", "\u2028": "\\L", "\u2029": "\\P"}
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\xa0\u2028\u2029\ud800-\udfff\ufeff'
-                           r"\ufffe\uffff]")
+_MAX_KEY = MAX_KEY
 
 
 class YamlWriteError(ValueError):
@@ -49,13 +42,19 @@ class YamlWriteError(ValueError):
 
 
 def dump(data: dict[str, Any], *, header: str = "") -> str:
-    """``data`` as YAML text (``header``: comment lines put first), checked by reading back."""
+    """``data`` as YAML text (``header``: comment lines put first), checked by reading back,
+    in the canonical layout of ``toolc fmt`` (so that an imported spec is formatted)."""
     check_json(data)
     lines = [f"# {line}".rstrip() for line in header.splitlines()]
     lines += _mapping_lines(data, 0) if data else ["{}"]
     text = "\n".join(lines) + "\n"
     _verify(text, data)
-    return text
+    try:
+        formatted = format_text(text, "<written spec>")
+    except FormatBug as exc:
+        raise YamlWriteError(f"internal error: {exc}") from None
+    _verify(formatted, reordered(data))
+    return formatted
 
 
 # -- what can be written -----------------------------------------------------------------
@@ -78,7 +77,7 @@ def check_json(value: Any, where: str = "") -> None:
                 if not isinstance(k, str):
                     raise YamlWriteError(f"{at or '/'}: key {k!r} is not a string")
                 _check_text(k, at)
-                stack.append((item, f"{at}/{_token(k)}"))
+                stack.append((item, f"{at}/{json_pointer_token(k)}"))
         elif isinstance(v, list):
             stack.extend((item, f"{at}/{i}") for i, item in enumerate(v))
         else:
@@ -92,60 +91,7 @@ def _check_text(text: str, at: str) -> None:
                                  f"(U+{ord(char):04X}), which is not Unicode")
 
 
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 # -- scalars -----------------------------------------------------------------------------
-
-def _resolves_to_text(text: str) -> bool:
-    """Whether both toolc's YAML 1.2 loader and a YAML 1.1 reader take ``text`` as a string."""
-
-    try:
-        meaning = resolve_plain(text)
-    except NumberTooLarge:  # a number, if one too large to be read: quoted, it is text
-        return False
-    if text in _YAML11_WORDS or not isinstance(meaning, str):
-        return False
-    tag = yaml.SafeLoader.resolve(yaml.SafeLoader, yaml.ScalarNode, text, (True, False))
-    return bool(tag == "tag:yaml.org,2002:str")
-
-
-def _plain_ok(text: str, flow: bool) -> bool:
-    """Conservative: what any YAML reader reads back as this very string, unquoted."""
-    if not text or text != text.strip() or text[0] in _INDICATORS:
-        return False
-    if text.startswith(("...", "---")) or ": " in text or " #" in text or text.endswith(":"):
-        return False
-    if not all(c.isprintable() for c in text) or "\ufeff" in text:
-        return False
-    if flow and (any(c in _FLOW_CHARS for c in text) or ":" in text or "#" in text):
-        return False
-    return _resolves_to_text(text)
-
-
-def float_text(value: float) -> str:
-    """The shortest text that reads back as ``value``, with a dot in the mantissa so that
-    YAML 1.1 readers take it for a float too (``1e+20`` -> ``1.0e+20``)."""
-    text = repr(value)
-    mantissa, e, exponent = text.partition("e")
-    if e and "." not in mantissa:
-        text = f"{mantissa}.0e{exponent}"
-    return text
-
-
-def quoted(text: str) -> str:
-    """A double-quoted YAML scalar, escapes for everything not printable."""
-    return '"' + _NEEDS_ESCAPE.sub(lambda m: _escape(m.group()), text) + '"'
-
-
-def _escape(char: str) -> str:
-    known = _ESCAPES.get(char)
-    if known is not None:
-        return known
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
 
 def scalar(value: Any, flow: bool = False) -> str:
     """One scalar as it is written after ``key: `` or ``- `` (never a block scalar)."""
@@ -160,35 +106,11 @@ def scalar(value: Any, flow: bool = False) -> str:
     if isinstance(value, float):
         return float_text(value)
     assert isinstance(value, str)
-    return value if _plain_ok(value, flow) else quoted(value)
+    return value if plain_ok(value, flow) else quoted(value)
 
 
 def _key(key: str, flow: bool = False) -> str:
-    return key if _plain_ok(key, flow) else quoted(key)
-
-
-def _literal(text: str, indent: int) -> list[str] | None:
-    """``text`` as a literal block (header line, then the lines at ``indent``), when it
-    reads back exactly; None when it must be quoted instead."""
-    body = text.rstrip("\n")
-    if "\n" not in body or "\ufeff" in text or body.startswith((" ", "\n")):
-        return None  # one line; or a start that would need an indentation indicator
-    if not all(c.isprintable() or c == "\n" for c in text):
-        return None
-    if any(line != line.rstrip() for line in body.split("\n")):
-        return None  # trailing blanks are invisible in a block and editors strip them
-    trailing = len(text) - len(body)
-    head = "|-" if trailing == 0 else ("|" if trailing == 1 else "|+")
-    lines = body.split("\n") + [""] * (trailing - 1 if trailing > 1 else 0)
-    probe = "k: " + head + "\n" + "\n".join("  " + ln if ln else "" for ln in lines) + "\n"
-    try:
-        loaded = load_text(probe, "<literal>").data
-    except SpecError:
-        return None
-    if not isinstance(loaded, dict) or loaded.get("k") != text:
-        return None
-    pad = " " * indent
-    return [head] + [pad + ln if ln else "" for ln in lines]
+    return key if plain_ok(key, flow, key=True) else quoted(key)
 
 
 # -- collections -------------------------------------------------------------------------
@@ -229,7 +151,7 @@ def _mapping_lines(data: dict[str, Any], indent: int) -> list[str]:
 def _value_lines(prefix: str, value: Any, indent: int) -> list[str]:
     """``prefix`` (``key:`` or ``-``) followed by ``value``, inline or as a nested block."""
     if isinstance(value, str) and "\n" in value:
-        block = _literal(value, indent + 2)
+        block = literal_block(value, indent + 2)
         if block is not None:
             return [f"{prefix} {block[0]}", *block[1:]]
     if _is_scalar(value):
@@ -281,28 +203,5 @@ def _verify(text: str, data: dict[str, Any]) -> None:
                              f"{where or '/'}")
 
 
-def first_difference(a: Any, b: Any, at: str = "") -> str | None:
-    """The first JSON pointer where ``a`` and ``b`` differ in value, type, order or the
-    sign of zero; None when they are the same JSON."""
-    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)) \
-            and not (isinstance(a, list) and isinstance(b, list)):
-        return at
-    if isinstance(a, dict):
-        if list(a) != list(b):
-            return at
-        for key in a:
-            found = first_difference(a[key], b[key], f"{at}/{_token(key)}")
-            if found is not None:
-                return found
-        return None
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return at
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            found = first_difference(x, y, f"{at}/{i}")
-            if found is not None:
-                return found
-        return None
-    if isinstance(a, float) and (a != b or math.copysign(1, a) != math.copysign(1, b)):
-        return at
-    return None if a == b else at
+__all__ = ["YamlWriteError", "check_json", "dump", "first_difference", "float_text",
+           "scalar"]

@@ -4,7 +4,7 @@
 - :mod:`.keywords`: the JSON Schema vocabulary schemas are checked against;
 - :mod:`.parse`: one loaded file -> :class:`ParsedModule`, with located diagnostics
   (:mod:`.errors` tells pydantic's errors in words);
-- :mod:`.named`, :mod:`.writeout`: named types, and schemas written out as published.
+- :mod:`.named`: named types (written out as published by :mod:`toolc.publish`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
@@ -23,6 +23,11 @@ FormatVersion = Annotated[
     int, AfterValidator(_version_one), Expect("the integer 1"),
     WithJsonSchema({"const": 1, "description": "Format version; must be the integer 1."}),
 ]
+
+
+# The provider dialects a module's export is checked for (toolc.runtime.dialects.TARGETS,
+# which tests/model/test_module.py holds this list equal to).
+TargetName = Literal["openai-strict", "anthropic-strict", "gemini"]
 
 
 class CertifyContext(SpecModel):
@@ -68,4 +73,11 @@ class ModuleSpec(SpecModel):
     certify: Annotated[
         CertifySpec | None, Expect("a mapping with `contexts`"),
         Field(description="Certify the export under these contexts too (their `deps`)."),
+    ] = None
+    targets: Annotated[
+        list[TargetName] | None,
+        Expect("a list of targets: openai-strict, anthropic-strict, gemini"),
+        Field(description="The model APIs the export is checked for (what each rejects, "
+                          "drops or changes); replaces `[tool.toolc] targets` for this "
+                          "module, `[]` checks none."),
     ] = None

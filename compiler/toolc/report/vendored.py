@@ -9,8 +9,10 @@ findings about the server ..."), in every format, and ``--vendor`` shows them in
 
 Only what does not fail the run is folded: an error (a pinned tool whose name or schema
 cannot be published, two tools with one name) is printed in full like any other, and
-so, under ``--strict``, is a warning. Folding changes what is printed, never an exit
-code.
+so, under ``--strict``, is a warning. What hides text from a reviewer or speaks to the
+model (TC701-TC705: :mod:`toolc.checks.texts`) is never folded, whatever its severity:
+in a third-party tool, that is the finding. Folding changes what is printed, never an
+exit code.
 
 Which findings are the server's is decided by place: a diagnostic located inside the
 ``tools`` mapping of an ``mcp`` toolset. The places are found in the spec text the
@@ -27,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Diagnostic, Severity, Span, SpecError
+from ..diagnostics import TEXT_CODES, Diagnostic, Severity, Span, SpecError
 from ..loader import YList, YMap, load_text
 from .diagnostic_formats import bounded, escape_controls, escape_github_data, escape_github_property
 
@@ -120,7 +122,7 @@ def fold(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], *,
     (each holding them). An error is never folded, nor a warning under ``strict``."""
     items = list(diagnostics)
     failing = Severity.WARNING if strict else Severity.ERROR
-    candidates = {d.span.path for d in items if d.span is not None and d.severity < failing}
+    candidates = {d.span.path for d in items if _foldable(d, failing) and d.span is not None}
     servers = [server for path in sorted(candidates) if path in sources
                for server in pinned_servers(path, sources[path])]
     if not servers:
@@ -128,13 +130,17 @@ def fold(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], *,
     shown: list[Diagnostic] = []
     for d in items:
         server = None
-        if d.span is not None and d.severity < failing:
+        if d.span is not None and _foldable(d, failing):
             server = next((s for s in servers if s.holds(d.span)), None)
         if server is None:
             shown.append(d)
         else:
             server.findings.append(d)
     return shown, [s for s in servers if s.findings]
+
+
+def _foldable(d: Diagnostic, failing: Severity) -> bool:
+    return d.severity < failing and d.code not in TEXT_CODES
 
 
 def render_folded(servers: Iterable[PinnedServer], fmt: str) -> str:

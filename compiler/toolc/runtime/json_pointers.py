@@ -13,17 +13,25 @@ from typing import Any
 MISSING = object()
 
 
+def step(node: Any, token: str) -> Any:
+    """The member or item ``token`` (unescaped) names in ``node``, or MISSING. An array
+    index is ASCII digits without a leading zero (RFC 6901): ``str.isdigit`` says yes to
+    "²", which ``int`` refuses, and "01" names no item."""
+    if isinstance(node, dict):
+        return node.get(token, MISSING)
+    if isinstance(node, list) and token.isascii() and token.isdigit() and (
+            token == "0" or not token.startswith("0")) and int(token) < len(node):
+        return node[int(token)]
+    return MISSING
+
+
 def resolve_pointer(document: Any, pointer: str) -> Any:
     """RFC 6901 lookup; a missing path gives MISSING, never an exception."""
     node = document
     for raw in pointer.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return MISSING
+        node = step(node, raw.replace("~1", "/").replace("~0", "~"))
+        if node is MISSING:
+            break
     return node
 
 

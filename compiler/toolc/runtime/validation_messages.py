@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .json_pointers import MISSING, step
+
 # How far unions inside unions are told; below that, the validator's own words.
 MAX_UNION_DEPTH = 3
 # How many branches are told, and how many reasons each gives.
@@ -174,12 +176,8 @@ def _pointer(document: Any, ref: str) -> Any:
         return None
     node = document
     for raw in ref[1:].split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict):
-            node = node.get(part)
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
+        node = step(node, raw.replace("~1", "/").replace("~0", "~"))
+        if node is MISSING:
             return None
     return node
 

@@ -44,7 +44,7 @@ def test_golden_path() -> None:
 
 # -- every published schema resolves on its own (issue 11 item 2) ------------------------------
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS))
 
 from agreement_support import build_in_memory, project_folders

@@ -4,7 +4,7 @@ them is in test_writeout.py)."""
 from __future__ import annotations
 
 import pytest
-from toolc.model.closing import alternatives_closable, closes
+from toolc.publish.closing import alternatives_closable, closes
 
 
 @pytest.mark.parametrize(("schema", "closed"), [

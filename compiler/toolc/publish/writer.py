@@ -10,15 +10,14 @@ The publication rules of spec-format.md, in one place:
   annotations (description, default, ...) beside the ``anyOf``;
 - every object of a tool's input declared with ``properties`` is closed
   (``additionalProperties: false``) unless it says otherwise or may take its properties
-  from elsewhere (see :mod:`toolc.model.closing`); outputs, and named types as documents
+  from elsewhere (see :mod:`toolc.publish.closing`); outputs, and named types as documents
   of their own, stay open;
 - references are rewritten to resolve where their schema lands, local schema files
-  inlined under ``$defs`` (see :mod:`toolc.model.refs`);
+  inlined under ``$defs`` (see :mod:`toolc.publish.schema_refs`);
 - nothing else is invented: no titles, no ``null``.
 
-Besides the schema, every write records where each published description came from
-(JSON pointer -> spec span) and which defaults were written where, so that they can be
-checked against the very schema a client will see.
+Besides the schema, every write records where each part of it is written in the spec
+(:class:`toolc.publish.written.Written`).
 """
 
 from __future__ import annotations
@@ -28,57 +27,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Span
-from ..loader import YList, YMap
+from ..loader import YMap
+from ..model.keywords import ANNOTATIONS as _ANNOTATION_ORDER
+from ..model.keywords import JSON_TYPES, KEYWORDS
+from ..model.named import TypeDef
+from ..model.parse import ParsedModule
 from .closing import ALTERNATIVES, CLOSABLE, alternatives_closable, closes
-from .keywords import ANNOTATIONS as _ANNOTATION_ORDER
-from .keywords import JSON_TYPES, KEYWORDS
-from .named import TypeDef
-from .parse import ParsedModule
-from .refs import (
-    ANCHORS,
-    REFERENCES,
-    LocalFiles,
-    RefLog,
-    RefProblem,
-    Scope,
-    resolve_uri,
-    to_json,
-)
-from .refs import SCALARS as _SCALARS
+from .json_documents import ANCHORS, REFERENCES, pointer_token, resolve_uri, to_json
+from .json_documents import SCALARS as _SCALARS
+from .schema_files import LocalFiles
+from .schema_refs import RefLog, RefProblem, Scope
+from .written import DefaultSite, Written, defs_span, forget_spans, item_spans
 
 JSON = Any
 Lookup = Callable[[ParsedModule, str], "TypeDef | None"]
 ANNOTATIONS = frozenset(_ANNOTATION_ORDER)
 _MAX_DEPTH = 400  # far beyond any spec the loader accepts; guards against alias loops
-
-
-def pointer_token(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
-
-
-@dataclass(slots=True)
-class DefaultSite:
-    """A ``default`` written in the spec, and the published schema of its own node."""
-
-    value: JSON
-    span: Span
-    schema: dict[str, JSON]
-    pointer: str = ""  # where ``schema`` sits in its published document
-
-
-@dataclass(slots=True)
-class Written:
-    schema: JSON
-    description_spans: dict[str, Span] = field(default_factory=dict)
-    defaults: list[DefaultSite] = field(default_factory=list)
-    # References that cannot be published so that they resolve (see toolc.model.refs),
-    # and every reference written, as published -> where the spec says it.
-    problems: list[RefProblem] = field(default_factory=list)
-    references: dict[str, Span] = field(default_factory=dict)
-    # Where each schema node and keyword of the published document is written in the
-    # spec (JSON pointer -> the key's span), so a schema change can be shown at the line
-    # a reviewer edits; a keyword a named type brings points into the type.
-    node_spans: dict[str, Span] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -146,7 +110,7 @@ class SchemaWriter:
         root = _Root(module, {}, [], base, starts=True)
         schema = self._node(node, base, module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, base, _defs_span(node))
+            self._add_defs(schema, root, base, defs_span(node))
         return root.written(schema)
 
     def type_schema(self, td: TypeDef) -> Written:
@@ -155,7 +119,7 @@ class SchemaWriter:
         root.inlining.add(td)
         schema = self._node(td.node, "", td.module, root, False, 0, True)
         if isinstance(schema, dict):
-            self._add_defs(schema, root, "", _defs_span(td.node))
+            self._add_defs(schema, root, "", defs_span(td.node))
         return root.written(schema)
 
     def _add_defs(self, schema: dict[str, JSON], root: _Root, base: str,
@@ -213,7 +177,7 @@ class SchemaWriter:
     def _node(self, node: Any, ptr: str, module: ParsedModule, root: _Root, in_type: bool,
               depth: int, inline: bool = False, closable: bool = False) -> JSON:
         """One schema node written out; ``inline`` for properties and whole documents;
-        ``closable`` where an object of the input may be closed (:mod:`toolc.model.closing`)."""
+        ``closable`` where an object of the input may be closed (:mod:`toolc.publish.closing`)."""
         if not isinstance(node, dict):
             return to_json(node)
         if depth > _MAX_DEPTH:
@@ -235,10 +199,9 @@ class SchemaWriter:
                                              root.rel(ptr)))
         return out
 
-    def _core(  # noqa: C901  # one pass over a node's keywords, each case a line or two
-            self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
-            root: _Root, in_type: bool, depth: int, inline: bool,
-            closable: bool = False) -> dict[str, JSON]:
+    def _core(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
+              root: _Root, in_type: bool, depth: int, inline: bool,
+              closable: bool = False) -> dict[str, JSON]:
         """The node's keywords written out, named type laid under, without the null wrap;
         ``closable``: the node describes a value of its own, so its alternatives may too."""
         named = self._named(node, module)
@@ -247,62 +210,72 @@ class SchemaWriter:
         if isinstance(node.get("$id"), str):  # a resource of its own: `#` is itself
             base_uri = resolve_uri(scope.base_uri if scope else "", node["$id"])
             root.scope = Scope(root.rel(ptr), root.rel(inner), module, True, base_uri)
-        here = root.scope
         if named is not None:
-            if self._by_ref(named, inline, root):
-                out["$ref"] = f"#/$defs/{root.def_name(named)}"
-                root.needed.setdefault(named)
-                if inline and not isinstance(node.get("description"), str):
-                    self._type_description(named, ptr, out, root)
-            elif isinstance(named.node, dict) and depth < _MAX_DEPTH:
-                entered = named in self.recursive and named not in root.inlining
-                if entered:
-                    root.inlining.add(named)
-                # the type is a schema document of its own: its `#` is where it lands
-                own = ptr if named.node.get("nullable") is True else inner
-                root.scope = Scope(root.rel(own), root.rel(inner), named.module)
-                out.update(self._core(named.node, ptr, inner, named.module, root, True,
-                                      depth + 1, False, closable))
-                root.scope = here
-                if entered:
-                    root.inlining.discard(named)
-        # a part of an object (under allOf, then, ...) has no alternatives of its own
-        alternatives = closable and ("anyOf" in node or "oneOf" in node) \
-            and alternatives_closable(node)
-        for key, value in node.items():
-            if key == "required" and isinstance(value, bool) and isinstance(node, YMap):
-                # where the property says it is (not) required, for REQUIRED_* changes
-                root.nodes[f"{ptr}/required"] = node.key_spans[key]
-            if (key == "type" and named is not None) or key == "nullable" or (
-                    key == "required" and isinstance(value, bool)):
-                continue
-            at = ptr if key in ANNOTATIONS else inner
-            if isinstance(node, YMap) and key in node.key_spans:
-                root.nodes[f"{at}/{pointer_token(key)}"] = node.key_spans[key]
-            if key in out and key not in ANNOTATIONS:
-                _forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
-            if key in REFERENCES and isinstance(value, str) and isinstance(node, YMap):
-                out[key] = self._reference(value, node.value_spans[key], root)
-                continue
-            if key in ANCHORS and isinstance(value, str) and isinstance(node, YMap):
-                root.refs.anchor(key, value, node.value_spans[key], root.scope)
-            closable = key in CLOSABLE or (alternatives and key in ALTERNATIVES)
-            out[key] = self._keyword(key, value, at, module, root, in_type, depth, closable)
+            self._lay_type(named, node, ptr, inner, root, depth, inline, closable, out)
+        self._keywords(node, ptr, inner, module, root, in_type, depth, named,
+                       _closing(node, closable), out)
         root.scope = scope
         if isinstance(node, YMap) and isinstance(node.get("description"), str):
             root.spans[f"{ptr}/description"] = node.value_spans["description"]
-        props = node.get("properties")
-        if isinstance(props, dict) and not isinstance(node.get("required"), list):
-            written = out.get("properties")
-            if isinstance(written, dict):
-                out = _with_required(out, [n for n, sub in props.items()
-                                           if _is_required(sub, written.get(n))])
-        return out
+        return _with_own_required(node, out)
 
-    def _reference(self, value: str, span: Span, root: _Root) -> str:
+    def _lay_type(self, named: TypeDef, node: dict[str, Any], ptr: str, inner: str,
+                  root: _Root, depth: int, inline: bool, closable: bool,
+                  out: dict[str, JSON]) -> None:
+        """The named type ``node`` uses, laid under the node's own keywords: a ``$ref`` to
+        the type's ``$defs`` entry (see :meth:`_by_ref`), or the type's keywords in place."""
+        if self._by_ref(named, inline, root):
+            out["$ref"] = f"#/$defs/{root.def_name(named)}"
+            root.needed.setdefault(named)
+            if inline and not isinstance(node.get("description"), str):
+                self._type_description(named, ptr, out, root)
+            return
+        if not isinstance(named.node, dict) or depth >= _MAX_DEPTH:
+            return
+        here = root.scope
+        entered = named in self.recursive and named not in root.inlining
+        if entered:
+            root.inlining.add(named)
+        # the type is a schema document of its own: its `#` is where it lands
+        own = ptr if named.node.get("nullable") is True else inner
+        root.scope = Scope(root.rel(own), root.rel(inner), named.module)
+        out.update(self._core(named.node, ptr, inner, named.module, root, True, depth + 1,
+                              False, closable))
+        root.scope = here
+        if entered:
+            root.inlining.discard(named)
+
+    def _keywords(self, node: dict[str, Any], ptr: str, inner: str, module: ParsedModule,
+                  root: _Root, in_type: bool, depth: int, named: TypeDef | None,
+                  closing: frozenset[str], out: dict[str, JSON]) -> None:
+        """The node's own keywords written into ``out``, over what its named type laid
+        there, each key's span recorded where it is published: an annotation beside a
+        null wrap, any other keyword inside it (``inner``); ``closing``: the keywords
+        whose subschemas may be closed."""
+        located = node if isinstance(node, YMap) else None  # where the spec writes each key
+        spans: dict[str, Span] = located.key_spans if located is not None else {}
+        for key, value in node.items():
+            if key in _TOOLC_KEYS and _toolc_key(key, value, ptr, named, spans, root):
+                continue
+            at = ptr if key in ANNOTATIONS else inner
+            if key in spans:
+                root.nodes[f"{at}/{pointer_token(key)}"] = spans[key]
+            if key in out and key not in ANNOTATIONS:  # the node's own replaces the type's
+                forget_spans(root.spans, f"{at}/{pointer_token(key)}/")
+            if key in _REFERRING and isinstance(value, str) and located is not None:
+                out[key] = self._referring(key, value, located.value_spans[key], root)
+                continue
+            out[key] = self._keyword(key, value, at, module, root, in_type, depth,
+                                     key in closing)
+
+    def _referring(self, key: str, value: str, span: Span, root: _Root) -> str:
         """A ``$ref`` (or ``$dynamicRef``) of the spec, as it must be published to resolve
-        where its schema lands (the rules are in :mod:`toolc.model.refs`)."""
-        return root.refs.rewrite(value, span, root.scope, self.files)
+        where its schema lands (the rules are in :mod:`toolc.publish.schema_refs`); an
+        anchor, published as written, declared in the resource it is part of."""
+        if key in REFERENCES:
+            return root.refs.rewrite(value, span, root.scope, self.files)
+        root.refs.anchor(key, value, span, root.scope)
+        return value
 
     def _type_description(self, td: TypeDef, ptr: str, out: dict[str, JSON],
                           root: _Root) -> None:
@@ -328,11 +301,7 @@ class SchemaWriter:
         d = depth + 1
         if kind == "schema":
             return self._node(value, p, module, root, in_type, d, False, closable)
-        if isinstance(value, YList):
-            root.nodes.update((f"{p}/{i}", span) for i, span in enumerate(value.item_spans))
-        elif isinstance(value, YMap):
-            root.nodes.update((f"{p}/{pointer_token(k)}", span)
-                              for k, span in value.key_spans.items())
+        item_spans(value, p, root.nodes)
         if kind == "schema_list" and isinstance(value, list):
             return [self._node(v, f"{p}/{i}", module, root, in_type, d, False, closable)
                     for i, v in enumerate(value)]
@@ -353,6 +322,50 @@ def _is_required(sub: Any, written: JSON) -> bool:
     return not (isinstance(written, dict) and "default" in written)
 
 
+# toolc's own keys, written out by other means than as keywords (a named `type`,
+# `nullable`, a `required` flag); and the keywords that refer or are referred to.
+_TOOLC_KEYS = frozenset({"type", "nullable", "required"})
+_REFERRING = frozenset({*REFERENCES, *ANCHORS})
+
+
+def _toolc_key(key: str, value: Any, ptr: str, named: TypeDef | None,
+               spans: dict[str, Span], root: _Root) -> bool:
+    """Whether ``key`` (one of :data:`_TOOLC_KEYS`) is toolc's own here, not a keyword to
+    write: a ``type`` that names a type, ``nullable``, a ``required`` flag (whose key span
+    is kept: where the property says it is (not) required, for REQUIRED_* changes)."""
+    if key == "required":
+        if not isinstance(value, bool):
+            return False  # an object's own `required` list: a keyword
+        if key in spans:
+            root.nodes[f"{ptr}/required"] = spans[key]
+        return True
+    return key == "nullable" or named is not None
+
+
+_CLOSABLE_AND_ALTERNATIVES = CLOSABLE | ALTERNATIVES
+
+
+def _closing(node: dict[str, Any], closable: bool) -> frozenset[str]:
+    """The node's keywords whose subschemas may be closed: its ``anyOf``/``oneOf``
+    branches too where they are alternatives of a value of its own (a part of an object,
+    under ``allOf``, ``then``, ..., has no alternatives of its own)."""
+    if closable and ("anyOf" in node or "oneOf" in node) and alternatives_closable(node):
+        return _CLOSABLE_AND_ALTERNATIVES
+    return CLOSABLE
+
+
+def _with_own_required(node: dict[str, Any], out: dict[str, JSON]) -> dict[str, JSON]:
+    """``out`` with the ``required`` list its properties say (their flags and defaults),
+    unless the node wrote a list of its own."""
+    props = node.get("properties")
+    if isinstance(props, dict) and not isinstance(node.get("required"), list):
+        written = out.get("properties")
+        if isinstance(written, dict):
+            return _with_required(out, [n for n, sub in props.items()
+                                        if _is_required(sub, written.get(n))])
+    return out
+
+
 def _with_required(out: dict[str, JSON], names: list[str]) -> dict[str, JSON]:
     """``out`` with ``required`` right after ``properties`` (or without it when empty)."""
     result: dict[str, JSON] = {}
@@ -370,58 +383,3 @@ def _wrap_nullable(core: dict[str, JSON]) -> dict[str, JSON]:
     out: dict[str, JSON] = {"anyOf": [inner, {"type": "null"}]}
     out.update((k, v) for k, v in core.items() if k in ANNOTATIONS)
     return out
-
-
-def _defs_span(node: Any) -> Span | None:
-    """Where a document's own ``$defs`` is written (or the document, or nothing)."""
-    if not isinstance(node, YMap):
-        return None
-    return node.key_spans.get("$defs", node.span)
-
-
-def _forget_spans(spans: dict[str, Span], prefix: str) -> None:
-    for ptr in [p for p in spans if p.startswith(prefix)]:
-        del spans[ptr]
-
-
-def raw_description_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
-    """Where each description of a schema published as written (external tools) sits."""
-    if not isinstance(node, YMap):
-        return
-    if isinstance(node.get("description"), str):
-        spans[f"{ptr}/description"] = node.value_spans["description"]
-    for key, value in node.items():
-        kw = KEYWORDS.get(key)
-        if kw is None:
-            continue
-        p = f"{ptr}/{pointer_token(key)}"
-        if kw.kind == "schema":
-            raw_description_spans(value, p, spans)
-        elif kw.kind == "schema_list" and isinstance(value, YList):
-            for i, item in enumerate(value):
-                raw_description_spans(item, f"{p}/{i}", spans)
-        elif kw.kind in ("schema_map", "dependencies") and isinstance(value, YMap):
-            for k, item in value.items():
-                raw_description_spans(item, f"{p}/{pointer_token(k)}", spans)
-
-
-def raw_node_spans(node: Any, ptr: str, spans: dict[str, Span]) -> None:
-    """Where each node and keyword of a schema published as written (external and pinned
-    tools) sits: the key's span, as :attr:`Written.node_spans` records for toolc's own."""
-    if not isinstance(node, YMap):
-        return
-    for key, value in node.items():
-        p = f"{ptr}/{pointer_token(key)}"
-        spans[p] = node.key_spans[key]
-        kw = KEYWORDS.get(key)
-        kind = kw.kind if kw is not None else "value"
-        if kind == "schema":
-            raw_node_spans(value, p, spans)
-        elif kind == "schema_list" and isinstance(value, YList):
-            for i, (item, span) in enumerate(zip(value, value.item_spans, strict=False)):
-                spans[f"{p}/{i}"] = span
-                raw_node_spans(item, f"{p}/{i}", spans)
-        elif kind in ("schema_map", "dependencies") and isinstance(value, YMap):
-            for k, item in value.items():
-                spans[f"{p}/{pointer_token(k)}"] = value.key_spans[k]
-                raw_node_spans(item, f"{p}/{pointer_token(k)}", spans)

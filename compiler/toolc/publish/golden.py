@@ -11,7 +11,7 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
-from .ir import ProjectIR
+from ..ir import ProjectIR
 
 SCHEMAS_DIR = "schemas"
 

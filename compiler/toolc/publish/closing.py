@@ -3,7 +3,7 @@
 A typo in a nested key (``filters: {priorty: high}``) would be silently ignored by an
 open object, so every object a tool's input declares with ``properties`` is closed,
 unless the spec says otherwise or the object may take its properties from elsewhere.
-The writer (:mod:`toolc.model.written`) asks these rules node by node; outputs, named
+The writer (:mod:`toolc.publish.writer`) asks these rules node by node; outputs, named
 types as documents of their own and raw schemas are never closed.
 """
 

@@ -1,6 +1,6 @@
 """References written out so that every published schema resolves on its own, offline.
 
-Each rule of toolc.model.refs, through the writer, and each result judged by jsonschema-rs
+Each rule of toolc.publish.schema_refs, through the writer, and each result judged by jsonschema-rs
 (the runtime's validator) with retrieval refused: a rewritten reference must not only
 resolve but mean what the spec meant.
 """
@@ -15,8 +15,9 @@ import pytest
 from toolc.loader import load_file, load_text
 from toolc.model.named import TypeRegistry
 from toolc.model.parse import parse_module
-from toolc.model.refs import LocalFiles, declared_ids, fragment, lookup
-from toolc.model.written import SchemaWriter, Written
+from toolc.publish.schema_files import LocalFiles
+from toolc.publish.writer import SchemaWriter
+from toolc.publish.written import Written
 
 
 def refuse(uri: str) -> Any:
@@ -211,23 +212,6 @@ def test_a_symlink_out_of_the_project_is_outside_it(tmp_path: Path) -> None:
     w = _input("tools:\n  t:\n    params:\n      x: {$ref: 'link.json', description: X.}\n",
                project / "m.toolc.yaml", project)
     assert "outside the project" in w.problems[0].message
-
-
-# -- pointer helpers --------------------------------------------------------------------------
-
-
-def test_lookup_follows_json_pointer_fragments() -> None:
-    doc = {"a": [{"b/c": {"~": 1}}], "e f": 2}
-    assert lookup(doc, "/a/0/b~1c/~0") == (True, 1)
-    assert lookup(doc, "/e%20f") == (True, 2)
-    assert lookup(doc, "") == (True, doc)
-    assert lookup(doc, "/a/01")[0] is False and lookup(doc, "/z")[0] is False
-
-
-def test_fragment_and_declared_ids() -> None:
-    assert fragment("/properties/a b") == "#/properties/a%20b"
-    assert declared_ids({"$id": "https://x/a/", "p": {"$id": "b"}}) == {
-        "https://x/a/", "https://x/a/b"}
 
 
 def test_a_recursive_types_own_references_point_into_its_defs_entry() -> None:

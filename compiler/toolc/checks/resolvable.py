@@ -1,6 +1,6 @@
 """Every published schema resolves on its own, offline, and compiles in the runtime's engine.
 
-References are rewritten as the schemas are written out (:mod:`toolc.model.refs`); what
+References are rewritten as the schemas are written out (:mod:`toolc.publish.schema_refs`); what
 could not be rewritten so that it resolves is reported here, at the ``$ref``: a URL
 (TC210), a local file that cannot be inlined (TC211), a ``#``-reference to nothing
 (TC212). Then every published ``inputSchema`` and ``outputSchema`` is compiled with
@@ -15,7 +15,7 @@ from typing import Any
 
 from ..diagnostics import Severity, Span
 from ..loader import YList, YMap
-from ..model.refs import REFERENCES, to_json
+from ..publish.json_documents import REFERENCES, to_json
 from .project import PINNED_NOTE, Project
 
 _PUBLISHED = ("params", "returns", "external", "pinned", "pinned_output")

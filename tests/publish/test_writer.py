@@ -7,8 +7,9 @@ from typing import Any
 from toolc.loader import load_text
 from toolc.model.named import TypeDef, TypeRegistry
 from toolc.model.parse import ParsedModule, parse_module
-from toolc.model.refs import to_json
-from toolc.model.written import SchemaWriter, Written, pointer_token
+from toolc.publish.json_documents import pointer_token, to_json
+from toolc.publish.writer import SchemaWriter
+from toolc.publish.written import Written
 
 
 def _module(text: str) -> tuple[ParsedModule, SchemaWriter, TypeRegistry]:
