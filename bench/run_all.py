@@ -35,7 +35,7 @@ SCRIPTS: dict[str, tuple[Callable[[list[str]], object], list[str], list[str]]] =
     "call_overhead": (call_overhead.main, [], ["--calls", "50", "--repeat", "1"]),
     "import_time": (import_time.main, [], ["--tools", "20", "--repeat", "1"]),
     "serving": (serving.main, [], ["--tools", "20", "--calls", "5", "--lists", "2",
-                                   "--repeat", "1"]),
+                                   "--repeat", "1", "--agents", "2", "--balanced-calls", "8"]),
     "incremental": (incremental.main, [], ["--tools", "40", "--repeat", "1"]),
     "watch": (watch.main, [], ["--tools", "40", "--repeat", "1", "--no-certify"]),
 }

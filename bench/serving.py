@@ -9,7 +9,15 @@ connected in-process; the client has listed the tools before calling, as clients
 Two figures, each at most 1.1x: a tools/call round trip, and a tools/list of N tools
 (the client's cache bypassed).
 
+Then through a real load balancer (HAProxy, else nginx: `balancer.py`): calls per second
+with 1 and with 3 replicas behind it, `toolc serve --stateless` against the same bare
+Server over the SDK's stateless streamable HTTP app (`bare_replica.py`), each set behind
+its own balancer of the same configuration, driven by `--agents` clients at once (each
+keeps its connection, as an agent does). Every process shares this machine's cores, the
+clients too: the figures compare the two servers, not what more machines would give.
+
     bench/.venv/bin/python bench/serving.py [--tools 1000] [--calls 300] [--lists 10]
+        [--agents 8] [--balanced-calls 400] [--no-balancer]
 """
 
 from __future__ import annotations
@@ -18,14 +26,18 @@ import asyncio
 import gc
 import importlib
 import json
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import AsyncExitStack, contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
+from balancer import HOST, available, free_port, start_balancer
 from harness import (
+    BENCH,
     Figure,
     Side,
     bench_env,
@@ -131,8 +143,9 @@ async def measure(servers: tuple[Any, Any], action: Action, count: int, repeat: 
             gc.unfreeze()
 
 
-def build(root: Path, tools: int) -> tuple[Any, list[dict[str, Any]], Any]:
-    """toolc builds one module of ``tools`` tools; its toolset, golden tools and handler."""
+def build(root: Path, tools: int) -> tuple[Any, Any, list[dict[str, Any]], Any]:
+    """toolc builds one module of ``tools`` tools; the project, its toolset, golden tools
+    and handler."""
     project = write_project(root / "serving", tools, per_file=tools)
     toolc = tool("toolc")
     command = [str(toolc), "build"] if toolc else [sys.executable, "-m", "toolc", "build"]
@@ -142,7 +155,115 @@ def build(root: Path, tools: int) -> tuple[Any, list[dict[str, Any]], Any]:
     golden = project.output / "schemas" / module_name(0)
     published = [json.loads((golden / f"tool{i}.json").read_text()) for i in range(tools)]
     handler = importlib.import_module("bench_app.tools").handle
-    return module.toolset, published, handler
+    return project, module.toolset, published, handler
+
+
+def wait_listening(port: int, proc: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 120  # a bound for a busy machine, not a measurement
+    while True:
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"{what} did not start on port {port}") from None
+            time.sleep(0.05)
+
+
+@contextmanager
+def fleets(root: Path, project: Any, tools: int) -> Iterator[dict[tuple[str, int], int]]:
+    """Three toolc replicas and three bare ones; a balancer in front of the first one and
+    of all three, for each side: {(side, replicas): the balancer's port}."""
+    procs: list[subprocess.Popen[bytes]] = []
+    env = bench_env(project.handlers)
+    golden = project.output / "schemas" / module_name(0)
+    toolc = tool("toolc")
+    serve = [str(toolc)] if toolc else [sys.executable, "-m", "toolc"]
+    argv = {"toolc": lambda port: [*serve, "serve", module_name(0), "--transport", "http",
+                                   "--stateless", "--port", str(port), "--allow-host",
+                                   f"{HOST}:*"],
+            "bare": lambda port: [sys.executable, str(BENCH / "bare_replica.py"), str(port),
+                                  str(golden), str(tools)]}
+    try:
+        ports: dict[str, list[int]] = {}
+        for side, command in argv.items():
+            ports[side] = [free_port() for _ in range(3)]
+            for port in ports[side]:
+                procs.append(subprocess.Popen(command(port), cwd=project.root, env=env,
+                                              stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL))
+                wait_listening(port, procs[-1], f"{side} replica")
+        fronts: dict[tuple[str, int], int] = {}
+        for side, backends in ports.items():
+            for count in (1, 3):
+                port = free_port()
+                procs.append(start_balancer(root, port, backends[:count]))
+                wait_listening(port, procs[-1], f"{available()} in front of {side}")
+                fronts[side, count] = port
+        yield fronts
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=60)
+
+
+async def balanced(fronts: dict[tuple[str, int], int], agents: int, calls: int, repeat: int,
+                   sides: dict[int, tuple[Side, Side]]) -> None:
+    """Seconds per call through each balancer, `agents` clients calling at once;
+    interleaved: toolc then bare, for 1 then 3 replicas, `repeat` times."""
+    from mcp import Client
+
+    async with AsyncExitStack() as stack:
+        pools: dict[tuple[str, int], list[Any]] = {}
+        for key, port in fronts.items():
+            pools[key] = [await stack.enter_async_context(Client(f"http://{HOST}:{port}/mcp"))
+                          for _ in range(agents)]
+            for client in pools[key]:
+                await client.list_tools()  # clients list before calling
+        for round_ in range(repeat + 1):  # the first round warms up, unmeasured
+            for count, (ours, peer) in sides.items():
+                for side, into in (("toolc", ours), ("bare", peer)):
+                    elapsed = await spread(pools[side, count], calls)
+                    if round_:
+                        into.samples.append(elapsed / calls)
+
+
+async def spread(clients: list[Any], calls: int) -> float:
+    import anyio
+
+    share = [calls // len(clients) + (i < calls % len(clients)) for i in range(len(clients))]
+
+    async def agent(client: Any, count: int) -> None:
+        for _ in range(count):
+            await call_once(client)
+
+    started = time.perf_counter()
+    async with anyio.create_task_group() as tg:
+        for client, count in zip(clients, share, strict=True):
+            tg.start_soon(agent, client, count)
+    return time.perf_counter() - started
+
+
+def balanced_figures(root: Path, project: Any, args: Any, reproduce: str) -> list[Figure]:
+    if args.no_balancer:
+        return []
+    if available() is None:
+        print("serving: neither haproxy nor nginx is installed: no figures through a balancer")
+        return []
+    sides = {count: (Side(f"toolc serve --stateless, {count} replica(s)"),
+                     Side(f"bare mcp Server, {count} replica(s)")) for count in (1, 3)}
+    with fleets(root, project, args.tools) as fronts:
+        asyncio.run(balanced(fronts, args.agents, args.balanced_calls, args.repeat, sides))
+    figures = []
+    for count, (ours, peer) in sides.items():
+        figure = Figure(f"serving: tools/call through {available()}, {count} replica(s), "
+                        f"{args.agents} agents, vs bare mcp Server", ours, peer, TARGET,
+                        "<= 1.1x", reproduce)
+        figure.notes.append(f"calls per second: toolc {1 / ours.median:.0f}, "
+                            f"bare {1 / peer.median:.0f}")
+        figures.append(figure)
+    return figures
 
 
 def main(argv: list[str] | None = None) -> list[Figure]:
@@ -151,12 +272,20 @@ def main(argv: list[str] | None = None) -> list[Figure]:
     p.add_argument("--lists", type=int, default=10, help="tools/list per sample")
     p.add_argument("--no-freeze", action="store_true",
                    help="leave the set-up to the collector (the method before 2026-12-01)")
+    p.add_argument("--agents", type=int, default=8,
+                   help="clients calling at once through the balancer")
+    p.add_argument("--balanced-calls", type=int, default=400,
+                   help="tools/call through the balancer per sample")
+    p.add_argument("--no-balancer", action="store_true",
+                   help="skip the figures through a load balancer")
     args = p.parse_args(argv)
     from toolc.runtime import to_mcp_server
 
-    defaults = {"tools": 1000, "repeat": 5, "calls": 300, "lists": 10, "no_freeze": False}
+    defaults = {"tools": 1000, "repeat": 5, "calls": 300, "lists": 10, "no_freeze": False,
+                "agents": 8, "balanced_calls": 400, "no_balancer": False}
+    reproduce = command_line("serving.py", args, defaults)
     with workdir(args.workdir) as root:
-        toolset, published, handler = build(root, args.tools)
+        project, toolset, published, handler = build(root, args.tools)
         call_sides = (Side("toolc server, tools/call"), Side("bare mcp Server, tools/call"))
         list_sides = (Side(f"toolc server, tools/list of {args.tools}"),
                       Side(f"bare mcp Server, tools/list of {args.tools}"))
@@ -169,12 +298,13 @@ def main(argv: list[str] | None = None) -> list[Figure]:
                           freeze=freeze)
 
         asyncio.run(run())
-    reproduce = command_line("serving.py", args, defaults)
+        through = balanced_figures(root, project, args, reproduce)
     figures = [
         Figure("serving: tools/call round trip vs bare mcp Server", call_sides[0],
                call_sides[1], TARGET, "<= 1.1x", reproduce),
         Figure(f"serving: tools/list of {args.tools} tools vs bare mcp Server", list_sides[0],
                list_sides[1], TARGET, "<= 1.1x", reproduce),
+        *through,
     ]
     for figure in figures:
         publish(figure, args)

@@ -46,16 +46,22 @@ def free_port() -> int:
 
 def start_on_free_port(
     start: Callable[[int], subprocess.Popen[str]],
+    stderr: Callable[[subprocess.Popen[str]], str] | None = None,
 ) -> tuple[subprocess.Popen[str], int]:
-    """``start(port)`` a server (stderr piped) until it accepts connections on its port;
-    another free port if the server exits because the port was taken meanwhile."""
+    """``start(port)`` a server (stderr piped, or read by ``stderr(proc)`` once it has
+    exited) until it accepts connections on its port; another free port if the server
+    exits because the port was taken meanwhile."""
     taken = ""
     for _ in range(ATTEMPTS):
         port = free_port()
         proc = start(port)
         if _accepts(proc, port):
             return proc, port
-        err = proc.communicate()[1] or ""
+        if stderr is None:
+            err = proc.communicate()[1] or ""
+        else:
+            proc.wait()
+            err = stderr(proc)
         if "address already in use" not in err.lower():
             raise RuntimeError(f"the server did not start (exit {proc.returncode}):\n{err}")
         taken = err

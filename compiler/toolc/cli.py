@@ -222,6 +222,24 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--reload", is_flag=True,
               help="Serve the spec (or generated module) anew after each save and send "
                    "clients tools/list_changed; handlers need a restart.")
+@click.option("--stateless", is_flag=True,
+              help="HTTP: answer each request on its own (no sessions, JSON responses), so "
+                   "any replica behind a balancer answers any request (docs/deploy.md).")
+@click.option("--state-key-file", metavar="FILE",
+              help="Sign what spans requests (approval questions) with the keys in FILE, "
+                   "one per line, the first signing; replicas share it. Default: "
+                   "$TOOLC_STATE_KEY, else a key of this process.")
+@click.option("--public-url", metavar="URL",
+              help="Where clients reach /mcp (behind a balancer, its URL): the resource "
+                   "tokens are issued for; its host is accepted in Host.")
+@click.option("--auth", metavar="MODULE:FACTORY",
+              help="Require a bearer token on /mcp, checked by the token verifier "
+                   "(mcp.server.auth TokenVerifier) that FACTORY returns.")
+@click.option("--auth-issuer", metavar="URL",
+              help="With --auth: the authorization server that issues the tokens (named "
+                   "in /.well-known/oauth-protected-resource).")
+@click.option("--auth-scope", "auth_scopes", multiple=True, metavar="SCOPE",
+              help="With --auth: a scope every token must have (repeatable).")
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
           expose_errors: bool, deps: str | None, reload: bool, **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
@@ -241,6 +259,7 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
     Over HTTP each request's Host and Origin must be allowed (the bind address's names,
     --allow-host, --allow-origin), and sessions, request reads and bodies are bounded,
     so that neither a web page (DNS rebinding) nor one client can take the server over.
+    GET /healthz answers 200 once the toolset is served.
     """
     # lazy: 7 more toolc module(s), only when this runs
     from .commands.serve import run_serve

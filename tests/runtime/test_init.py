@@ -34,8 +34,8 @@ PUBLIC = [
     # approvals and deferred calls
     "ApprovalRequiredError", "Approved", "Denied", "DeferredCallError",
     "DeferredToolRequest", "ExternalCallRequired",
-    # serving and the MCP kinds
-    "to_mcp_server", "MCPToolset", "MCPManager", "MCPServerError", "StdioServer", "HttpServer",
+    # serving (approval states shared by replicas) and the MCP kinds
+    "to_mcp_server", "ApprovalStates", "MemoryNonces", "MCPToolset", "MCPManager", "MCPServerError", "StdioServer", "HttpServer",
 ]
 GENERATED_ONLY = ["ClassRecorder", "LazyModule"]
 

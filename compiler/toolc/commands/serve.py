@@ -20,6 +20,10 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
     from ..serving.run import serve
 
     http = http or HttpOptions()
+    stdio_only = _http_flags_on_stdio(http) if transport == "stdio" else None
+    if stdio_only:
+        err.write(f"error: {stdio_only} needs --transport http\n")
+        return EXIT_USAGE
     if transport == "http":
         try:
             warning = check_bind(http)
@@ -39,3 +43,11 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
     return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,
                  pinned=pinned, expose_errors=expose_errors,
                  deps=deps or config.serve_deps, err=err, reload=reload)
+
+
+def _http_flags_on_stdio(http: HttpOptions) -> str | None:
+    """The first HTTP-only flag given (that would be ignored over stdio), if any."""
+    given = [("--stateless", http.stateless), ("--auth", http.auth is not None),
+             ("--public-url", http.public_url is not None),
+             ("--state-key-file", http.state_key_file is not None)]
+    return next((flag for flag, on in given if on), None)

@@ -62,15 +62,18 @@ from toolc.runtime.toolsets.wrapper import CallNext, WrapperToolset, lazy_wrappe
 if TYPE_CHECKING:
     from toolc.runtime.mcp.manager import MCPManager
     from toolc.runtime.mcp.toolset import HttpServer, MCPServerError, MCPToolset, StdioServer
+    from toolc.runtime.server.approval_state import ApprovalStates, MemoryNonces
     from toolc.runtime.server.toolset_server import to_mcp_server
 
 # Loaded on first access: they pull in asyncio and anyio, which `import toolc.runtime`
 # should not pay for.
 _LAZY = {
+    "ApprovalStates": "toolc.runtime.server.approval_state",
     "HttpServer": "toolc.runtime.mcp.toolset",
     "MCPManager": "toolc.runtime.mcp.manager",
     "MCPServerError": "toolc.runtime.mcp.toolset",
     "MCPToolset": "toolc.runtime.mcp.toolset",
+    "MemoryNonces": "toolc.runtime.server.approval_state",
     "StdioServer": "toolc.runtime.mcp.toolset",
     "to_mcp_server": "toolc.runtime.server.toolset_server",
 }
@@ -89,6 +92,7 @@ __all__ = [
     "AbstractToolset",
     "ApprovalRequiredError",
     "ApprovalRequiredToolset",
+    "ApprovalStates",
     "Approved",
     "AudioContent",
     "CallClient",
@@ -115,6 +119,7 @@ __all__ = [
     "MCPManager",
     "MCPServerError",
     "MCPToolset",
+    "MemoryNonces",
     "PrefixedToolset",
     "PreparedToolset",
     "RenamedToolset",

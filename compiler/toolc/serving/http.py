@@ -9,21 +9,31 @@ authentication, so whoever reaches the port can call every tool.
 
 Limits (see :mod:`toolc.serving.http_limits`): a cap on sessions that evicts the oldest idle one,
 idle expiry, read timeouts for headers and bodies, and a body size limit.
+
+``--stateless`` answers each request on its own (the SDK's stateless streamable HTTP,
+JSON responses), so that any replica behind a balancer can answer any request (what
+spans requests: :mod:`toolc.serving.state_keys`). ``--auth`` requires bearer tokens
+(:mod:`toolc.serving.http_auth`). ``GET /healthz`` answers ``200 {"status": "ok"}`` once
+the toolset is entered, before every other check: a probe sends no token, and its Host
+is a pod's address; it runs nothing and tells nothing beyond the server's name.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 import re
 import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 log = logging.getLogger("toolc.serve")
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+HEALTH_PATH = "/healthz"
 
 
 class BindRefused(Exception):
@@ -44,6 +54,18 @@ class HttpOptions:
     header_timeout: float = 10.0
     body_timeout: float = 30.0
     max_body_size: int = 4 * 1024 * 1024
+    stateless: bool = False
+    public_url: str | None = None  # where clients reach /mcp (a balancer's URL)
+    state_key_file: str | None = None
+    auth: str | None = None  # MODULE:FACTORY of a token verifier
+    auth_issuer: str | None = None
+    auth_scopes: tuple[str, ...] = ()
+
+    @property
+    def resource_url(self) -> str:
+        """The URL clients reach /mcp at: ``--public-url``, else the bind address's."""
+        shown = _as_host_name(self.host)
+        return self.public_url or f"http://{shown}:{self.port}/mcp"
 
 
 def is_loopback(address: str) -> bool:
@@ -66,10 +88,15 @@ def check_bind(options: HttpOptions) -> str | None:
     """The warning to print for this bind address; raises BindRefused without the flag."""
     if is_loopback(options.host):
         return None
+    if options.auth is not None:
+        return (f"serving on {options.host}, reachable from other machines: every request "
+                f"to /mcp needs a bearer token; put TLS in front (over plain HTTP a token "
+                f"travels in the clear)")
     if not options.allow_remote:
         raise BindRefused(
             f"--host {options.host} is not a loopback address: anyone who can reach it could "
-            f"call every tool (there is no authentication). Pass --allow-remote to do it anyway.")
+            f"call every tool (there is no authentication). Pass --auth to require tokens, or "
+            f"--allow-remote to do it anyway.")
     return (f"serving on {options.host}, reachable from other machines: there is no "
             f"authentication, anyone who can reach port {options.port} can call every tool")
 
@@ -145,6 +172,13 @@ def host_policy(options: HttpOptions) -> HostPolicy:
         origins.add(normal_origin(f"http://{name}:{port}"))
     for entry in options.allow_hosts:
         _allow_host(entry, port, hosts, any_port)
+    if options.public_url is not None:  # the name clients (through a balancer) use
+        parts = urlsplit(options.public_url)
+        public = parts.netloc.rpartition("@")[2]
+        if parts.scheme not in ("http", "https") or not public:
+            raise BindRefused(f"--public-url {options.public_url!r}: write "
+                              f"http(s)://host[:port]/path")
+        _allow_host(public, port, hosts, any_port)
     for entry in options.allow_origins:
         if "://" not in entry and entry.strip().lower() != "null":
             raise BindRefused(f"--allow-origin {entry!r}: write scheme://host[:port]")
@@ -184,7 +218,7 @@ class HostOriginGuard:
         self.policy = policy
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] not in ("http", "websocket") or scope.get("path") == HEALTH_PATH:
             await self.app(scope, receive, send)
             return
         host, origin = _header(scope, b"host"), _header(scope, b"origin")
@@ -222,8 +256,9 @@ async def _refuse(scope: Any, receive: Any, send: Any, status: int, text: str) -
     await PlainTextResponse(text, status_code=status)(scope, receive, send)
 
 
-def build_app(server: Any, options: HttpOptions) -> Any:
-    """The Starlette app: /mcp through the capped session manager, behind the guard."""
+def build_app(server: Any, options: HttpOptions, auth: Any = None) -> Any:
+    """The Starlette app: /mcp through the capped session manager (behind the token
+    check with ``auth``, a ``BearerAuth``), /healthz, all behind the guard."""
     # lazy: loads mcp (about a second)
     from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
     from mcp.server.transport_security import TransportSecuritySettings
@@ -245,16 +280,41 @@ def build_app(server: Any, options: HttpOptions) -> Any:
     manager = EvictingSessionManager(
         app=server, security_settings=settings, max_sessions=options.max_sessions,
         session_idle_timeout=options.session_idle_timeout,
-        max_request_body_size=options.max_body_size)
-    app = Starlette(routes=[Route("/mcp", endpoint=StreamableHTTPASGIApp(manager))],
-                    lifespan=lambda _app: manager.run())
+        max_request_body_size=options.max_body_size,
+        stateless=options.stateless, json_response=options.stateless)
+    endpoint: Any = StreamableHTTPASGIApp(manager)
+    routes: list[Any] = [Route(HEALTH_PATH, endpoint=_health(server.name), methods=["GET"])]
+    middleware: list[Any] = []
+    if auth is not None:
+        # lazy: 1 more toolc module (mcp's auth), only with --auth
+        from .http_auth import protect
+
+        endpoint, metadata, middleware = protect(auth, endpoint, server.name)
+        routes += metadata
+    routes.append(Route("/mcp", endpoint=endpoint))
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lambda _app: manager.run())
     return HostOriginGuard(app, policy)
 
 
+def _health(name: str) -> Any:
+    """``GET /healthz`` (HEAD too): served only once the lifespan entered the toolset."""
+    # lazy: loads starlette
+    from starlette.responses import Response
+
+    body = json.dumps({"status": "ok", "server": name}).encode()
+
+    async def health(request: Any) -> Any:
+        return Response(body, media_type="application/json",
+                        headers={"cache-control": "no-store"})
+
+    return health
+
+
 async def run_http(server: Any, options: HttpOptions,
-                   beside: Callable[[], Any] | None = None) -> None:
+                   beside: Callable[[], Any] | None = None, auth: Any = None) -> None:
     """Serve until ``until_signal`` stops uvicorn; ``beside``
-    (``--reload``'s watch) runs alongside until then."""
+    (``--reload``'s watch) runs alongside until then; ``auth`` (a ``BearerAuth``)
+    requires tokens on /mcp."""
     # lazy: contextlib, only when this runs
     import contextlib
 
@@ -268,10 +328,12 @@ async def run_http(server: Any, options: HttpOptions,
     from .http_limits import timed_protocol
 
     config = uvicorn.Config(
-        build_app(server, options), host=options.host, port=options.port,
+        build_app(server, options, auth), host=options.host, port=options.port,
         log_level="warning", lifespan="on",
         http=timed_protocol(options.header_timeout, options.body_timeout))
     web = uvicorn.Server(config)
+    if options.stateless:  # the SDK would log "Terminating session: None" for every request
+        logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     # uvicorn would re-raise a caught SIGTERM after shutting down, killing the process
     # uncleanly; until_signal handles both signals instead.
     web.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
@@ -284,7 +346,8 @@ async def run_http(server: Any, options: HttpOptions,
         await tg.start(until_signal, stop)
         if beside is not None:  # --reload's watch
             tg.start_soon(beside)
-        log.info("serving %s at http://%s:%d/mcp", server.name, shown, options.port)
+        log.info("serving %s at http://%s:%d/mcp%s", server.name, shown, options.port,
+                 " (stateless)" if options.stateless else "")
         await web.serve()
         tg.cancel_scope.cancel()
 

@@ -18,10 +18,11 @@ from typing import Any, TextIO
 
 from ..collector import freeze_start_up
 from ..config import Config
-from ..runtime.tool import LazyRef, LazyRefError
 from .http import HttpOptions, run_http, until_signal
+from .http_auth import load_auth
 from .reload import Reloader
-from .targets import ServeError, Target, open_target
+from .state_keys import load_state_keys, refuse_unshared_approval, world_readable
+from .targets import ServeError, Target, named_callable, open_target
 
 log = logging.getLogger("toolc.serve")
 
@@ -52,10 +53,14 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
             # lazy: loads mcp (about a second)
             from ..runtime.server.toolset_server import to_mcp_server
 
+            http = http or HttpOptions()
+            states, auth = _replica_settings(http, chosen.name) if transport == "http" else (
+                None, None)
             server = to_mcp_server(chosen.toolset, name=chosen.name,
                                    instructions=chosen.instructions,
                                    expose_errors=expose_errors,
-                                   deps_factory=_deps_factory(deps) if deps else None)
+                                   deps_factory=_deps_factory(deps) if deps else None,
+                                   approval_states=states)
             beside = _reloader(config, target, toolset_name, pinned, err, server,
                                chosen) if reload else None
             if not reload:  # (a reload drops the old module: frozen, its cycles would stay)
@@ -63,7 +68,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
             if transport == "stdio":
                 anyio.run(_run_stdio, server, beside)
             else:
-                anyio.run(run_http, server, http or HttpOptions(), beside)
+                anyio.run(_run_http, server, http, beside, auth, states is None)
     except ServeError as exc:
         err.write(f"error: {exc}\n")
         return exc.code
@@ -71,6 +76,29 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
         pass
     log.info("stopped")
     return 0
+
+
+def _replica_settings(http: HttpOptions, name: str) -> tuple[Any, Any]:
+    """The approval states under the shared key (None: a key of this process) and the
+    bearer auth (None without --auth), from the HTTP options; ServeError when wrong."""
+    keys = load_state_keys(http.state_key_file)
+    if http.state_key_file is not None and world_readable(http.state_key_file):
+        log.warning("--state-key-file %s can be read by every user of this machine",
+                    http.state_key_file)
+    states = None
+    if keys is not None:
+        # lazy: the approval states (stdlib only), when a key is given
+        from ..runtime.server.approval_state import ApprovalStates
+
+        states = ApprovalStates(keys, audience=name)
+    return states, load_auth(http.auth, http.auth_issuer, http.resource_url, http.auth_scopes)
+
+
+async def _run_http(server: Any, http: HttpOptions, beside: Callable[[], Any] | None,
+                    auth: Any, unshared: bool) -> None:
+    if http.stateless and unshared:
+        await refuse_unshared_approval(server)
+    await run_http(server, http, beside, auth)
 
 
 def _sigterm_unwinds() -> None:
@@ -109,10 +137,4 @@ async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> No
 
 def _deps_factory(reference: str) -> Any:
     """The callable ``reference`` names (``--deps`` / ``serve-deps``)."""
-    try:
-        factory = LazyRef.parse(reference).resolve()
-    except (ValueError, LazyRefError) as exc:
-        raise ServeError(f"--deps: {exc}") from None
-    if not callable(factory):
-        raise ServeError(f"--deps: {reference} is not callable")
-    return factory
+    return named_callable("--deps", reference)

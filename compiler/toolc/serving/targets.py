@@ -25,6 +25,7 @@ from ..config import PYPROJECT_BYTES, Config
 from ..ir import ModuleIR, ProjectIR
 from ..report.diagnostic_formats import render
 from ..runtime import AbstractToolset
+from ..runtime.tool import LazyRef, LazyRefError
 from ..specs import SPEC_SUFFIX, compile_specs, discover
 from ..untrusted import FileRefused, read_untrusted
 from .generated_modules import generated_modules, output_package
@@ -46,6 +47,18 @@ class Target:
     toolset: Any
     name: str
     instructions: str | None
+
+
+def named_callable(flag: str, reference: str) -> Callable[..., Any]:
+    """The callable ``MODULE:NAME`` names (``--deps``, ``--auth``), imported from the
+    python path; ``ServeError`` saying why not."""
+    try:
+        found = LazyRef.parse(reference).resolve()
+    except (ValueError, LazyRefError) as exc:
+        raise ServeError(f"{flag}: {exc}") from None
+    if not callable(found):
+        raise ServeError(f"{flag}: {reference} is not callable")
+    return found  # type: ignore[no-any-return]
 
 
 def project_start(target: str) -> Path | None:

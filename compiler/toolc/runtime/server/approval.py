@@ -1,30 +1,31 @@
 """Approval-required calls served over MCP: the user is asked through elicitation.
 
 The question is a form with one boolean field, `confirm`: before 2026-07-28 an
-`elicitation/create` request in the middle of the call; from 2026-07-28 an
-`InputRequiredResult` the client answers by calling again, its `requestState` an HMAC
-of the call (tool name and arguments) under a key of this server, so that an answer
-counts only for the call it was asked about. Accepted with `confirm: true` -> the call
-runs; anything else -> an error result saying it was declined; a client without
-elicitation -> an error result saying the tool needs approval.
+`elicitation/create` request in the middle of the call (answered once, on that
+connection); from 2026-07-28 an `InputRequiredResult` the client answers by calling
+again, with a `requestState` that binds the answer to that one call: signed, expiring,
+redeemed once (`approval_state.py`), so the same request sent again is refused. Accepted
+with `confirm: true` -> the call runs; anything else -> an error result saying it was
+not run; a client that cannot be asked (no elicitation, or a stateless server's
+handshake-era client, which has no channel back) -> an error result saying why.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import principal_components
 from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved
 from toolc.runtime.results import ToolResult
+from toolc.runtime.server.approval_state import ApprovalStates, StateRefused
 
 APPROVAL_KEY = "toolc/approval"
 CONFIRM_SCHEMA: dict[str, Any] = {
@@ -35,15 +36,27 @@ CONFIRM_SCHEMA: dict[str, Any] = {
     "required": ["confirm"],
 }
 
+# Why a state was refused, completing "The approval sent with this call to X ...".
+_REFUSED = {
+    "malformed": "is not one this server gave",
+    "other key": "was signed with another key (replicas behind a balancer need the same "
+                 "state key: --state-key-file or TOOLC_STATE_KEY)",
+    "other call": "was given for another call (another tool, other arguments or another user)",
+    "expired": "has expired (an answer holds for {ttl:g} s after the question)",
+    "used": "was used already: an answer approves one call, once",
+    "unrecorded": "could not be recorded as used ({detail})",
+}
+
 # How the server runs a call (its toolset, every failure but a pause an error result).
 Call = Callable[[RunContext[Any], str, dict[str, Any]], Awaitable[ToolResult]]
 
 
 class Approvals:
-    """Asks the user about the paused calls of one server, under that server's key."""
+    """Asks the user about the paused calls of one server; `states` signs and redeems the
+    2026-07-28 questions' states (by default under a key of this process)."""
 
-    def __init__(self) -> None:
-        self._secret = secrets.token_bytes(16)
+    def __init__(self, states: ApprovalStates | None = None) -> None:
+        self.states = states if states is not None else ApprovalStates()
 
     async def approve(
         self,
@@ -56,15 +69,14 @@ class Approvals:
         """The call's result once the user approved it, an error result saying why it did
         not run, or (2026-07-28) the question the client answers by calling again."""
         name, args = params.name, params.arguments or {}
-        if not _can_elicit(ctx):
-            return ToolResult.error(
-                f"{name} needs the user's approval, and this client cannot ask for it "
-                f"(no elicitation support); the call was not run."
-            )
+        cannot = _cannot_ask(ctx, name)
+        if cannot is not None:
+            return cannot
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-            answer = self._answer_in(params)
-            if answer is None:
-                return self._ask(name, args)
+            outcome = await self._answer_in(params)
+            if not isinstance(outcome, types.ElicitResult):
+                return outcome
+            answer = outcome
         else:
             try:
                 answer = await ctx.session.elicit_form(
@@ -84,9 +96,24 @@ class Approvals:
         except ApprovalRequiredError:
             return ToolResult.error(f"{name} asked for approval twice; it was not run.")
 
-    def _digest(self, name: str, args: Mapping[str, Any]) -> str:
-        payload = json.dumps([name, args], sort_keys=True, ensure_ascii=False).encode()
-        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()
+    async def _answer_in(
+        self, params: types.CallToolRequestParams
+    ) -> types.ElicitResult | ToolResult | types.InputRequiredResult:
+        """2026-07-28: the user's answer this retry carries (its state redeemed: this call,
+        once), an error result saying why it does not count, or the question to ask."""
+        name, args = params.name, params.arguments or {}
+        answer = (params.input_responses or {}).get(APPROVAL_KEY)
+        state = params.request_state
+        if not isinstance(answer, types.ElicitResult) or state is None:
+            return self._ask(name, args)
+        try:
+            await self.states.redeem(state, name, args, _principal())
+        except StateRefused as refused:
+            why = _REFUSED[refused.reason].format(ttl=self.states.ttl, detail=refused.detail)
+            return ToolResult.error(
+                f"The approval sent with this call to {name!r} {why}; the call was not run. "
+                f"Call the tool again to be asked anew.")
+        return answer
 
     def _ask(self, name: str, args: dict[str, Any]) -> types.InputRequiredResult:
         """2026-07-28: ask by answering with the question; the client calls again."""
@@ -95,25 +122,35 @@ class Approvals:
                 message=_question(name, args), requested_schema=CONFIRM_SCHEMA
             )
         )
-        return types.InputRequiredResult(
-            input_requests={APPROVAL_KEY: question}, request_state=self._digest(name, args)
+        state = self.states.issue(name, args, _principal())
+        return types.InputRequiredResult(input_requests={APPROVAL_KEY: question},
+                                         request_state=state)
+
+
+def _principal() -> str | None:
+    """Who the bearer token says is calling (its client, issuer and subject); None when
+    the server checks no tokens."""
+    token = get_access_token()
+    return None if token is None else json.dumps(principal_components(token))
+
+
+def _cannot_ask(ctx: ServerRequestContext[Any], name: str) -> ToolResult | None:
+    """Why this client cannot be asked, if it cannot."""
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and not ctx.session.can_send_request:
+        return ToolResult.error(
+            f"{name} needs the user's approval, and this server answers each request on "
+            f"its own (stateless HTTP), so it cannot ask in the middle of a call: a client "
+            f"of the 2026-07-28 protocol can be asked; the call was not run."
         )
-
-    def _answer_in(self, params: types.CallToolRequestParams) -> types.ElicitResult | None:
-        """The user's answer carried by this retry, if it answers this very call."""
-        answer = (params.input_responses or {}).get(APPROVAL_KEY)
-        state = params.request_state
-        expected = self._digest(params.name, params.arguments or {})
-        if not isinstance(answer, types.ElicitResult) or state is None:
-            return None
-        return answer if hmac.compare_digest(state, expected) else None
-
-
-def _can_elicit(ctx: ServerRequestContext[Any]) -> bool:
     caps = ctx.session.client_capabilities
     elicitation = caps.elicitation if caps is not None else None
     # A bare `elicitation: {}` (before modes existed) means form support.
-    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+    if elicitation is not None and (elicitation.form is not None or elicitation.url is None):
+        return None
+    return ToolResult.error(
+        f"{name} needs the user's approval, and this client cannot ask for it "
+        f"(no elicitation support); the call was not run."
+    )
 
 
 def _question(name: str, args: Mapping[str, Any]) -> str:

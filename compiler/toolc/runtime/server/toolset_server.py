@@ -57,6 +57,7 @@ from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult
 from toolc.runtime.server.approval import Approvals
+from toolc.runtime.server.approval_state import ApprovalStates
 from toolc.runtime.server.served_client import InputRequired, LogLevels, Questions, ServedClient
 from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
 
@@ -106,6 +107,7 @@ def to_mcp_server(
     instructions: str | None = None,
     expose_errors: bool = False,
     deps_factory: Callable[[], Any] | None = None,
+    approval_states: ApprovalStates | None = None,
 ) -> Server[Any]:
     """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext.
 
@@ -117,9 +119,15 @@ def to_mcp_server(
     An unexpected exception of a tool reaches the client as "internal error in tool X
     (ref N)", its traceback logged under that ref; `expose_errors=True` sends its type
     and message instead (see `toolc.runtime.failures`).
+
+    `approval_states` signs and redeems the states of 2026-07-28 approval questions
+    (`toolc.runtime.server.approval_state`): by default under a key of this process;
+    replicas that answer each other's requests are given one `ApprovalStates(keys=...)`
+    with the key they share.
     """
     bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors))
     bridge.deps_factory = deps_factory
+    bridge.approvals = Approvals(approval_states or ApprovalStates(audience=name))
     server = _ToolsetServer(
         name,
         instructions=instructions,
