@@ -19,7 +19,6 @@ import pytest
 import toolc.runtime as rt
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from mcp.shared.exceptions import MCPError
 
 pytestmark = pytest.mark.anyio
 ERAS = pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -124,9 +123,9 @@ class Asked:
                                          content=types.TextContent(type="text",
                                                                    text=f"echo: {text}"))
 
-    def client(self, mode: str, **kw: Any) -> Client:
-        return Client(rt.to_mcp_server(TOOLSET), mode=mode, elicitation_callback=self.elicit,
-                      sampling_callback=self.sample, **kw)
+    def client(self, mode: str, states: rt.ApprovalStates | None = None, **kw: Any) -> Client:
+        return Client(rt.to_mcp_server(TOOLSET, approval_states=states), mode=mode,
+                      elicitation_callback=self.elicit, sampling_callback=self.sample, **kw)
 
 
 def text(result: types.CallToolResult) -> str:
@@ -245,24 +244,94 @@ async def test_questions_one_after_another_and_after_approval(mode: str, tool: s
     assert len(asked.forms) - len(approvals) == 1 and len(asked.samples) == 1
 
 
-async def test_a_2026_request_state_that_was_altered_is_refused() -> None:
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+
+def answer_to(first: types.InputRequiredResult, **content: Any) -> dict[str, Any]:
+    """The client's answer to the one question of `first`: a form, or a sampled message."""
+    [(key, request)] = (first.input_requests or {}).items()
+    if isinstance(request, types.CreateMessageRequest):
+        return {key: types.CreateMessageResult(role="assistant", model="echo-1", content=(
+            types.TextContent(type="text", text=str(content["text"]))))}
+    return {key: types.ElicitResult(action="accept", content=content)}
+
+
+async def round_of(client: Client, tool: str, first: types.InputRequiredResult | None = None,
+                   state: str | None = None, **content: Any
+                   ) -> types.CallToolResult | types.InputRequiredResult:
+    """One request of a 2026-07-28 call: `first`'s question answered with `content`."""
+    responses = answer_to(first, **content) if first is not None else None
+    return await client.session.call_tool(
+        tool, {}, input_responses=responses, allow_input_required=True,
+        request_state=state if state is not None else
+        (first.request_state if first is not None else None))
+
+
+def refused(result: Any, tool: str, why: str) -> bool:
+    return isinstance(result, types.CallToolResult) and result.is_error and text(result) == (
+        f"The answers sent with this call to {tool!r} {why}; the call was not run. Call the "
+        f"tool again to be asked anew.")
+
+
+async def test_a_2026_request_state_altered_misplaced_or_sent_again_is_refused() -> None:
     async with Asked().client("auto") as client:
-        first = await client.session.call_tool("two_questions", {}, allow_input_required=True)
+        first = await round_of(client, "two_questions")
         assert isinstance(first, types.InputRequiredResult) and first.request_state
-        [key] = first.input_requests or {}
-        answer = {key: types.ElicitResult(action="accept", content={"name": "Ada"})}
-        forged = first.request_state[:-1] + ("0" if first.request_state[-1] != "0" else "1")
-        with pytest.raises(MCPError, match="Invalid or expired requestState"):
-            await client.session.call_tool("two_questions", {}, input_responses=answer,
-                                           request_state=forged, allow_input_required=True)
-        with pytest.raises(MCPError, match="Invalid or expired requestState"):  # another call
-            await client.session.call_tool("approved_questions", {}, input_responses=answer,
-                                           request_state=first.request_state,
-                                           allow_input_required=True)
-        second = await client.session.call_tool("two_questions", {}, input_responses=answer,
-                                                request_state=first.request_state,
-                                                allow_input_required=True)
+        forged = first.request_state[:-2] + ("AA" if first.request_state[-2:] != "AA" else "BA")
+        assert refused(await round_of(client, "two_questions", first, forged, name="Ada"),
+                       "two_questions", "was signed with another key (replicas behind a "
+                       "balancer need the same state key: --state-key-file or TOOLC_STATE_KEY)")
+        assert refused(await round_of(client, "approved_questions", first, name="Ada"),
+                       "approved_questions", "was given for another call (another tool, other "
+                       "arguments or another user)")
+        second = await round_of(client, "two_questions", first, name="Ada")
         assert isinstance(second, types.InputRequiredResult)  # on to the sampling question
+        assert refused(await round_of(client, "two_questions", first, name="Ada"),
+                       "two_questions", "was used already: an answer counts for one call, once")
+
+
+async def test_an_approval_carried_by_the_questions_is_not_replayed() -> None:
+    """The user approved once; the handler then asks its own questions. Each round's state
+    is redeemed once, so sending a round again neither runs the handler nor asks anew."""
+    RAN.clear()
+    async with Asked().client("auto") as client:
+        approval = await round_of(client, "approved_questions")
+        assert isinstance(approval, types.InputRequiredResult)
+        [key] = approval.input_requests or {}
+        assert key == "toolc/approval"
+        asked = await round_of(client, "approved_questions", approval, confirm=True)
+        assert isinstance(asked, types.InputRequiredResult)
+        sampling = await round_of(client, "approved_questions", asked, name="Ada")
+        assert isinstance(sampling, types.InputRequiredResult)
+        assert refused(await round_of(client, "approved_questions", asked, name="Eve"),
+                       "approved_questions", "was used already: an answer counts for one call, "
+                       "once")
+        done = await round_of(client, "approved_questions", sampling, text="Hello Ada")
+        again = await round_of(client, "approved_questions", sampling, text="Hello Ada")
+    assert isinstance(done, types.CallToolResult) and text(done) == "Hello Ada"
+    assert refused(again, "approved_questions", "was used already: an answer counts for one "
+                   "call, once")
+    assert RAN == ["two"]
+
+
+async def test_replicas_sharing_a_key_answer_each_others_questions() -> None:
+    """Stateless replicas: one asks, another gets the answer; a replica of another key
+    refuses it and says which flag gives them the same."""
+    def replica(key: bytes) -> Client:
+        return Asked().client("auto", rt.ApprovalStates([key]))
+
+    shared, other = b"s" * 32, b"o" * 32
+    async with replica(shared) as one, replica(shared) as two, replica(other) as three:
+        first = await round_of(one, "two_questions")
+        assert isinstance(first, types.InputRequiredResult)
+        elsewhere = await round_of(three, "two_questions", first, name="Ada")
+        assert refused(elsewhere, "two_questions", "was signed with another key (replicas "
+                       "behind a balancer need the same state key: --state-key-file or "
+                       "TOOLC_STATE_KEY)")
+        second = await round_of(two, "two_questions", first, name="Ada")
+        assert isinstance(second, types.InputRequiredResult)
+        done = await round_of(one, "two_questions", second, text="Hi Ada")
+    assert isinstance(done, types.CallToolResult) and text(done) == "Hi Ada"
 
 
 SERVER = """\

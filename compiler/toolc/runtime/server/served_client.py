@@ -14,20 +14,19 @@ request context of the `tools/call`, in the call's protocol era:
   (`elicitation/create`, `sampling/createMessage`); from 2026-07-28, which has no such
   requests, the call answers with an `InputRequiredResult` holding the question, and
   the client calls again with the answer: the handler then runs again from the start
-  and, asking the same question, gets that answer. Answers given earlier ride along in
-  the `requestState` (`Questions`), HMAC-signed under the server's key, bound to the
-  tool and its arguments, and expiring: put side effects after the questions;
+  and, asking the same question, gets that answer. Answers given earlier, and that the
+  user approved the call, ride along in the `requestState` (`Questions`): signed under
+  the server's state keys (those the replicas share, `approval_state.py`), bound to the
+  tool, its arguments and the token's principal, expiring, and redeemed once, so the
+  same answered request sent again is refused. Put side effects after the questions;
 - cancellation: the client's `notifications/cancelled` for the call.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import json
-import secrets
-import time
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,16 +35,20 @@ from typing import Any
 import mcp_types as types
 from mcp.server.connection import allowed_log_levels
 from mcp.server.context import ServerRequestContext
-from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolc.runtime.client import LOG_LEVELS, CallClient, ClientUnavailable, Elicited, Sampled
-from toolc.runtime.server.approval import APPROVAL_KEY
+from toolc.runtime.results import ToolResult
+from toolc.runtime.server.approval import principal, refusal
+from toolc.runtime.server.approval_state import (
+    MAX_STATE_CHARS,
+    QUESTIONS,
+    ApprovalStates,
+    StateRefused,
+)
 
 ASK_KEY = "toolc/ask/"      # input request keys: toolc/ask/0, toolc/ask/1, ...
-STATE_PREFIX = "toolc-ask."  # a requestState of these questions (others: approval's)
-STATE_TTL = 600.0            # seconds an unanswered question stays answerable
 
 
 class InputRequired(BaseException):  # a pause, not an error: past `except Exception`
@@ -58,10 +61,11 @@ class InputRequired(BaseException):  # a pause, not an error: past `except Excep
 
 @dataclass(slots=True)
 class Asked:
-    """The answers a retry carries: input key -> (question digest, answer in wire shape)."""
+    """What a retry carries: input key -> (question digest, answer in wire shape), and
+    whether the user approved the call in an earlier round."""
 
     answers: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
-    approval: dict[str, Any] | None = None  # the approval's answer and state, carried on
+    approved: bool = False
 
 
 class LogLevels:
@@ -157,71 +161,46 @@ class ServedClient(CallClient):
 
 
 class Questions:
-    """The `requestState` of a call's questions from 2026-07-28, under this server's key."""
+    """The `requestState` of a call's questions from 2026-07-28, under `states`' keys."""
 
-    def __init__(self) -> None:
-        self._secret = secrets.token_bytes(32)
+    def __init__(self, states: ApprovalStates) -> None:
+        self.states = states
 
-    def resume(self, params: types.CallToolRequestParams
-               ) -> tuple[types.CallToolRequestParams, Asked]:
-        """The answers this retry carries, and the params with the approval they carried
-        on put back; an altered, expired or misplaced state is refused (-32602)."""
+    async def resume(self, params: types.CallToolRequestParams) -> Asked | ToolResult:
+        """The answers this retry carries (its state redeemed: this call, once), or an
+        error result saying why they do not count; a state of another kind (an
+        approval's) is left to the approval."""
         state = params.request_state
-        if state is None or not state.startswith(STATE_PREFIX):
-            return params, Asked()
-        body = self._opened(state[len(STATE_PREFIX):], params)
-        answers = {k: (d, a) for k, (d, a) in body["answers"].items()}
-        for key, digest in body["asked"].items():
+        if state is None or self.states.kind_of(state) != QUESTIONS:
+            return Asked()
+        try:
+            carried = await self.states.redeem(state, params.name, params.arguments or {},
+                                               principal(), kind=QUESTIONS)
+        except StateRefused as refused:
+            return refusal(self.states, refused, params.name, what="The answers",
+                           serves="counts for")
+        answers = {k: (d, a) for k, (d, a) in carried.get("answers", {}).items()}
+        for key, digest in carried.get("asked", {}).items():
             response = (params.input_responses or {}).get(key)
             if response is not None:
                 answers[key] = (digest, _wire(response))
-        approval = body.get("approval")
-        if approval is not None:  # the approval of round one, as the client sent it
-            responses = {**(params.input_responses or {}),
-                         APPROVAL_KEY: types.ElicitResult.model_validate(approval["response"])}
-            params = params.model_copy(update={"input_responses": responses,
-                                               "request_state": approval["state"]})
-        else:
-            params = params.model_copy(update={"request_state": None})
-        return params, Asked(answers, approval)
+        return Asked(answers, carried.get("approved") is True)
 
     def ask(self, params: types.CallToolRequestParams, pending: InputRequired,
-            asked: Asked) -> types.InputRequiredResult:
+            asked: Asked) -> types.InputRequiredResult | ToolResult:
         """Pause the call on `pending`: the question, and a state with what is known."""
-        body: dict[str, Any] = {
-            "tool": params.name, "args": _digest(params.arguments or {}),
-            "exp": time.time() + STATE_TTL, "asked": {pending.key: pending.digest},
-            "answers": {k: list(v) for k, v in asked.answers.items()},
-            "approval": asked.approval or _approval_of(params)}
-        text = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
-        sealed = base64.urlsafe_b64encode(text).decode() + "." + self._sign(text)
+        carried = {"asked": {pending.key: pending.digest},
+                   "answers": {k: list(v) for k, v in asked.answers.items()},
+                   "approved": asked.approved}
+        state = self.states.issue(params.name, params.arguments or {}, principal(),
+                                  kind=QUESTIONS, carried=carried)
+        if len(state) > MAX_STATE_CHARS:
+            return ToolResult.error(
+                f"{params.name} asked more than one call can carry: the answers so far take "
+                f"{len(state)} characters of requestState, at most {MAX_STATE_CHARS}; ask "
+                f"for less (fewer questions, a smaller max_tokens)")
         return types.InputRequiredResult(input_requests={pending.key: pending.request},
-                                         request_state=STATE_PREFIX + sealed)
-
-    def _sign(self, text: bytes) -> str:
-        return hmac.new(self._secret, text, hashlib.sha256).hexdigest()
-
-    def _opened(self, sealed: str, params: types.CallToolRequestParams) -> dict[str, Any]:
-        encoded, _, signature = sealed.rpartition(".")
-        try:
-            text = base64.urlsafe_b64decode(encoded.encode())
-            body = json.loads(text)
-        except ValueError:
-            body, text = None, b""
-        valid = isinstance(body, dict) and hmac.compare_digest(signature, self._sign(text))
-        if not valid or body.get("tool") != params.name \
-                or body.get("args") != _digest(params.arguments or {}) \
-                or not time.time() < body.get("exp", 0):
-            raise MCPError(types.INVALID_PARAMS, "Invalid or expired requestState")
-        return body  # type: ignore[no-any-return]
-
-
-def _approval_of(params: types.CallToolRequestParams) -> dict[str, Any] | None:
-    """The approval answered on this retry (its answer and state), to carry on."""
-    answer = (params.input_responses or {}).get(APPROVAL_KEY)
-    if answer is None or params.request_state is None:
-        return None
-    return {"response": _wire(answer), "state": params.request_state}
+                                         request_state=state)
 
 
 def _wire(model: Any) -> dict[str, Any]:
