@@ -22,7 +22,7 @@ from toolc.serving.targets import open_target
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import toolc_cmd
+from serve_support import http_server, toolc_cmd
 
 SPEC = """\
 toolc: 1
@@ -128,6 +128,12 @@ def served(project: Path, target: str, args: dict[str, Any] = ARGS) -> dict[str,
 def test_a_handler_sees_the_generated_classes_however_it_is_served(clinic: Path,
                                                                     target: str) -> None:
     assert served(clinic, target) == SEEN
+
+
+def test_served_stateless_over_http_the_handler_sees_the_same(clinic: Path) -> None:
+    """--stateless serves each request on its own: still the one generated module."""
+    with http_server(clinic, "--stateless", target="specs/clinic.toolc.yaml") as server:
+        assert anyio.run(_seen, server.url, ARGS) == SEEN
 
 
 def test_in_process_the_handler_sees_the_same(clinic: Path) -> None:

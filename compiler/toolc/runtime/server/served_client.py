@@ -20,6 +20,9 @@ request context of the `tools/call`, in the call's protocol era:
   tool, its arguments and the token's principal, expiring, and redeemed once, so the
   same answered request sent again is refused. Put side effects after the questions;
 - cancellation: the client's `notifications/cancelled` for the call.
+
+Stateless HTTP (`toolc serve --stateless`) answers with JSON: notifications have no
+stream to ride (the SDK drops them), and before 2026-07-28 nothing can be asked.
 """
 
 from __future__ import annotations
@@ -136,14 +139,16 @@ class ServedClient(CallClient):
         return bool(event is not None and event.is_set())
 
     def _require(self, capability: str, what: str, doing: str) -> None:
+        if not self.modern and not self.ctx.session.can_send_request:  # (nor its capabilities)
+            raise ClientUnavailable(
+                f"{what} is not available {self.where}: this server answers each request on "
+                f"its own (stateless HTTP), so it cannot ask in the middle of a call; a "
+                f"client of the 2026-07-28 protocol can be asked")
         caps = self.ctx.session.client_capabilities
         declared = getattr(caps, capability, None) if caps is not None else None
         if declared is None:
             raise ClientUnavailable(f"{what} is not available {self.where}: it cannot "
                                     f"{doing} (it declared no {capability} support)")
-        if not self.modern and not self.ctx.session.can_send_request:
-            raise ClientUnavailable(f"{what} is not available {self.where}: this connection "
-                                    "cannot carry a request to it")
 
     async def _ask(self, request: Any, answer_type: type[Any]) -> Any:
         """The client's answer: asked now (before 2026-07-28), or carried by this retry,
