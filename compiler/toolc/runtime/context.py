@@ -18,6 +18,7 @@ not list every inner toolset again. Contexts made from one another with
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -137,15 +138,23 @@ class RunContext(Generic[DepsT]):
     @property
     def cancelled(self) -> bool:
         """Whether the call has been cancelled: by the client (MCP `notifications/
-        cancelled`), or, for a plain `def` handler in its worker thread, by the caller's
-        cancel scope. An `async def` handler is cancelled at its next `await` anyway."""
+        cancelled`), or by the caller's cancel scope (how the SDK stops a call whatever
+        the protocol era; a plain `def` handler sees it from its worker thread). An
+        `async def` handler is cancelled at its next `await` anyway; in its `finally` this
+        says why it is ending."""
         if self.client is not None and self.client.cancel_requested():
             return True
         try:
             self.raise_if_cancelled()
         except BaseException:  # noqa: BLE001  # the backend's cancellation exception
             return True
-        return False
+        # lazy: loads anyio
+        import anyio
+
+        try:  # in the event loop: a cancelled scope's deadline is -inf
+            return anyio.current_effective_deadline() == -math.inf
+        except Exception:  # noqa: BLE001  # no event loop here (sniffio's error): not cancelled
+            return False
 
     def raise_if_cancelled(self) -> None:
         """In a plain `def` handler's worker thread, raise the cancellation the caller's

@@ -334,6 +334,37 @@ async def test_replicas_sharing_a_key_answer_each_others_questions() -> None:
     assert isinstance(done, types.CallToolResult) and text(done) == "Hi Ada"
 
 
+ENDED: list[str] = []
+
+
+async def wait_forever(ctx: rt.RunContext[Any]) -> str:
+    ENDED.append(f"started, cancelled={ctx.cancelled}")
+    try:
+        await anyio.sleep_forever()
+    finally:
+        ENDED.append(f"ended, cancelled={ctx.cancelled}")
+    return "never"
+
+
+@ERAS
+async def test_an_async_handler_ending_knows_it_was_cancelled(mode: str) -> None:
+    """The client gives up on the call: the handler is cancelled at its await, and in its
+    `finally` `ctx.cancelled` says so (2026-07-28 has no cancel notification in process:
+    the SDK cancels the call's scope)."""
+    ENDED.clear()
+    server = rt.to_mcp_server(rt.FunctionToolset([_tool("wait", wait_forever)]))
+    with anyio.fail_after(300):  # (a bug fails instead of hanging)
+        async with Client(server, mode=mode) as client:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(client.call_tool, "wait", {})
+                while not ENDED:
+                    await anyio.sleep(0.01)
+                tg.cancel_scope.cancel()
+            while len(ENDED) < 2:
+                await anyio.sleep(0.01)
+    assert ENDED == ["started, cancelled=False", "ended, cancelled=True"]
+
+
 SERVER = """\
 import sys, threading
 import anyio
