@@ -8,12 +8,13 @@ write: it is written to disk (on the python path), not run.
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from docs_support import generated_copy
 from toolc.config import load_config
 from toolc.pipeline import render_outputs
 from toolc.specs import compile_specs
@@ -53,22 +54,14 @@ def build_guide_specs(project: Path) -> None:
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(ROOT / "generated", tmp_path / "generated")
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    copy = generated_copy(tmp_path, monkeypatch)
+    next(copy)
     build_guide_specs(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("WORKBENCH_WORKSPACE", raising=False)
-    monkeypatch.delenv("WORKBENCH_LOG", raising=False)
-    monkeypatch.syspath_prepend(str(ROOT / "examples"))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    for name in [m for m in sys.modules if m == "generated" or m.startswith("generated.")]:
-        monkeypatch.delitem(sys.modules, name)  # the copy here is imported, then forgotten
-    before = set(sys.modules)
     yield tmp_path
-    for name in set(sys.modules) - before:
-        if name == "generated" or name.startswith("generated.") or name in (
-                "mail_app", "paint_app"):
-            del sys.modules[name]
+    for name in ("mail_app", "paint_app"):
+        sys.modules.pop(name, None)
+    next(copy, None)  # forget the copy's modules
 
 
 def test_the_guide_has_an_example_per_adapter() -> None:

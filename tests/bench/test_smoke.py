@@ -92,4 +92,12 @@ def test_versus_compares_a_figure_before_and_after(tmp_path: Path) -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "== serving: tools/call round trip vs bare mcp Server" in done.stdout
-    assert done.stdout.count("  before ") == 2 and done.stdout.count("  after ") == 2
+    # Every figure the script prints is shown once before and once after, whatever the
+    # number of figures (the serving bench grows figures, e.g. the balancer's).
+    lines = done.stdout[done.stdout.index("# before = HEAD"):].splitlines()[1:]
+    figures = [i for i, line in enumerate(lines) if line.startswith("== ")]
+    assert figures and len(lines) == 3 * len(figures)
+    for i in figures:
+        assert lines[i + 1].startswith("  before ") and lines[i + 2].startswith("  after ")
+    call = lines.index("== serving: tools/call round trip vs bare mcp Server")
+    assert "-" not in (lines[call + 1][-1], lines[call + 2][-1])

@@ -33,7 +33,7 @@ PUBLIC = [
     "ToolError", "ToolsetError", "LazyRefError",
     # approvals and deferred calls
     "ApprovalRequiredError", "Approved", "Denied", "DeferredCallError",
-    "DeferredToolRequest", "ExternalCallRequired",
+    "DeferredToolRequest", "ExternalCallRequired", "PausedResult",
     # serving (approval states shared by replicas) and the MCP kinds
     "to_mcp_server", "ApprovalStates", "MemoryNonces", "MCPToolset", "MCPManager", "MCPServerError", "StdioServer", "HttpServer",
 ]

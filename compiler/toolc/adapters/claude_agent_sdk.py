@@ -1,11 +1,15 @@
 """A compiled toolset as a Claude Agent SDK in-process MCP server: `sdk_mcp_server(...)`.
 
-    from claude_agent_sdk import ClaudeAgentOptions
-    from toolc.adapters.claude_agent_sdk import sdk_mcp_server, tool_names
+```python
+import generated.workbench as workbench
+from claude_agent_sdk import ClaudeAgentOptions
+from toolc.adapters.claude_agent_sdk import sdk_mcp_server, tool_names
 
-    server = sdk_mcp_server(workbench.toolset, name="workbench")
-    options = ClaudeAgentOptions(mcp_servers={"workbench": server},
-                                 allowed_tools=tool_names(server))
+server = sdk_mcp_server(workbench.toolset, name="workbench")
+options = ClaudeAgentOptions(mcp_servers={"workbench": server},
+                             allowed_tools=tool_names(server))
+assert "mcp__workbench__wb_readLog" in options.allowed_tools
+```
 
 The config's `instance` is toolc's own MCP server (`toolc.runtime.to_mcp_server`), so
 Claude Code sees exactly what `toolc serve` and certification publish. Claude Code names
@@ -42,6 +46,8 @@ require("claude-agent-sdk", "claude_agent_sdk")
 from claude_agent_sdk import McpSdkServerConfig
 
 Approval = Literal["elicit", "permissions"]
+"""Who asks the user about an approval-required call: toolc, by MCP elicitation
+(`"elicit"`), or Claude Code's permission system (`"permissions"`)."""
 
 
 class PermissionApproved(DelegatingToolset[Any]):

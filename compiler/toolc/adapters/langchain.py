@@ -1,9 +1,14 @@
 """A compiled toolset as LangChain tools: `await langchain_tools(toolset)`.
 
-    from toolc.adapters.langchain import langchain_tools
+```python
+import asyncio
 
-    tools = await langchain_tools(workbench.toolset)
-    model = chat_model.bind_tools(tools)
+import generated.workbench as workbench
+from toolc.adapters.langchain import langchain_tools
+
+tools = asyncio.run(langchain_tools(workbench.toolset))  # then chat_model.bind_tools(tools)
+assert [tool.name for tool in tools] == ["wb_readLog", "wb_saveNote", "wb_listNotes"]
+```
 
 - Each tool is an async `BaseTool` whose `args_schema` is the published JSON Schema
   dict, as written; call it with `await tool.ainvoke(tool_call)`. LangChain's own
@@ -55,7 +60,9 @@ from langchain_core.tools import BaseTool, ToolException
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 Decide = Callable[[str, dict[str, Any]], bool | Awaitable[bool]]
+"""`approve(name, args)`: whether an approval-required call may run (sync or async)."""
 RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
+"""`run_external(name, args)`: run an external tool, returning what its result is."""
 
 
 async def _maybe_await(value: Any) -> Any:
@@ -80,7 +87,17 @@ class LangChainClient(FrameworkClient):
 CLIENT = LangChainClient("a LangChain tool call")
 
 class ToolcTool(BaseTool):
-    """One tool of a toolc toolset; built by `langchain_tools`."""
+    """One tool of a toolc toolset; built by `langchain_tools`.
+
+    Attributes:
+        toolset: The toolc toolset the tool is called on.
+        deps: The `ctx.deps` of every call.
+        approve: The `Decide` function for approval-required calls, or None.
+        run_external: The `RunExternal` function for external tools, or None.
+        failures: How unexpected handler exceptions read (masked unless exposed).
+        handle_tool_error: LangChain's own: True, so that error results come back as
+            `ToolMessage`s with `status="error"`.
+    """
 
     toolset: Any
     deps: Any = None

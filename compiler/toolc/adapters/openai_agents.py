@@ -1,9 +1,15 @@
 """A compiled toolset as OpenAI Agents SDK `FunctionTool`s: `await function_tools(toolset)`.
 
-    from agents import Agent
-    from toolc.adapters.openai_agents import function_tools
+```python
+import asyncio
 
-    agent = Agent(name="desk", tools=await function_tools(workbench.toolset))
+import generated.workbench as workbench
+from agents import Agent
+from toolc.adapters.openai_agents import function_tools
+
+agent = Agent(name="desk", tools=asyncio.run(function_tools(workbench.toolset)))
+assert [tool.name for tool in agent.tools] == ["wb_readLog", "wb_saveNote", "wb_listNotes"]
+```
 
 - Each tool's `params_json_schema` is the published input schema as written.
 - `strict_json_schema` is on only when the schema already is in OpenAI's strict subset
@@ -62,6 +68,8 @@ from agents.tool import ToolOutputImage
 from agents.tool_context import ToolContext
 
 RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
+"""`run_external(name, args)`: run an external tool, returning what its result is."""
+
 
 # A call's RunContext.client: no elicitation or sampling in an SDK run
 CLIENT = FrameworkClient("an OpenAI Agents SDK run")

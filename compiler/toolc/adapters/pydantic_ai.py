@@ -1,9 +1,15 @@
 """A compiled toolset as a pydantic-ai toolset: `PydanticAIToolset(module.toolset)`.
 
-    from pydantic_ai import Agent
-    from toolc.adapters.pydantic_ai import PydanticAIToolset
+```python
+import generated.workbench as workbench
+from pydantic_ai import Agent
+from pydantic_ai.models.test import TestModel  # your model here
+from toolc.adapters.pydantic_ai import PydanticAIToolset
 
-    agent = Agent(model, toolsets=[PydanticAIToolset(workbench.toolset)])
+agent = Agent(TestModel(call_tools=["wb_readLog"]),
+              toolsets=[PydanticAIToolset(workbench.toolset)])
+assert "ERROR upstream timeout" in agent.run_sync("Any errors in the log?").output
+```
 
 **Two libraries, the same class names.** toolc's runtime names some of its classes as
 pydantic-ai does, because they play the same part, but they are different classes:
@@ -21,6 +27,7 @@ Import one side under another name when a module uses both
 (`from toolc import runtime as rt`, then `rt.RunContext`).
 
 Behaviour, as pydantic-ai users expect it:
+
 - deps: `agent.run(..., deps=d)` reaches predicates, prepare functions and handlers as
   `ctx.deps`.
 - arguments are validated by toolc against the published schema (pydantic-ai's own
@@ -82,6 +89,8 @@ if TYPE_CHECKING:
     from toolc.runtime.definition import ToolDefinition as ToolcDefinition
 
 OnError = Literal["retry", "fail", "return"]
+"""What an error result becomes: a retry prompt (`ModelRetry`), a failed run
+(`ToolFailed`), or the text returned to the model as the tool's output."""
 
 # toolc validates against the published schema; pydantic-ai only parses the JSON.
 _ANY_ARGS = SchemaValidator(core_schema.any_schema())
@@ -90,13 +99,24 @@ _ANY_ARGS = SchemaValidator(core_schema.any_schema())
 class PydanticAIToolset(AbstractToolset[Any]):
     """Any toolc toolset as a pydantic-ai toolset (see the module docstring).
 
-    `on_error`: what an error result becomes ("retry", "fail" or "return").
-    `max_retries`: retries per tool before pydantic-ai gives up on the run.
-    `strict`: `ToolDefinition.strict` for every tool; False by default, so no provider
-    rewrites the published schema into its strict form.
-    `expose_errors`: send a handler's unexpected exception as its type and text; by
-    default it reads "internal error in tool X (ref N)", as from `toolc serve` (the
-    model provider is not the application). `ToolError` messages are always sent.
+    Args:
+        toolset: The toolc toolset.
+        id: The toolset's id for pydantic-ai (the toolc set's own by default).
+        on_error: What an error result becomes (`OnError`).
+        max_retries: Retries per tool before pydantic-ai gives up on the run.
+        strict: `ToolDefinition.strict` for every tool; False by default, so that no
+            provider rewrites the published schema into its strict form.
+        expose_errors: Send a handler's unexpected exception as its type and text; by
+            default it reads "internal error in tool X (ref N)", as from `toolc serve`
+            (the model provider is not the application). `ToolError` messages are
+            always sent.
+
+    Attributes:
+        toolset: The toolc toolset.
+        on_error: What an error result becomes.
+        max_retries: Retries per tool.
+        strict: `ToolDefinition.strict` for every tool.
+        failures: How unexpected handler exceptions read (masked unless exposed).
     """
 
     def __init__(
@@ -120,6 +140,7 @@ class PydanticAIToolset(AbstractToolset[Any]):
 
     @property
     def id(self) -> str | None:
+        """The toolset's id for pydantic-ai."""
         return self._id
 
     async def __aenter__(self) -> Self:
@@ -132,9 +153,12 @@ class PydanticAIToolset(AbstractToolset[Any]):
         return None
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
+        """The toolc set's instructions, asked with a toolc context made from `ctx`."""
         return await self.toolset.get_instructions(toolc_context(ctx))
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        """The toolc set's tools for this turn, each with its published schema as
+        written (validated by toolc at the call, not by pydantic-ai)."""
         listed = await self.toolset.list_tools(toolc_context(ctx))
         return {d.name: self._tool(d) for d in listed}
 
@@ -155,6 +179,8 @@ class PydanticAIToolset(AbstractToolset[Any]):
     async def call_tool(
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
     ) -> Any:
+        """Run the call on the toolc set: a pause is raised as pydantic-ai's
+        (`ApprovalRequired`, `CallDeferred`), an error result as `on_error` says."""
         try:
             with calling(self.failures):
                 result = await self.toolset.call_tool(toolc_context(ctx), name, tool_args)

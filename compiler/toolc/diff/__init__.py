@@ -16,10 +16,9 @@ from typing import Any
 from ..publish import golden_text  # the one definition of the golden-file form
 from .classify import classify
 from .policy import FAIL_ON, Acceptance, Policy, fails, worst
-from .result import Change, DiffInputError, SchemaKind, SpecPlace
+from .result import Change, DiffInputError, SchemaKind, SpecPlace, ToolSet, tool_key
 from .rules import RULES, DiffRule, pinned_description
 from .sources import (
-    ToolSet,
     commit_of,
     head_commit,
     line_of,
@@ -27,7 +26,6 @@ from .sources import (
     load_git,
     pointer_lines,
     repo_prefix,
-    tool_key,
 )
 
 

@@ -1,6 +1,6 @@
 """Where published tool sets come from: a folder, or the golden files of a git commit.
 
-Both loaders return a :class:`ToolSet`: a ``dict`` of tool key to published tool JSON
+Both loaders return a :class:`~toolc.diff.result.ToolSet`: a ``dict`` of tool key to published tool JSON
 that also remembers, per tool, the file it came from (relative to the folder loaded)
 and that file's text, so reports can point at a line. Every ``*.json`` file below the
 folder, at any depth, is one tool known by its folder and its ``name`` field (the key
@@ -21,93 +21,13 @@ import subprocess
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
 
 # All the golden files of one ref together: far above what the publish bound lets a
 # project write (docs/security.md), far below what would exhaust a CI runner.
 GIT_TOTAL_BYTES = 4 * FILE_BYTES
-from .result import DiffInputError, escape_token
-
-
-class ToolSet(dict[str, dict[str, Any]]):
-    """Tool key -> published tool; ``paths`` and ``texts`` say where each came from.
-
-    A tool's key is its ``name``, qualified by the folder its file sits in when that is
-    not the top (``workbench/wb_readLog`` for ``schemas/workbench/wb_readLog.json``):
-    two modules may each export a tool of the same name, and each is served on its own.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.paths: dict[str, str] = {}
-        self.texts: dict[str, str] = {}
-        self._keys: dict[str, str] | None = None  # file -> key, made by ``same``
-
-    @classmethod
-    def from_texts(cls, files: Mapping[str, str], label: str = "",
-                   known: ToolSet | None = None) -> ToolSet:
-        """Tool files not written yet (relative path -> text), e.g. a fresh build's
-        golden files; ``label`` prefixes the paths in errors; ``known`` as for ``add``."""
-        tools = cls()
-        for relative in sorted(files):
-            tools.add(relative, files[relative], f"{label}{relative}", known)
-        return tools
-
-    def same(self, relative: str, text: str) -> dict[str, Any] | None:
-        """The tool of ``relative`` if this set has that file with that very text."""
-        if self._keys is None:
-            self._keys = {path: key for key, path in self.paths.items()}
-        key = self._keys.get(relative)
-        return self[key] if key is not None and self.texts[key] == text else None
-
-    def add(self, relative: str, text: str, label: str,
-            known: ToolSet | None = None) -> None:
-        """Parse one tool file; ``label`` names it in errors (a path, or ``ref:path``).
-        ``known``: a set that may have the same file with the same text, whose parsed
-        tool is taken (the diff reads tools and never changes one)."""
-        tool = known.same(relative, text) if known is not None else None
-        if tool is not None:
-            self._keep(relative, text, label, tool)
-            return
-        try:
-            tool = json.loads(text, parse_constant=_no_constants)
-        except json.JSONDecodeError as exc:
-            raise DiffInputError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: "
-                                 f"{exc.msg}") from None
-        except ValueError as exc:
-            raise DiffInputError(f"{label}: not valid JSON: {exc}") from None
-        except RecursionError:
-            raise DiffInputError(f"{label}: nested too deeply to read") from None
-        if not isinstance(tool, dict):
-            raise DiffInputError(f"{label}: a tool file holds one JSON object, "
-                                 f"found {type(tool).__name__}")
-        self._keep(relative, text, label, tool)
-
-    def _keep(self, relative: str, text: str, label: str, tool: dict[str, Any]) -> None:
-        name = tool.get("name")
-        if not isinstance(name, str) or not name:
-            raise DiffInputError(f"{label}: no \"name\" field; each tool file names its tool")
-        key = tool_key(relative, name)
-        if key in self:
-            raise DiffInputError(f"{label}: tool {key!r} is already defined by "
-                                 f"{self.paths[key]}")
-        self[key] = tool
-        self.paths[key] = relative
-        self.texts[key] = text
-
-
-def tool_key(relative: str, name: str) -> str:
-    """``<folder>/<name>`` for a file in a folder below the top, else ``name`` alone."""
-    folder, slash, _ = relative.rpartition("/")
-    if slash and ("//" in relative or folder.startswith("./") or "/." in folder):
-        folder = PurePosixPath(relative).parent.as_posix()  # written other than normalised
-    return name if folder in ("", ".") else f"{folder}/{name}"
-
-
-def _no_constants(word: str) -> None:
-    raise ValueError(f"{word} is not a JSON value")
+from .result import DiffInputError, ToolSet, escape_token
 
 
 def _visible(relative: PurePosixPath) -> bool:

@@ -38,6 +38,7 @@ from toolc.runtime.deferred import (
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.elicitation import InvalidAnswer
 from toolc.runtime.failures import ToolError
+from toolc.runtime.pausing import PausedResult
 from toolc.runtime.results import (
     AudioContent,
     ContentBlock,
@@ -120,6 +121,7 @@ __all__ = [
     "MCPServerError",
     "MCPToolset",
     "MemoryNonces",
+    "PausedResult",
     "PrefixedToolset",
     "PreparedToolset",
     "RenamedToolset",

@@ -34,10 +34,20 @@ DepsT = TypeVar("DepsT")
 class RunContext(Generic[DepsT]):
     """Everything a toolset may know about the turn it serves.
 
-    `approvals` maps a deferred call id to `Approved(...)` or `Denied(...)`;
-    `external_results` maps a deferred call id to the result of an external tool call
-    (a `ToolResult`, a string, a dict or a pydantic model). `client` is whoever made the
-    call (a served call's MCP client; None: nobody, see `toolc.runtime.client`).
+    Attributes:
+        deps: The caller's dependencies (a user, a database handle, flags): whatever
+            predicates, prepare functions, wrappers and handlers need.
+        step: The turn's number; memoised per-turn answers are keyed by it.
+        tool_call_id: The model's id for the call being run; a paused call is reported
+            under it (or under a fresh one, when None).
+        approvals: The caller's answers to calls that paused for approval: a call id
+            to `Approved(...)` or `Denied(...)`.
+        external_results: The results of external tool calls, by call id (a
+            `ToolResult`, a string, a dict or a pydantic model).
+        turn_memo: What toolsets compute once per turn (shared by the contexts made
+            from this one with `for_call` and `resume`).
+        client: Whoever made the call, as the handler may address it (a served call's
+            MCP client; None: nobody, see `toolc.runtime.client`).
     """
 
     deps: DepsT

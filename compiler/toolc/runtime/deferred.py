@@ -33,8 +33,11 @@ class DeferredToolRequest:
     """One paused call: what the caller must approve, or run itself."""
 
     call_id: str
+    """The id to answer under (`ctx.approvals[call_id]`, `ctx.external_results[call_id]`)."""
     tool_name: str
+    """The tool's name, as the toolset that was called shows it."""
     args: dict[str, Any]
+    """The arguments of the call (validated, for an external tool)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,8 @@ class Approved:
     """The call may run; `override_args` (when given) replace the model's arguments."""
 
     override_args: dict[str, Any] | None = None
+    """Arguments to run with instead of the model's (validated like them); None: the
+    model's own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +54,7 @@ class Denied:
     """The call must not run; `message` tells the model why."""
 
     message: str = "The user denied this tool call."
+    """Why, as the model reads it in the error result."""
 
 
 class DeferredCallError(Exception):
@@ -56,10 +62,12 @@ class DeferredCallError(Exception):
 
     def __init__(self, requests: list[DeferredToolRequest]) -> None:
         self.requests = requests
+        """The paused calls, each with the id to answer it under."""
         names = ", ".join(f"{r.tool_name} (call {r.call_id})" for r in requests)
         super().__init__(f"{self.reason}: {names}")
 
     reason = "tool calls deferred"
+    """What kind of pause this is, in the exception's message."""
 
     def with_tool_names(self, rename: Callable[[str], str]) -> DeferredCallError:
         """The same pause, with tool names as an outer toolset publishes them."""

@@ -53,7 +53,22 @@ def published_tool(
 
 @dataclass(frozen=True, slots=True, eq=True)
 class ToolDefinition:
-    """A tool as the model sees it. Schemas are shared, never copied: do not mutate them."""
+    """A tool as the model sees it. Schemas are shared, never copied: do not mutate them.
+
+    Attributes:
+        name: The name the model calls it by.
+        description: What the model reads about it.
+        input_schema: The published JSON Schema of its arguments (the golden file's
+            `inputSchema`): what the model reads and what every call is validated
+            against.
+        output_schema: The JSON Schema of its structured result (`outputSchema`).
+        title: A title for people.
+        annotations: MCP's tool annotations (`readOnlyHint`, `destructiveHint`, ...).
+        meta: Its `_meta` (toolc's own keys among them: `toolc/requiresApproval`).
+        extra: Every other top-level field, as a server sent it (an MCP server's
+            icons, a vendor's own keys): published verbatim, so that a proxied server
+            loses nothing.
+    """
 
     name: str
     description: str | None
@@ -62,9 +77,8 @@ class ToolDefinition:
     title: str | None = None
     annotations: Mapping[str, Any] | None = None
     meta: Mapping[str, Any] | None = None
-    # Every other top-level field, as a server sent it (an MCP server's icons, a vendor's
-    # own keys): published verbatim, so a proxied server loses nothing. A known key here
-    # (one whose value its field cannot hold, like a null title) is published as given.
+    # A known key in `extra` (one whose value its field cannot hold, like a null title)
+    # is published as given.
     extra: Mapping[str, Any] | None = None
 
     __hash__ = None  # type: ignore[assignment]  # holds dicts: equality, not identity
@@ -76,4 +90,5 @@ class ToolDefinition:
                               annotations=self.annotations, meta=self.meta, extra=self.extra)
 
     def renamed(self, name: str) -> ToolDefinition:
+        """The same tool under another name (what prefixed and renamed sets list)."""
         return dataclasses.replace(self, name=name)

@@ -4,7 +4,8 @@ A paused call raises a `DeferredCallError` (see `toolc.runtime.deferred`) naming
 call id the caller answers under: the context's `tool_call_id`, or a fresh one. The gate
 is shared by `ApprovalRequiredToolset` and `Tool(requires_approval=True)`: with no answer
 for this call it pauses, with `Denied` it gives the denial result, with `Approved` the
-arguments to run with.
+arguments to run with. `PausedResult` is a pause held as a value, for the wrappers that
+ask to see pauses (`WrapperToolset.pauses_as_results`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,39 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolc.runtime.context import RunContext
-from toolc.runtime.deferred import ApprovalRequiredError, Approved, DeferredToolRequest, Denied
-from toolc.runtime.results import DeniedResult, ToolResult
+from toolc.runtime.deferred import (
+    ApprovalRequiredError,
+    Approved,
+    DeferredCallError,
+    DeferredToolRequest,
+    Denied,
+)
+from toolc.runtime.results import DeniedResult, TextContent, ToolResult
+
+
+class PausedResult(ToolResult):
+    """A call that paused, held as a result: what `next` returns to a wrapper whose class
+    sets `pauses_as_results = True`, instead of raising the pause.
+
+    `pause` is the `DeferredCallError` (an `ApprovalRequiredError` or an
+    `ExternalCallRequired`), `requests` its paused calls. A wrapper that returns it
+    passes the pause on to its caller, raised as before. Its text says that the call has
+    not run, so that a wrapper which turns it into another result misleads nobody.
+    """
+
+    __slots__ = ("pause",)
+
+    def __init__(self, pause: DeferredCallError) -> None:
+        calls = ", ".join(f"{r.tool_name!r} (call {r.call_id})" for r in pause.requests)
+        super().__init__([TextContent(f"Paused, {pause.reason}: {calls}; not run yet.")],
+                         None, True)
+        self.pause = pause
+        """The pause: an `ApprovalRequiredError` or an `ExternalCallRequired`."""
+
+    @property
+    def requests(self) -> list[DeferredToolRequest]:
+        """The paused calls: what the caller must approve, or run itself."""
+        return self.pause.requests
 
 
 def call_id_of(ctx: RunContext[Any]) -> str:

@@ -29,11 +29,21 @@ def _wire(kind: str, fields: Mapping[str, Any], annotations: Any, meta: Any) -> 
 
 @dataclass(slots=True)
 class TextContent:
+    """A text block.
+
+    Attributes:
+        text: The text.
+        annotations: MCP's annotations of the block (`audience`, `priority`,
+            `lastModified`), as sent.
+        meta: its `_meta`, as sent.
+    """
+
     text: str
     annotations: dict[str, Any] | None = None
     meta: dict[str, Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
+        """The block as MCP JSON (camelCase keys, absent fields left out)."""
         # (written out, not through _wire: every served call sends one of these)
         out: dict[str, Any] = {"type": "text", "text": self.text}
         if self.annotations is not None:
@@ -45,31 +55,63 @@ class TextContent:
 
 @dataclass(slots=True)
 class ImageContent:
+    """An image block.
+
+    Attributes:
+        data: The image, base64-encoded.
+        mime_type: Its type (`image/png`).
+        annotations: MCP's annotations of the block (`audience`, `priority`,
+            `lastModified`), as sent.
+        meta: its `_meta`, as sent.
+    """
+
     data: str  # base64
     mime_type: str
     annotations: dict[str, Any] | None = None
     meta: dict[str, Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
+        """The block as MCP JSON (camelCase keys, absent fields left out)."""
         fields = {"data": self.data, "mimeType": self.mime_type}
         return _wire("image", fields, self.annotations, self.meta)
 
 
 @dataclass(slots=True)
 class AudioContent:
+    """An audio block.
+
+    Attributes:
+        data: The sound, base64-encoded.
+        mime_type: Its type (`audio/wav`).
+        annotations: MCP's annotations of the block (`audience`, `priority`,
+            `lastModified`), as sent.
+        meta: its `_meta`, as sent.
+    """
+
     data: str  # base64
     mime_type: str
     annotations: dict[str, Any] | None = None
     meta: dict[str, Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
+        """The block as MCP JSON (camelCase keys, absent fields left out)."""
         fields = {"data": self.data, "mimeType": self.mime_type}
         return _wire("audio", fields, self.annotations, self.meta)
 
 
 @dataclass(slots=True)
 class EmbeddedResource:
-    """A resource carried inline: `text`, or `blob` (base64)."""
+    """A resource carried inline: `text`, or `blob` (base64).
+
+    Attributes:
+        uri: The resource's URI.
+        text: Its content, as text.
+        blob: Its content, base64-encoded (when not text).
+        mime_type: Its type.
+        annotations: MCP's annotations of the block (`audience`, `priority`,
+            `lastModified`), as sent.
+        meta: its `_meta`, as sent.
+    """
 
     uri: str
     text: str | None = None
@@ -79,6 +121,7 @@ class EmbeddedResource:
     meta: dict[str, Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
+        """The block as MCP JSON (camelCase keys, absent fields left out)."""
         resource = {"uri": self.uri, "mimeType": self.mime_type, "text": self.text}
         if self.blob is not None or self.text is None:
             resource["blob"] = self.blob if self.blob is not None else ""
@@ -88,6 +131,20 @@ class EmbeddedResource:
 
 @dataclass(slots=True)
 class ResourceLink:
+    """A link to a resource the client may read (not its content).
+
+    Attributes:
+        uri: The resource's URI.
+        name: Its name.
+        title: A title for people.
+        description: What it is.
+        mime_type: Its type.
+        size: Its size in bytes.
+        annotations: MCP's annotations of the block (`audience`, `priority`,
+            `lastModified`), as sent.
+        meta: its `_meta`, as sent.
+    """
+
     uri: str
     name: str
     title: str | None = None
@@ -98,6 +155,7 @@ class ResourceLink:
     meta: dict[str, Any] | None = None
 
     def to_wire(self) -> dict[str, Any]:
+        """The block as MCP JSON (camelCase keys, absent fields left out)."""
         fields = {
             "uri": self.uri,
             "name": self.name,
@@ -110,6 +168,7 @@ class ResourceLink:
 
 
 ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink
+"""Any content block of a result."""
 CONTENT_BLOCK_TYPES = (TextContent, ImageContent, AudioContent, EmbeddedResource, ResourceLink)
 
 
@@ -147,15 +206,20 @@ class ToolResult:
     """What a call gives back: content blocks, optional structured content, error flag."""
 
     content: list[ContentBlock] = field(default_factory=list)
+    """The content blocks, in order: what a text-only client shows the model."""
     structured_content: dict[str, Any] | None = None
+    """The structured result (a tool with `returns`), checked against its output schema."""
     is_error: bool = False
+    """True: the call failed, and the content says why (to the model)."""
 
     @classmethod
     def text(cls, text: str) -> ToolResult:
+        """A result of one text block."""
         return cls([TextContent(text)])
 
     @classmethod
     def error(cls, message: str) -> ToolResult:
+        """An error result whose one text block is `message`, addressed to the model."""
         return cls([TextContent(message)], None, True)
 
     @classmethod
@@ -178,6 +242,7 @@ class ToolResult:
 
     @classmethod
     def from_wire(cls, data: Mapping[str, Any]) -> ToolResult:
+        """Read an MCP `CallToolResult` JSON shape back (what `to_wire` gives)."""
         blocks = [block_from_wire(b) for b in data.get("content") or ()]
         return cls(blocks, data.get("structuredContent"), bool(data.get("isError", False)))
 

@@ -36,7 +36,12 @@ class LazyRefError(ImportError):
 
 
 class LazyRef:
-    """`package.module` + `attr.path`, imported at first use and then cached."""
+    """`package.module` + `attr.path`, imported at first use and then cached.
+
+    Attributes:
+        module: The module to import (`app.tools`).
+        attr: The attribute path in it (`read_log`, `Class.method`).
+    """
 
     __slots__ = ("_value", "attr", "module")
 
@@ -47,12 +52,15 @@ class LazyRef:
 
     @classmethod
     def parse(cls, text: str) -> LazyRef:
+        """Read `package.module:attr.path`; raises `ValueError` on another shape."""
         module, sep, attr = text.partition(":")
         if not sep or not module or not attr:
             raise ValueError(f"a reference is 'package.module:attribute', not {text!r}")
         return cls(module, attr)
 
     def resolve(self) -> Any:
+        """The object referred to, imported now if not yet; raises `LazyRefError`
+        (naming the reference and what failed) when it does not import."""
         if self._value is not _UNSET:
             return self._value
         try:
@@ -191,6 +199,31 @@ class Tool:
     model field to the handler's keyword where the two differ (a field cannot be named
     `model_dump_x` or `json`; the handler's parameter is). `formats=True` asserts
     `format` keywords (by default they only annotate, as JSON Schema 2020-12 says).
+    Generated modules make one per tool of the spec; the handler and the model are
+    resolved at the first call.
+
+    Args:
+        name: The tool's name.
+        description: What the model reads about it.
+        handler: The handler, or a `LazyRef` to it (imported at the first call).
+        input_schema: The published JSON Schema of the arguments (a dict, or its JSON
+            text): every call is validated against it before the handler runs.
+        params_model: The pydantic model (or a factory of it) that converts validated
+            arguments into the handler's types.
+        output_schema: The JSON Schema of the structured result, which checks it.
+        title: A title for people.
+        annotations: MCP's tool annotations.
+        meta: The tool's `_meta`.
+        requires_approval: Every call pauses for approval first.
+        formats: Assert `format` keywords when validating.
+
+    Attributes:
+        name: The tool's name.
+        description: What the model reads about it.
+        title: A title for people.
+        annotations: MCP's tool annotations.
+        meta: The tool's `_meta`, as given.
+        requires_approval: Whether every call pauses for approval first.
     """
 
     __slots__ = (

@@ -199,3 +199,16 @@ def test_dir_lists_globals_and_everything_it_can_make(module: ModuleType) -> Non
     assert {"Item", "Left", "Right", "Level", "Items", "Loud", "app", "toolset",
             "_lazy"} <= set(names)
     assert "Level" not in vars(module) and module.CALLS == []
+
+
+def test_a_toolset_the_module_builds_takes_no_more_tools(module: ModuleType) -> None:
+    """Its tools are the spec's, as the golden files publish them: one added in Python
+    would be served, and certified by no build."""
+    with pytest.raises(RuntimeError) as info:
+        module.app.add_tool(rt.Tool("late", "Late.", handler=len, input_schema={}))
+    assert str(info.value) == (
+        "lazy_probe.app: cannot add tool 'late': generated module lazy_probe built the set: "
+        "its members are the spec's, as the golden files publish them; add to the spec, or "
+        "combine this set with one of your own in a CombinedToolset"
+    )
+    assert list(module.app.tools) == []

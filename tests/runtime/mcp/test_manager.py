@@ -96,15 +96,17 @@ async def test_with_last_wins_the_later_server_answers(
     assert (result.is_error, result.text_content) == (False, "second")
 
 
+@pytest.mark.parametrize("how", ["enter", "connect"])
 async def test_a_failed_connect_names_the_server_and_closes_the_others(
-    http_toy: Callable[[str], HttpToy],
+    http_toy: Callable[[str], HttpToy], how: str
 ) -> None:
+    """Entering `async with` and `connect()` alike."""
     web = rt.MCPToolset(http=rt.HttpServer(http_toy("h_").url))
     manager = rt.MCPManager(
         {"web": web, "ghost": rt.MCPToolset(stdio=rt.StdioServer("/nonexistent/mcp-server"))}
     )
     with pytest.raises(ExceptionGroup) as info:
-        await manager.__aenter__()
+        await (manager.__aenter__() if how == "enter" else manager.connect())
     assert info.value.message == "connecting MCP servers failed: ghost"
     (error,) = info.value.exceptions
     assert isinstance(error, rt.MCPServerError) and error.server == "ghost"
@@ -133,3 +135,96 @@ async def test_a_failed_disconnect_raises_a_group_naming_the_server(
     assert isinstance(error, rt.MCPServerError) and error.server == "web"
     assert str(error).startswith("MCP server web: disconnect failed: "), str(error)
     assert manager.servers["spare"]._conn is None
+
+
+async def test_servers_added_before_first_use_are_counted_and_connected_by_connect(
+    tmp_path: Path, http_toy: Callable[[str], HttpToy], ctx: rt.RunContext[None]
+) -> None:
+    """The design's addServer, serverCount, connect() and disconnect(): connect() is
+    `async with`'s entering (in parallel: each stdio server waits for the other)."""
+    logs = [tmp_path / "a.log", tmp_path / "b.log"]
+    manager = rt.MCPManager()
+    assert (manager.server_count, dict(manager.servers)) == (0, {})
+    manager.add_server("alpha", paired_stdio("a_", logs[0], logs[1]))
+    manager.add_server("beta", paired_stdio("b_", logs[1], logs[0]))
+    web = rt.MCPToolset(http=rt.HttpServer(http_toy("h_").url), id="the web")
+    manager.add_server("web", web)
+    assert manager.server_count == 3 and list(manager.servers) == ["alpha", "beta", "web"]
+    assert [s.label for s in manager.servers.values()] == ["alpha", "beta", "the web"]
+    await manager.connect()
+    try:
+        assert [log.read_text().splitlines() for log in logs] == [["start", "ready"]] * 2
+        assert all(server._conn is not None for server in manager.servers.values())
+        listed = names(await manager.list_tools(ctx))
+        assert listed[0] == "a_echo" and "b_echo" in listed and listed[-1].startswith("h_")
+        assert (await manager.call_tool(ctx, "b_echo", {"text": "1"})).text_content == "1"
+    finally:
+        await manager.disconnect()
+    assert all(server._conn is None for server in manager.servers.values())
+
+
+def test_a_name_taken_and_a_view_written_to_are_refused(http_toy: Callable[[str], HttpToy]) -> None:
+    url = http_toy("x_").url
+    manager = rt.MCPManager({"one": rt.MCPToolset(http=rt.HttpServer(url))})
+    with pytest.raises(ValueError, match="two MCP servers named 'one'"):
+        manager.add_server("one", rt.MCPToolset(http=rt.HttpServer(url)))
+    with pytest.raises(TypeError):
+        manager.servers["two"] = rt.MCPToolset(http=rt.HttpServer(url))  # type: ignore[index]
+    assert manager.server_count == 1
+
+
+async def test_after_first_use_adding_a_server_is_an_error_saying_why(
+    http_toy: Callable[[str], HttpToy], ctx: rt.RunContext[None]
+) -> None:
+    url = http_toy("x_").url
+    manager = rt.MCPManager({"one": rt.MCPToolset(http=rt.HttpServer(url))}, id="servers")
+    async with manager:
+        await manager.list_tools(ctx)
+    with pytest.raises(RuntimeError) as info:
+        manager.add_server("late", rt.MCPToolset(http=rt.HttpServer(url)))
+    assert str(info.value) == (
+        "servers: cannot add server 'late': the manager is fixed once used (connected, "
+        "entered, listed or called); add every server before first use, or combine this "
+        "manager with another in a CombinedToolset"
+    )
+    assert list(manager.servers) == ["one"]
+    for use in ("connect", "call"):
+        fresh = rt.MCPManager({"one": rt.MCPToolset(http=rt.HttpServer(url))})
+        if use == "connect":
+            await fresh.connect()
+            await fresh.disconnect()
+        else:
+            await fresh.call_tool(ctx, "x_echo", {"text": "x"})
+            await fresh.disconnect()
+        with pytest.raises(RuntimeError, match="cannot add server 'late'"):
+            fresh.add_server("late", rt.MCPToolset(http=rt.HttpServer(url)))
+
+
+async def test_disconnect_tries_every_server_and_raises_a_group_naming_the_failed(
+    http_toy: Callable[[str], HttpToy], ctx: rt.RunContext[None]
+) -> None:
+    web, spare = http_toy("w_"), http_toy("s_")
+    manager = rt.MCPManager({"web": rt.MCPToolset(http=rt.HttpServer(web.url)),
+                             "spare": rt.MCPToolset(http=rt.HttpServer(spare.url))})
+    await manager.connect()
+    web.stop()  # the server goes away mid-session
+    lost = await manager.call_tool(ctx, "w_echo", {"text": "x"})
+    assert lost.is_error
+    with pytest.raises(ExceptionGroup) as info:
+        await manager.disconnect()
+    assert info.value.message == "disconnecting MCP servers failed: web"
+    assert manager.servers["spare"]._conn is None
+
+
+async def test_invalidate_cache_drops_every_servers_listing(
+    http_toy: Callable[[str], HttpToy], ctx: rt.RunContext[None]
+) -> None:
+    manager = rt.MCPManager({"one": rt.MCPToolset(http=rt.HttpServer(http_toy("a_").url)),
+                             "two": rt.MCPToolset(http=rt.HttpServer(http_toy("b_").url))})
+    async with manager:
+        first = await manager.list_tools(ctx)
+        cached = await manager.list_tools(ctx.next_turn())
+        assert all(a is b for a, b in zip(first, cached, strict=True))
+        manager.invalidate_cache()
+        fresh = await manager.list_tools(ctx.next_turn())
+        assert fresh == first and not any(a is b for a, b in zip(first, fresh, strict=True))

@@ -27,18 +27,22 @@ def answering(action: str, content: dict[str, Any] | None, asked: list[Any]) -> 
     return callback
 
 
-@ERAS
-async def test_approval_asks_the_user_by_elicitation(mode: str) -> None:
-    ran: list[str] = []
-
+def dropping(ran: list[str]) -> rt.FunctionToolset:
+    """`dropAll`, which needs approval, recording each run in `ran`."""
     async def drop(ctx: rt.RunContext[Any], text: str, times: int) -> str:
         ran.append(text)
         return f"dropped {text}"
 
-    ts = rt.FunctionToolset([make_tool("dropAll", drop, requires_approval=True)])
+    return rt.FunctionToolset([make_tool("dropAll", drop, requires_approval=True)])
+
+
+@ERAS
+async def test_approval_asks_the_user_by_elicitation(mode: str) -> None:
+    ran: list[str] = []
     asked: list[Any] = []
     yes = answering("accept", {"confirm": True}, asked)
-    async with Client(rt.to_mcp_server(ts), mode=mode, elicitation_callback=yes) as client:
+    async with Client(rt.to_mcp_server(dropping(ran)), mode=mode,
+                      elicitation_callback=yes) as client:
         result = await client.call_tool("dropAll", {"text": "users"})
     assert (result.is_error, result.content[0].text, ran) == (False, "dropped users", ["users"])
     (question,) = asked
@@ -46,13 +50,29 @@ async def test_approval_asks_the_user_by_elicitation(mode: str) -> None:
     assert question.requested_schema["properties"]["confirm"]["type"] == "boolean"
     assert question.requested_schema["required"] == ["confirm"]
 
-    for action, content in [("decline", None), ("cancel", None), ("accept", {"confirm": False})]:
-        no = answering(action, content, [])
-        async with Client(rt.to_mcp_server(ts), mode=mode, elicitation_callback=no) as client:
-            result = await client.call_tool("dropAll", {"text": "orders"})
-        assert result.is_error
-        assert result.content[0].text == "The user declined the call to 'dropAll'; it was not run."
-    assert ran == ["users"]
+
+NOT_CONFIRMED = "The user did not confirm the call to 'dropAll'; it was not run."
+REFUSALS = [
+    ("decline", None, "The user declined the call to 'dropAll'; it was not run."),
+    ("cancel", None, "The user cancelled the call to 'dropAll'; it was not run."),
+    # accepted, but the form's box left unticked, or not sent: not a decline, not a yes
+    ("accept", {"confirm": False}, NOT_CONFIRMED),
+    ("accept", {}, NOT_CONFIRMED),
+    ("accept", None, NOT_CONFIRMED),
+]
+
+
+@ERAS
+@pytest.mark.parametrize(("action", "content", "said"), REFUSALS)
+async def test_an_answer_without_confirm_true_runs_nothing_and_says_which_it_was(
+    mode: str, action: str, content: dict[str, Any] | None, said: str
+) -> None:
+    ran: list[str] = []
+    no = answering(action, content, [])
+    async with Client(rt.to_mcp_server(dropping(ran)), mode=mode,
+                      elicitation_callback=no) as client:
+        result = await client.call_tool("dropAll", {"text": "orders"})
+    assert (result.is_error, result.content[0].text, ran) == (True, said, [])
 
 
 @ERAS
@@ -91,14 +111,6 @@ ARGS = {"text": "users"}
 def asking(server: Any) -> Client:
     """A client that can be asked (it declares elicitation); these tests answer by hand."""
     return Client(server, elicitation_callback=answering("accept", {"confirm": True}, []))
-
-
-def dropping(ran: list[str]) -> rt.FunctionToolset:
-    async def drop(ctx: rt.RunContext[Any], text: str, times: int) -> str:
-        ran.append(text)
-        return f"dropped {text}"
-
-    return rt.FunctionToolset([make_tool("dropAll", drop, requires_approval=True)])
 
 
 async def question(client: Client, args: dict[str, Any] = ARGS) -> str:

@@ -43,6 +43,18 @@ def _take_aliases(namespace: dict[str, Any]) -> dict[str, str]:
     return texts
 
 
+def _fixed(toolset: Any, module_name: str) -> Any:
+    """`toolset` with its members fixed (`FunctionToolset.fix`, `MCPManager.fix`): a
+    generated module's tools and servers are its spec's, as the golden files publish
+    them, so adding one in Python would serve what no build certified."""
+    fix = getattr(toolset, "fix", None)
+    if callable(fix):
+        fix(f"generated module {module_name} built the set: its members are the spec's, "
+            f"as the golden files publish them; add to the spec, or combine this set with "
+            f"one of your own in a CombinedToolset")
+    return toolset
+
+
 class LazyModule:
     """A generated module's names, made at first use (PEP 562): pydantic classes cost
     about half a millisecond each to create, so a module of 1,000 tools makes none of
@@ -79,9 +91,9 @@ class LazyModule:
         """Make a model, alias, Protocol or toolset at first use (the module's
         ``__getattr__``, called only for names not yet in its globals)."""
         namespace = self._namespace
-        if name in self._toolsets:
-            return namespace.setdefault(name, self._toolsets[name]())
         module_name = namespace["__name__"]
+        if name in self._toolsets:
+            return namespace.setdefault(name, _fixed(self._toolsets[name](), module_name))
         if name in self._building:
             # Asked for again while being made: a cycle of named types across modules.
             # pydantic takes a NameError as a reference to resolve at first validation.

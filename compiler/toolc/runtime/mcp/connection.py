@@ -23,7 +23,14 @@ CLOSE_TIMEOUT_S = 10.0  # a client that takes longer to close is cancelled
 
 @dataclass(frozen=True, slots=True)
 class StdioServer:
-    """An MCP server run as a subprocess, spoken to over its stdin and stdout."""
+    """An MCP server run as a subprocess, spoken to over its stdin and stdout.
+
+    Attributes:
+        command: The program to run.
+        args: Its arguments.
+        env: Its environment (None: the mcp SDK's default, a few safe variables).
+        cwd: Its working folder (None: this process's).
+    """
 
     command: str
     args: Sequence[str] = ()
@@ -33,7 +40,12 @@ class StdioServer:
 
 @dataclass(frozen=True, slots=True)
 class HttpServer:
-    """An MCP server at a streamable HTTP endpoint."""
+    """An MCP server at a streamable HTTP endpoint.
+
+    Attributes:
+        url: The endpoint (`http://127.0.0.1:8000/mcp`).
+        headers: HTTP headers sent with every request (an `Authorization`, say).
+    """
 
     url: str
     headers: Mapping[str, str] | None = None
@@ -45,6 +57,7 @@ class MCPServerError(ToolsetError):
     def __init__(self, server: str, message: str) -> None:
         super().__init__(f"MCP server {server}: {message}")
         self.server = server
+        """The server's name (its id, or its key in the manager)."""
 
 
 def describe_error(exc: BaseException) -> str:

@@ -1,23 +1,5 @@
 """`mcp`: the tools of one MCP server, over stdio or streamable HTTP.
 
-The connection (see `connection.py`) opens on `async with toolset:` or lazily at first
-use, and closes when the last `async with` is left (or on `disconnect()`). A
-connection made on one event loop is not reused on another.
-
-Tools are listed as the JSON the server sent (see `listing.py`), so every field it
-gave is kept: unknown top-level fields become `ToolDefinition.extra`, annotations and
-`_meta` stay as sent, and serving the set again publishes them all.
-
-The tool listing is cached for `tool_cache_ttl_ms` (0: never cached);
-`invalidate_cache()` drops it.
-
-Failures: a call that gets no answer within `call_timeout_s` (default 60 s) is an error
-result saying so (the request is cancelled, the connection kept); a server that dies
-mid-call is an error result saying the connection was lost (the next use reconnects); an
-error answer from the server is an error result quoting it. Connecting, listing and
-disconnecting have no error result to give: they raise `MCPServerError`, a
-`ToolsetError` naming the server.
-
 `mcp` is imported only when a connection is made.
 """
 
@@ -57,6 +39,39 @@ logger = logging.getLogger("toolc.runtime")
 
 
 class MCPToolset(AbstractToolset[Any]):
+    """The tools of one MCP server, listed as it sent them and called on it.
+
+    The connection opens on `async with toolset:`, on `connect()`, or lazily at first
+    use, and closes when the last `async with` is left (or on `disconnect()`). A
+    connection made on one event loop is not reused on another.
+
+    Tools are listed as the JSON the server sent, so every field it gave is kept:
+    unknown top-level fields become `ToolDefinition.extra`, annotations and `_meta` stay
+    as sent, and serving the set again publishes them all.
+
+    The tool listing is cached for `tool_cache_ttl_ms` (0: never cached);
+    `invalidate_cache()` drops it.
+
+    Failures: a call that gets no answer within `call_timeout_s` (default 60 s) is an error
+    result saying so (the request is cancelled, the connection kept); a server that dies
+    mid-call is an error result saying the connection was lost (the next use reconnects); an
+    error answer from the server is an error result quoting it. Connecting, listing and
+    disconnecting have no error result to give: they raise `MCPServerError`, a
+    `ToolsetError` naming the server.
+
+    Attributes:
+        stdio: The server run as a subprocess (or None).
+        http: The server at a streamable HTTP endpoint (or None): exactly one is given.
+        tool_cache_ttl_ms: How long a listing is kept, in milliseconds (0: never).
+        instructions: Whether `get_instructions` gives the server's instructions.
+        always_load: Every tool listed carries `_meta` `anthropic/alwaysLoad: true`:
+            what a client's `alwaysLoad` for this server would do, kept when the tools
+            are served again.
+        call_timeout_s: How long a call (or a listing) may take, in seconds, before it
+            is an error result saying so.
+        connect_timeout_s: How long connecting may take, in seconds.
+    """
+
     def __init__(
         self,
         *,
@@ -75,8 +90,6 @@ class MCPToolset(AbstractToolset[Any]):
         self.http = http
         self.tool_cache_ttl_ms = tool_cache_ttl_ms
         self.instructions = instructions
-        # Every tool listed carries `_meta` `anthropic/alwaysLoad: true`: what a client's
-        # `alwaysLoad` for this server would do, kept when the tools are served again.
         self.always_load = always_load
         self.id = id
         self.call_timeout_s = call_timeout_s
@@ -133,6 +146,8 @@ class MCPToolset(AbstractToolset[Any]):
         return make_client(self.stdio, self.http)
 
     async def connect(self) -> None:
+        """Connect now, if not connected yet (not counted, unlike `async with`); raises
+        `MCPServerError` when the server cannot be reached."""
         await self.connection()
 
     async def disconnect(self) -> None:
@@ -162,6 +177,7 @@ class MCPToolset(AbstractToolset[Any]):
     # -- tools ----------------------------------------------------------------------
 
     def invalidate_cache(self) -> None:
+        """Drop the cached listing: the next `list_tools` asks the server."""
         self._cache = None
 
     async def list_tools(self, ctx: RunContext[Any]) -> list[ToolDefinition]:
@@ -225,6 +241,8 @@ class MCPToolset(AbstractToolset[Any]):
         )
 
     async def get_instructions(self, ctx: RunContext[Any]) -> str | None:
+        """The server's instructions (connecting if need be), or None when it gives none
+        or `instructions=False`."""
         if not self.instructions:
             return None
         conn = await self.connection()

@@ -5,8 +5,9 @@ The question is a form with one boolean field, `confirm`: before 2026-07-28 an
 connection); from 2026-07-28 an `InputRequiredResult` the client answers by calling
 again, with a `requestState` that binds the answer to that one call: signed, expiring,
 redeemed once (`approval_state.py`), so the same request sent again is refused. Accepted
-with `confirm: true` -> the call runs; anything else -> an error result saying it was
-not run; a client that cannot be asked (no elicitation, or a stateless server's
+with `confirm: true` -> the call runs; accepted without it (unticked, or missing) -> an
+error result saying the user did not confirm; declined or cancelled -> one saying so; a
+client that cannot be asked (no elicitation, or a stateless server's
 handshake-era client, which has no channel back) -> an error result saying why.
 """
 
@@ -87,9 +88,9 @@ class Approvals:
                     f"{name} needs the user's approval, and asking for it failed "
                     f"({type(exc).__name__}: {exc}); the call was not run."
                 )
-        confirmed = answer.action == "accept" and (answer.content or {}).get("confirm") is True
-        if not confirmed:
-            return ToolResult.error(f"The user declined the call to {name!r}; it was not run.")
+        refused = _refusal(name, answer)
+        if refused is not None:
+            return refused
         return await run_approved(run_ctx, params, paused, call)
 
     async def _answer_in(
@@ -137,6 +138,16 @@ def refusal(states: ApprovalStates, refused: StateRefused, name: str, *,
     why = _REFUSED[refused.reason].format(ttl=states.ttl, detail=refused.detail, serves=serves)
     return ToolResult.error(f"{what} sent with this call to {name!r} {why}; the call was not "
                             f"run. Call the tool again to be asked anew.")
+
+
+def _refusal(name: str, answer: types.ElicitResult) -> ToolResult | None:
+    """The error result for an answer that does not approve the call; None if it does."""
+    if answer.action == "accept":
+        if (answer.content or {}).get("confirm") is True:
+            return None
+        return ToolResult.error(f"The user did not confirm the call to {name!r}; it was not run.")
+    done = "cancelled" if answer.action == "cancel" else "declined"
+    return ToolResult.error(f"The user {done} the call to {name!r}; it was not run.")
 
 
 def principal() -> str | None:

@@ -60,7 +60,11 @@ class UsedNonces(Protocol):
 class MemoryNonces:
     """Used nonces in this process's memory, each kept until its state expires, `limit`
     at most: at the limit of unexpired ones, `claim` raises `NoncesFull` (refusing is
-    safe; forgetting one early would let its state be replayed)."""
+    safe; forgetting one early would let its state be replayed).
+
+    Attributes:
+        limit: How many unexpired nonces it holds at most.
+    """
 
     def __init__(self, limit: int = 100_000, clock: Callable[[], float] = time.time) -> None:
         self.limit = limit
@@ -69,6 +73,8 @@ class MemoryNonces:
         self._expiry: list[tuple[float, str]] = []  # a heap: the soonest expiry first
 
     async def claim(self, nonce: str, expires: float) -> bool:
+        """Mark `nonce` used until `expires`: True the first time, False when it was
+        claimed before; raises `NoncesFull` at the limit."""
         now = self._clock()
         while self._expiry and self._expiry[0][0] <= now:
             self._used.discard(heapq.heappop(self._expiry)[1])
@@ -98,7 +104,30 @@ REASONS = ("malformed", "other key", "other call", "expired", "used", "unrecorde
 
 class ApprovalStates:
     """Makes and redeems the states of questions (approvals, a handler's own) under one
-    key ring."""
+    key ring.
+
+    Args:
+        keys: The key ring, each key at least 32 bytes: the first signs, every one
+            verifies (rotate as `[old, new]`, then `[new, old]`, then `[new]`). None: a
+            random key of this process, so another process refuses its states.
+        ttl: How long an answer holds after its question, in seconds.
+        audience: The name states are signed for (the states `to_mcp_server` makes
+            when given none are signed for the server's name).
+        used: Where redeemed nonces are remembered: an object with `async def
+            claim(nonce, expires) -> bool` (True the first time); `MemoryNonces` by
+            default. A store the replicas share makes "once" hold across them.
+        clock: The time, as `time.time()` gives it.
+
+    Raises:
+        ValueError: A key shorter than 32 bytes, or a `ttl` that is not positive.
+
+    Attributes:
+        shared: Whether the keys were given (replicas share them); False: a key of this
+            process only.
+        ttl: How long an answer holds after its question, in seconds.
+        audience: The name states are signed for; another audience's are refused.
+        used: Where redeemed nonces are remembered (`MemoryNonces` by default).
+    """
 
     def __init__(self, keys: Sequence[bytes] | None = None, *, ttl: float = DEFAULT_TTL_S,
                  audience: str = "toolc", used: UsedNonces | None = None,

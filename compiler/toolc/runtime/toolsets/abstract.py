@@ -2,42 +2,35 @@
 
 A toolset is an ordered collection of tools for a turn. Every kind implements:
 
-`async list_tools(ctx) -> list[ToolDefinition]`
-    The tools to show in this turn, in order. The list is the caller's to keep (a fresh
-    list), its `ToolDefinition`s are shared and immutable. A toolset whose own logic
-    fails (a predicate or prepare function that raises, two members giving the same
-    name) raises `ToolsetError` with a message naming the part that failed; listing has
-    no other way to fail.
-
-`async call_tool(ctx, name, args) -> ToolResult`
-    Run one call, `name` as `list_tools` showed it in the same turn. Every failure the
-    model could act on is an error result (`is_error=True`), never an exception: an
-    unknown or hidden name ("Unknown tool"), invalid arguments (the validator's message),
-    a handler that raised, a lazily imported reference that does not import, a predicate
-    that raised, an MCP server that timed out or died. Two exceptions are part of the
-    contract, because the caller must act on them: `ApprovalRequiredError` and
-    `ExternalCallRequired` (see `toolc.runtime.deferred`).
-
-`async get_instructions(ctx) -> str | None`
-    Text for the model's system prompt (MCP servers' instructions); None by default.
-
-`async with toolset:`
-    Enter and leave the resources behind the set (MCP connections); wrapping kinds
-    enter their inner sets, combined kinds every member. Entering is optional: an MCP
-    toolset also connects at first use. Entering twice is allowed and counted. A kind
-    says what entering and leaving do by overriding `enter_resources()` and
-    `exit_resources(exc_info)`; the dunders are written once, in `AbstractToolset`.
-
-`static_names() -> frozenset[str] | None`
-    Every name the set could ever show, when that is known without a context (a
-    superset: a filtered set may hide them); None when only a listing can tell (MCP).
-    Combined sets use it to route a call without listing their members.
-
-`listing_is_fixed() -> bool`
-    True when the set lists the same tools in every turn, so a server need not list it
-    again after each call to find a change; False by default (filtered, prepared and MCP
-    sets, or anything unknown, may change it). A kind answers for its exact class only:
-    a subclass may override `list_tools`.
+- `async list_tools(ctx) -> list[ToolDefinition]`: the tools to show in this turn, in
+  order. The list is the caller's to keep (a fresh list), its `ToolDefinition`s are
+  shared and immutable. A toolset whose own logic fails (a predicate or prepare
+  function that raises, two members giving the same name) raises `ToolsetError` with a
+  message naming the part that failed; listing has no other way to fail.
+- `async call_tool(ctx, name, args) -> ToolResult`: run one call, `name` as
+  `list_tools` showed it in the same turn. Every failure the model could act on is an
+  error result (`is_error=True`), never an exception: an unknown or hidden name
+  ("Unknown tool"), invalid arguments (the validator's message), a handler that raised,
+  a lazily imported reference that does not import, a predicate that raised, an MCP
+  server that timed out or died. Two exceptions are part of the contract, because the
+  caller must act on them: `ApprovalRequiredError` and `ExternalCallRequired` (see
+  `toolc.runtime.deferred`).
+- `async get_instructions(ctx) -> str | None`: text for the model's system prompt (MCP
+  servers' instructions); None by default.
+- `async with toolset:`: enter and leave the resources behind the set (MCP
+  connections); wrapping kinds enter their inner sets, combined kinds every member.
+  Entering is optional: an MCP toolset also connects at first use. Entering twice is
+  allowed and counted. A kind says what entering and leaving do by overriding
+  `enter_resources()` and `exit_resources(exc_info)`; the dunders are written once, in
+  `AbstractToolset`.
+- `static_names() -> frozenset[str] | None`: every name the set could ever show, when
+  that is known without a context (a superset: a filtered set may hide them); None when
+  only a listing can tell (MCP). Combined sets use it to route a call without listing
+  their members.
+- `listing_is_fixed() -> bool`: True when the set lists the same tools in every turn,
+  so a server need not list it again after each call to find a change; False by
+  default (filtered, prepared and MCP sets, or anything unknown, may change it). A kind
+  answers for its exact class only: a subclass may override `list_tools`.
 
 Per-turn state lives in the context (`RunContext.turn_memo`), never in the toolset, so
 one toolset object serves many conversations at once.
@@ -64,25 +57,33 @@ class ToolsetError(Exception):
 
 
 class AbstractToolset(ABC, Generic[DepsT]):
-    """Base of every toolset kind; see the module docstring for the contract."""
+    """Base of every toolset kind; the contract is this module's text, above."""
 
     id: str | None = None
+    """The set's name in messages (a generated module's sets: `module.attr`)."""
 
     @abstractmethod
-    async def list_tools(self, ctx: RunContext[DepsT]) -> list[ToolDefinition]: ...
+    async def list_tools(self, ctx: RunContext[DepsT]) -> list[ToolDefinition]:
+        """The tools to show in this turn, in order (a fresh list, shared definitions);
+        raises `ToolsetError` when the set's own logic fails."""
 
     @abstractmethod
     async def call_tool(
         self, ctx: RunContext[DepsT], name: str, args: dict[str, Any]
-    ) -> ToolResult: ...
+    ) -> ToolResult:
+        """Run one call; every failure the model could act on is an error result. Raises
+        only `ApprovalRequiredError` or `ExternalCallRequired`, when the call pauses."""
 
     async def get_instructions(self, ctx: RunContext[DepsT]) -> str | None:
+        """Text for the model's system prompt (MCP servers' instructions); None here."""
         return None
 
     def static_names(self) -> frozenset[str] | None:
+        """Every name the set could ever show, if known without a context; None here."""
         return None
 
     def listing_is_fixed(self) -> bool:
+        """Whether the set lists the same tools in every turn; False here."""
         return False
 
     # `async with toolset:` is written once, here; a kind with resources overrides the two
@@ -113,6 +114,7 @@ class AbstractToolset(ABC, Generic[DepsT]):
         return self.id if self.id is not None else self.describe()
 
     def describe(self) -> str:
+        """A short description of the set, for `label` when it has no id."""
         return type(self).__name__
 
     def __repr__(self) -> str:
@@ -127,6 +129,7 @@ class DelegatingToolset(AbstractToolset[DepsT]):
 
     def __init__(self, inner: AbstractToolset[DepsT], *, id: str | None = None) -> None:
         self.inner = inner
+        """The wrapped set."""
         self.id = id
 
     async def list_tools(self, ctx: RunContext[DepsT]) -> list[ToolDefinition]:

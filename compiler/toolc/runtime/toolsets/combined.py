@@ -1,15 +1,4 @@
-"""`combined`: the union of several toolsets, in member order.
-
-A name given by two members is an error (`ToolsetError` naming both members) unless
-`conflicts="last_wins"`: then the later member's tool wins and stands at its own place
-in the order; the earlier one is gone.
-
-A call is routed without listing when it can be: a name that only one member could
-ever show (by `static_names()`) goes straight to that member, which then decides
-whether the tool is shown in this turn. Other names (a dynamic member such as an MCP
-server, or a name several members could show) are routed by this turn's listing,
-memoised in the context.
-"""
+"""`combined`: the union of several toolsets, in member order."""
 
 from __future__ import annotations
 
@@ -27,6 +16,24 @@ Listing = tuple[list[ToolDefinition], dict[str, AbstractToolset[Any]]]
 
 
 class CombinedToolset(AbstractToolset[Any]):
+    """The union of several toolsets, in member order (a spec's `combined`).
+
+    A name given by two members is an error (`ToolsetError` naming both members) unless
+    `conflicts="last_wins"`: then the later member's tool wins and stands at its own place
+    in the order; the earlier one is gone.
+
+    A call is routed without listing when it can be: a name that only one member could
+    ever show (by `static_names()`) goes straight to that member, which then decides
+    whether the tool is shown in this turn. Other names (a dynamic member such as an MCP
+    server, or a name several members could show) are routed by this turn's listing,
+    memoised in the context.
+
+    Attributes:
+        toolsets: The members, in order.
+        conflicts: `"error"` (a name two members give is a `ToolsetError`) or
+            `"last_wins"`.
+    """
+
     def __init__(
         self,
         toolsets: Sequence[AbstractToolset[Any]],

@@ -1,12 +1,4 @@
-"""`external`: tools described by raw JSON Schema and run outside the process.
-
-A call validates its arguments against the tool's `input_schema` (JSON Schema
-2020-12, with the validator of record, `toolc.runtime.validation`; invalid ones give an
-error result listing each problem and where), then pauses with `ExternalCallRequired`, carrying the call id, the tool name and
-the arguments. The caller runs the tool and resumes with `ctx.external_results[call_id]`:
-a `ToolResult` as it is, or a value converted like a handler's return value (str,
-dict, pydantic model, content blocks).
-"""
+"""`external`: tools described by raw JSON Schema and run outside the process."""
 
 from __future__ import annotations
 
@@ -26,6 +18,17 @@ from toolc.runtime.validation import Validator, ValidatorBroken
 
 @dataclass(slots=True)
 class ExternalTool:
+    """One tool an `ExternalToolset` lists and its caller runs.
+
+    Attributes:
+        name: The tool's name.
+        description: What the model reads about it.
+        input_schema: The JSON Schema of its arguments, published and validated as is.
+        title: A title for people.
+        annotations: MCP's tool annotations.
+        meta: The tool's `_meta`.
+    """
+
     name: str
     description: str
     input_schema: Mapping[str, Any]
@@ -36,6 +39,7 @@ class ExternalTool:
 
     @property
     def definition(self) -> ToolDefinition:
+        """The tool as the model sees it."""
         return ToolDefinition(
             self.name,
             self.description,
@@ -55,6 +59,21 @@ class ExternalTool:
 
 
 class ExternalToolset(AbstractToolset[Any]):
+    """Tools described by raw JSON Schema and run outside the process (a spec's `external`).
+
+    A call validates its arguments against the tool's `input_schema` (JSON Schema
+    2020-12, with the validator of record; invalid ones give an error result listing
+    each problem and where), then pauses with `ExternalCallRequired`, carrying the call
+    id, the tool name and the arguments. The caller runs the tool and resumes with
+    `ctx.external_results[call_id]`: a `ToolResult` as it is, or a value converted like
+    a handler's return value (str, dict, pydantic model, content blocks). Served by
+    `toolc serve` (or `to_mcp_server`), such a call is an error result saying that its
+    caller runs it: an MCP server has no way to hand a call back to its client.
+
+    Attributes:
+        tools: The tools by name.
+    """
+
     def __init__(self, tools: Sequence[ExternalTool], *, id: str | None = None) -> None:
         self.id = id
         self.tools = {tool.name: tool for tool in tools}

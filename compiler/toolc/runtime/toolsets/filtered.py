@@ -1,15 +1,4 @@
-"""`filtered`: the whole inner set, shown or hidden per turn by `predicate(ctx)`.
-
-The predicate runs once per turn (memoised in the context), on the event loop (keep it
-quick: it should only look at the context); it may be sync or async, a callable or a
-`LazyRef`. A call to a tool of a hidden set is an "Unknown tool" error
-result, as if the tool did not exist.
-
-A predicate that raises (or does not return a bool, or does not import) is the
-predicate's bug, not the model's: `list_tools` raises `ToolsetError` naming the
-predicate (a listing cannot half-succeed, and hiding the tools silently would hide the
-bug too), and `call_tool` returns an error result saying the same.
-"""
+"""`filtered`: the whole inner set, shown or hidden per turn by `predicate(ctx)`."""
 
 from __future__ import annotations
 
@@ -27,6 +16,23 @@ Predicate = Callable[[RunContext[Any]], bool | Awaitable[bool]]
 
 
 class FilteredToolset(DelegatingToolset[Any]):
+    """The whole inner set, shown or hidden per turn by `predicate(ctx)` (a spec's
+    `filtered`).
+
+    The predicate runs once per turn (memoised in the context), on the event loop (keep it
+    quick: it should only look at the context); it may be sync or async, a callable or a
+    `LazyRef`. A call to a tool of a hidden set is an "Unknown tool" error
+    result, as if the tool did not exist.
+
+    A predicate that raises (or does not return a bool, or does not import) is the
+    predicate's bug, not the model's: `list_tools` raises `ToolsetError` naming the
+    predicate (a listing cannot half-succeed, and hiding the tools silently would hide the
+    bug too), and `call_tool` returns an error result saying the same.
+
+    Attributes:
+        predicate: The predicate, or a `LazyRef` to it (imported at first use).
+    """
+
     def __init__(
         self,
         inner: AbstractToolset[Any],

@@ -12,6 +12,13 @@ from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset
 
 
 class PrefixedToolset(DelegatingToolset[Any]):
+    """Every name becomes `prefix + name`, the prefix taken literally (a spec's
+    `prefixed`); a paused call reports its tool under the prefixed name.
+
+    Attributes:
+        prefix: The prefix.
+    """
+
     def __init__(self, inner: AbstractToolset[Any], prefix: str, *, id: str | None = None) -> None:
         super().__init__(inner, id=id)
         self.prefix = prefix

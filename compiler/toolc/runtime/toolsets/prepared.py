@@ -1,15 +1,4 @@
-"""`prepared`: per turn, `prepare(ctx, tools) -> tools` may remove, reorder or edit tools.
-
-It may not invent tools: every name it returns must be one the inner set listed (a
-rename is an invention too), each at most once. An edit changes what the model reads,
-not how the call is validated: the inner tool's own validator still decides.
-
-The prepared listing is computed once per turn (memoised in the context) and also
-decides which calls reach the inner set: a tool prepare removed is an "Unknown tool".
-A prepare function that raises, invents a tool or returns something else than a list of
-`ToolDefinition`s makes `list_tools` raise `ToolsetError` naming it, and a call returns
-an error result saying the same (as for a failing predicate, see filtered.py).
-"""
+"""`prepared`: per turn, `prepare(ctx, tools) -> tools` may remove, reorder or edit tools."""
 
 from __future__ import annotations
 
@@ -30,6 +19,23 @@ Prepare = Callable[
 
 
 class PreparedToolset(DelegatingToolset[Any]):
+    """Per turn, `prepare(ctx, tools) -> tools` may remove, reorder or edit the tools
+    (a spec's `prepared`).
+
+    It may not invent tools: every name it returns must be one the inner set listed (a
+    rename is an invention too), each at most once. An edit changes what the model reads,
+    not how the call is validated: the inner tool's own validator still decides.
+
+    The prepared listing is computed once per turn (memoised in the context) and also
+    decides which calls reach the inner set: a tool prepare removed is an "Unknown tool".
+    A prepare function that raises, invents a tool or returns something else than a list of
+    `ToolDefinition`s makes `list_tools` raise `ToolsetError` naming it, and a call returns
+    an error result saying the same (as for a failing predicate, see `FilteredToolset`).
+
+    Attributes:
+        prepare: The prepare function, or a `LazyRef` to it (imported at first use).
+    """
+
     def __init__(
         self,
         inner: AbstractToolset[Any],

@@ -1,8 +1,4 @@
-"""`renamed`: the named tools renamed (`{old: new}`); the others pass unchanged.
-
-A tool renamed away is no longer reachable under its old name. Renaming onto a name the
-inner set still shows is a collision: `list_tools` raises `ToolsetError`.
-"""
+"""`renamed`: the named tools renamed (`{old: new}`); the others pass unchanged."""
 
 from __future__ import annotations
 
@@ -17,6 +13,16 @@ from toolc.runtime.toolsets.abstract import AbstractToolset, DelegatingToolset, 
 
 
 class RenamedToolset(DelegatingToolset[Any]):
+    """The named tools renamed (`{old: new}`); the others pass unchanged (a spec's
+    `renamed`).
+
+    A tool renamed away is no longer reachable under its old name. Renaming onto a name the
+    inner set still shows is a collision: `list_tools` raises `ToolsetError`.
+
+    Attributes:
+        names: The renames, old name to new.
+    """
+
     def __init__(
         self, inner: AbstractToolset[Any], names: Mapping[str, str], *, id: str | None = None
     ) -> None:
