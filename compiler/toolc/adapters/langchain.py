@@ -84,7 +84,7 @@ class LangChainClient(FrameworkClient):
             return
 
 
-CLIENT = LangChainClient("a LangChain tool call")
+_CLIENT = LangChainClient("a LangChain tool call")
 
 class ToolcTool(BaseTool):
     """One tool of a toolc toolset; built by `langchain_tools`.
@@ -119,7 +119,7 @@ class ToolcTool(BaseTool):
 
     async def _arun(self, toolc_call: tuple[dict[str, Any], str | None]) -> Any:
         args, call_id = toolc_call
-        ctx = RunContext(deps=self.deps, tool_call_id=call_id, client=CLIENT)
+        ctx = RunContext(deps=self.deps, tool_call_id=call_id, client=_CLIENT)
         with calling(self.failures or failure_policy(False)):
             result = await self._call(ctx, args)
         if result.is_error:

@@ -72,7 +72,7 @@ RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
 
 
 # A call's RunContext.client: no elicitation or sampling in an SDK run
-CLIENT = FrameworkClient("an OpenAI Agents SDK run")
+_CLIENT = FrameworkClient("an OpenAI Agents SDK run")
 
 
 def strict_problems(schema: Mapping[str, Any]) -> list[str]:
@@ -143,7 +143,7 @@ def _function_tool(
             return f"Invalid arguments: not JSON: {exc}"
         if not isinstance(args, dict):
             return "Invalid arguments:\n- (arguments): not an object"
-        run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id, client=CLIENT)
+        run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id, client=_CLIENT)
         if approval:  # the SDK calls a needs_approval tool only once it is approved
             run_ctx = run_ctx.resume(approvals={ctx.tool_call_id: Approved()})
         with calling(failures):

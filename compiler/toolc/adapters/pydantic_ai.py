@@ -216,7 +216,12 @@ def toolc_context(ctx: RunContext[Any]) -> ToolcContext[Any]:
 
 class PydanticAIClient(FrameworkClient):
     """The caller of a pydantic-ai tool: `ctx.sample` asks the agent's own model (text
-    messages), the rest as in any framework (`FrameworkClient`)."""
+    messages), the rest as in any framework (`FrameworkClient`).
+
+    Attributes:
+        model: The run's model (`ctx.model` of pydantic-ai's context), which
+            `ctx.sample` asks.
+    """
 
     def __init__(self, model: Any) -> None:
         super().__init__("a pydantic-ai run")

@@ -43,21 +43,34 @@ class ClientUnavailable(ToolError):
 
 @dataclass(frozen=True, slots=True)
 class Elicited:
-    """The user's answer to a form: `action` accept, decline or cancel; `content` the
-    form's values when accepted (checked against the form's schema)."""
+    """The user's answer to a form (`ctx.elicit`).
+
+    Attributes:
+        action: `"accept"`, `"decline"` or `"cancel"`, as the user answered.
+        content: The form's values when accepted (checked against the form's schema by
+            `ctx.elicit`); None otherwise.
+    """
 
     action: Literal["accept", "decline", "cancel"]
     content: dict[str, Any] | None = None
 
     @property
     def accepted(self) -> bool:
+        """Whether the user filled in the form and sent it (`action` is "accept")."""
         return self.action == "accept"
 
 
 @dataclass(frozen=True, slots=True)
 class Sampled:
-    """The client model's answer: `content` its blocks in MCP's JSON shape (`{"type":
-    "text", "text": ...}`, images, ...), `model` the model that answered."""
+    """The client model's answer (`ctx.sample`).
+
+    Attributes:
+        role: Who speaks in it: `"assistant"`.
+        content: Its blocks in MCP's JSON shape (`{"type": "text", "text": ...}`,
+            images, ...).
+        model: The name of the model that answered.
+        stop_reason: Why it stopped (`"endTurn"`, `"maxTokens"`, ...), when said.
+    """
 
     role: str
     content: list[dict[str, Any]]
@@ -85,8 +98,9 @@ class CallClient:
     a worker thread, calls one with `anyio.from_thread.run(ctx.log, "info", "...")`.
     """
 
-    # (said in the errors: "not available {where}")
     where = "outside an MCP server (this call comes from Python or an agent framework)"
+    """Where the call comes from, as the errors say it: "ctx.elicit is not available
+    {where}: ..."."""
 
     async def report_progress(self, progress: float, total: float | None = None,
                               message: str | None = None) -> None:
