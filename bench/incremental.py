@@ -1,7 +1,7 @@
 """Incremental builds (issue 17 item 4): two figures, each side by side in one run.
 
 1. 1 of 50 specs edited (20 tools each), certifying `toolc build`: the build that reuses
-   the other 49 modules (toolc.output.incremental) against a cold certifying build (output and
+   the other 49 modules (toolc.reuse.modules) against a cold certifying build (output and
    cache removed first) of the same project. Target: at most 0.2x.
 2. An unchanged build of a project with a warning against an unchanged build of the same
    project without one: both answered by the no-op cache, which replays the warning.

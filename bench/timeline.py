@@ -73,13 +73,17 @@ def instrument() -> None:
     from toolc import pipeline as build
     from toolc.certify import child
     from toolc.certify import process as certifier
-    from toolc.output import incremental, staging
+    from toolc.output import staging
+    from toolc.reuse import last_build
 
-    for name in ("input_key", "compile_specs", "render_outputs", "_diff_or_report"):
-        wrap(build, name, "build")
+    for stage in build.STAGES:  # the pipeline runs build.STAGES as it finds it
+        wrap(build, stage.__name__, "build", f"stage {stage.__name__}")
+    build.STAGES = tuple(getattr(build, stage.__name__) for stage in build.STAGES)
     wrap(certifier.Certifier, "certify", "build", "certify (hand over, wait, compare)")
     wrap(staging.StagedTree, "commit", "build", "commit (manifest, journal, renames)")
-    wrap(incremental, "prepare", "build", "incremental: keys, record")
+    wrap(last_build.LastBuild, "open", "build", "reuse: the no-op key")
+    wrap(last_build.LastBuild, "hand_analysis", "build", "reuse: components taken over")
+    wrap(last_build.LastBuild, "hand_modules", "build", "reuse: module keys, record")
     wrap(child, "_import_sdk", "certify", "import the mcp SDK")
     _summarize_modules(child)
     wrap(staging, "_write_batch", "writer", "write a batch of staged files")

@@ -32,9 +32,9 @@ from pydantic import BaseModel, ValidationError
 from toolc import runtime as rt
 from toolc.certify.staged_import import staged_package
 from toolc.config import Config
+from toolc.frontend import compile_specs
 from toolc.pipeline import render_outputs
 from toolc.publish import SCHEMAS_DIR
-from toolc.specs import compile_specs
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

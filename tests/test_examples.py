@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 from toolc.certify.staged_import import staged_package
 from toolc.config import load_config
+from toolc.frontend import compile_specs
 from toolc.pipeline import render_outputs
-from toolc.specs import compile_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -40,8 +40,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("toolc.__main__", "toolc.cli"),  # the command line: options only
     ("toolc.commands",),  # what each command does
     ("toolc.serving", "toolc.importer"),  # what `toolc serve` and `toolc import` add
-    ("toolc.pipeline", "toolc.specs"),  # a build's stages in order; a project's specs
-    ("toolc.frontend", "toolc.loader", "toolc.syntax_errors", "toolc.model", "toolc.checks",
+    ("toolc.pipeline",),  # a build's stages in order
+    ("toolc.reuse",),  # the reuse wing: what a build takes from the last one, above the stages
+    ("toolc.specs", "toolc.frontend", "toolc.loader", "toolc.syntax_errors", "toolc.model", "toolc.checks",
      "toolc.resolve", "toolc.publish", "toolc.generate", "toolc.budget", "toolc.diff",
      "toolc.certify", "toolc.output", "toolc.report",
      "toolc.formatting"),  # the stages, and the formatter (it reads with the loader)
@@ -188,7 +189,7 @@ def test_nothing_imports_from_above_its_layer() -> None:
 def test_a_layer_name_holds_what_is_inside_it() -> None:
     assert layer_of("toolc.runtime.toolsets.wrapper") == layer_of("toolc.runtime.toolsets")
     assert layer_of("toolc.runtime") != layer_of("toolc.runtime.tool")
-    assert layer_of("toolc.serving.run") == layer_of("toolc.importer") < layer_of("toolc.specs")
+    assert layer_of("toolc.serving.run") == layer_of("toolc.importer") < layer_of("toolc.pipeline")
     assert layer_of("toolc.runtimes") is None
 
 
@@ -209,6 +210,40 @@ def test_an_adapter_imports_the_runtime_alone() -> None:
     """An adapter hands a toolset to a framework at run time: it imports no stage of the
     compiler (not the certifier, not the config), only the runtime and its own kind."""
     assert _imports_beyond(("toolc.adapters", "toolc.runtime")) == []
+
+
+def reuse_importers(edges: dict[str, set[str]]) -> list[str]:
+    """``module -> import`` for each import of the reuse package by a module below it
+    (a stage, or what the stages share)."""
+    wing = layer_of("toolc.reuse")
+    assert wing is not None
+    return [f"{module} -> {name}" for module, names in sorted(edges.items())
+            if (layer_of(module) or 0) > wing for name in sorted(names)
+            if name == "toolc.reuse" or name.startswith("toolc.reuse.")]
+
+
+def test_no_stage_imports_the_reuse_package() -> None:
+    """The stages are handed what they reuse as plain data (``toolc.reuse.handed``): a
+    stage can be read, run and tested without the caches, and they cannot weave back
+    through it. Function-level and type-checking imports count too."""
+    found = reuse_importers(graph(typing=True))
+    assert found == [], f"stage modules importing toolc.reuse: {found}"
+
+
+def test_the_reuse_rule_sees_every_kind_of_import() -> None:
+    edges = graph(typing=True)
+    assert "toolc.reuse.handed" in edges["toolc.pipeline"]  # at the top
+    assert "toolc.certify.compare" in edges["toolc.pipeline"]  # inside a function
+    assert "toolc.frontend" in edges["toolc.reuse.handed"]  # under TYPE_CHECKING
+    pipeline, wing, load = (layer_of(m) or 0 for m in ("toolc.pipeline", "toolc.reuse",
+                                                       "toolc.specs"))
+    assert pipeline < wing < load  # the pipeline hands the stages what the wing found
+    assert reuse_importers({"toolc.specs": {"toolc.reuse.memory"},
+                            "toolc.certify.compare": {"toolc.reuse"},
+                            "toolc.pipeline": {"toolc.reuse.last_build"},
+                            "toolc.commands.watch": {"toolc.reuse.memory"},
+                            "toolc.diagnostics": {"toolc.reusable"}}) == [
+        "toolc.certify.compare -> toolc.reuse", "toolc.specs -> toolc.reuse.memory"]
 
 
 def _function_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:

@@ -53,3 +53,22 @@ def test_the_table_names_no_module_that_does_not_exist() -> None:
 def test_braces_and_packages_are_read_as_paths() -> None:
     rows = ["| `output/`, `a/{b,c}.py`, `d.py` | what |", "| `templates/` | not a package |"]
     assert named_paths(rows) == {"output/__init__.py", "a/b.py", "a/c.py", "d.py", "templates/"}
+
+
+def documented_stages(text: str) -> list[str]:
+    """The first word of each stage line of the block after the stages' marker."""
+    block = text.split("<!-- the stages, in the order of pipeline.STAGES", 1)[1]
+    block = block.split("```\n", 1)[1].split("```", 1)[0]
+    return [line.split()[0] for line in block.splitlines() if line and not line[0].isspace()]
+
+
+def test_the_architecture_shows_the_pipeline_s_stages_in_their_order() -> None:
+    from toolc.pipeline import STAGES
+
+    shown = documented_stages(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert shown == [stage.__name__ for stage in STAGES]
+
+
+def test_the_stage_list_is_read_from_the_block() -> None:
+    text = "<!-- the stages, in the order of pipeline.STAGES -->\n```\nload  a\n      b\nwrite c\n```\n"
+    assert documented_stages(text) == ["load", "write"]

@@ -1,13 +1,12 @@
-"""The build pipeline and its no-op cache (toolc.output.cache): a build with nothing changed is
-answered from its record, and every kind of change makes the next build a full one."""
+"""The build pipeline (toolc.pipeline): its stages in order, what a stage is handed taken
+as it is, and what a build never does (fetch a `$ref`, read a spec linked out of the
+project, leave its objects for the next collection, wedge the next build)."""
 
 from __future__ import annotations
 
-import hashlib
 import http.server
 import io
 import json
-import sys
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -15,246 +14,16 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-import toolc
 from fork_support import wait_until_single_threaded
-from toolc.config import Config, load_config
-from toolc.output.cache import input_key, remember_build
+from notes_spec import edit, wrapped_notes_project
+from toolc.config import Config
+from toolc.frontend import compile_specs
 from toolc.pipeline import build, render_outputs
-from toolc.report.diagnostic_formats import render_text
-from toolc.specs import compile_specs, discover
-
-SPEC = """\
-toolc: 1
-module: notes
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string, description: The note.}
-toolsets:
-  app: {kind: function, tools: [addNote]}
-  main: {kind: wrapper, inner: app, wrapper: notes_wrap:Pass}
-export: main
-"""
-
-WRAPPER = """\
-from toolc import runtime as rt
-
-
-class Pass(rt.WrapperToolset):
-    pass
-"""
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Config:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\npython-path = ["handlers"]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
-    (tmp_path / "handlers").mkdir()
-    (tmp_path / "handlers" / "notes_wrap.py").write_text(WRAPPER)
-    # (references are looked up in the sources: the handler must be there)
-    (tmp_path / "handlers" / "notes_app.py").write_text("def add(ctx, text): ...\n")
-    return load_config(tmp_path)
-
-
-def full_then(config: Config, *, certify: bool = False, check: bool = False) -> bool:
-    """Build once (full), then again; whether the second was answered by the cache."""
-    first = build(config, certify=certify)
-    assert first.ok and not first.up_to_date and first.compiled.project is not None
-    return again(config, certify=certify, check=check)
-
-
-def again(config: Config, *, certify: bool = False, check: bool = False) -> bool:
-    result = build(config, certify=certify, check=check)
-    assert result.ok and result.plan is not None and not result.plan.changes
-    if result.up_to_date:  # nothing was analysed, generated or certified
-        assert result.compiled.project is None and result.files == {}
-    return result.up_to_date
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    path.write_text(path.read_text().replace(old, new))
-
-
-def test_a_build_with_nothing_changed_is_up_to_date(project: Config) -> None:
-    assert full_then(project)
-    result = build(project, certify=False)
-    assert result.plan is not None and len(result.plan.unchanged) == len(
-        [p for p in project.output.rglob("*") if p.is_file() and p.name[0] != "."])
-
-
-def test_an_edited_spec_is_built_again(project: Config) -> None:
-    build(project, certify=False)
-    edit(project.root / "specs" / "notes.toolc.yaml", "Add a note.", "Add one note.")
-    result = build(project, certify=False)
-    assert not result.up_to_date and result.wrote
-    assert "Add one note." in (project.output / "schemas/notes/addNote.json").read_text()
-    assert again(project)
-
-
-def test_a_new_spec_file_is_built_again(project: Config) -> None:
-    build(project, certify=False)
-    (project.root / "specs" / "more.toolc.yaml").write_text(
-        SPEC.replace("module: notes", "module: more"))
-    assert not build(project, certify=False).up_to_date
-    assert (project.output / "more.py").is_file()
-
-
-def test_another_toolc_version_builds_again(project: Config,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    build(project, certify=False)
-    monkeypatch.setattr(toolc, "__version__", "99.0.0")
-    assert not build(project, certify=False).up_to_date
-    assert again(project)
-
-
-def test_another_dependency_version_builds_again(project: Config,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolc.output import cache
-
-    build(project, certify=False)
-    real = cache.dependency_versions()
-    monkeypatch.setattr(cache, "dependency_versions", lambda: {**real, "pydantic": "3.0"})
-    assert not build(project, certify=False).up_to_date
-
-
-def test_dependency_versions_are_what_importlib_metadata_says(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    from toolc.output import cache
-
-    def expected(name: str) -> str:
-        try:
-            return version(name)
-        except PackageNotFoundError:
-            return "absent"
-
-    assert cache.dependency_versions() == {n: expected(n) for n in cache.DEPENDENCIES}
-    # an earlier entry of sys.path wins, as it does for imports; spelling is normalized
-    (tmp_path / "PyYAML-9.9.dist-info").mkdir()
-    (tmp_path / "pydantic_core-0.1.dist-info").mkdir()
-    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
-    versions = cache.dependency_versions()
-    assert (versions["PyYAML"], versions["pydantic-core"]) == ("9.9", "0.1")
-    monkeypatch.setattr(sys, "path", [str(tmp_path)])
-    assert cache.dependency_versions()["click"] == "absent"
-
-
-def test_a_configuration_change_builds_again(project: Config) -> None:
-    build(project, certify=False)
-    edit(project.root / "pyproject.toml", 'python-path = ["handlers"]',
-         'python-path = ["handlers"]\n[tool.toolc.severity]\nunportable-name = "off"')
-    assert not build(load_config(project.root), certify=False).up_to_date
-
-
-def test_the_format_mode_is_an_input_of_the_no_op_cache(project: Config) -> None:
-    """`format = "assert"` changes the published schemas: the build must run again."""
-    build(project, certify=False)
-    edit(project.root / "pyproject.toml", 'python-path = ["handlers"]',
-         'python-path = ["handlers"]\nformat = "assert"')
-    assert not build(load_config(project.root), certify=False).up_to_date
-
-
-def test_a_generated_file_edited_by_hand_is_rewritten(project: Config) -> None:
-    build(project, certify=False)
-    module = project.output / "notes.py"
-    original = module.read_text()
-    module.write_text(original + "# edited\n")
-    result = build(project, certify=False)
-    assert not result.up_to_date and result.plan is not None
-    assert result.plan.written == ("notes.py",) and module.read_text() == original
-
-
-def test_a_deleted_generated_file_is_rewritten(project: Config) -> None:
-    build(project, certify=False)
-    (project.output / "schemas/notes/addNote.json").unlink()
-    assert not build(project, certify=False).up_to_date
-    assert (project.output / "schemas/notes/addNote.json").is_file()
-
-
-def test_check_writes_nothing_and_never_answers_from_a_planted_record(
-        project: Config) -> None:
-    build(project, certify=False)
-    edit(project.root / "specs" / "notes.toolc.yaml", "Add a note.", "Add one note.")
-    # A record saying the edited specs were built, as a pull request could commit it.
-    remember_build(project, {"key": input_key(project, discover(project)),
-                             "certified": True, "code": {}})
-    before = {p: p.stat().st_mtime_ns for p in project.root.rglob("*")}
-    result = build(project, certify=False, check=True)
-    assert not result.up_to_date and result.checked and result.plan is not None
-    assert "schemas/notes/addNote.json" in result.plan.written
-    assert {p: p.stat().st_mtime_ns for p in project.root.rglob("*")} == before
-
-
-def test_check_after_a_spec_edit_sees_the_change(project: Config) -> None:
-    build(project, certify=False)
-    edit(project.root / "specs" / "notes.toolc.yaml", "Add a note.", "Add one note.")
-    result = build(project, certify=False, check=True)
-    assert not result.up_to_date and result.plan is not None
-    assert "schemas/notes/addNote.json" in result.plan.written
-
-
-def test_certification_is_reused_only_from_a_certified_build(project: Config) -> None:
-    build(project, certify=False)
-    assert not build(project, certify=True).up_to_date  # never certified: certify now
-    assert again(project, certify=True)
-    assert again(project, certify=False)  # a certified record serves --no-certify too
-
-
-def test_certification_runs_again_when_the_wrapper_it_imports_changed(project: Config) -> None:
-    assert full_then(project, certify=True)
-    edit(project.root / "handlers" / "notes_wrap.py", "pass", '"""Now documented."""')
-    assert not build(project, certify=True).up_to_date
-    assert again(project, certify=False)  # the output itself is the same
-
-
-def test_certification_runs_again_when_a_context_factory_changed(project: Config) -> None:
-    spec = project.root / "specs" / "notes.toolc.yaml"
-    spec.write_text(SPEC + "certify:\n  contexts:\n    - {name: guest, deps: notes_deps:guest}\n")
-    (project.root / "handlers" / "notes_deps.py").write_text("def guest():\n    return 1\n")
-    assert full_then(project, certify=True)
-    edit(project.root / "handlers" / "notes_deps.py", "return 1", "return 2")
-    assert not build(project, certify=True).up_to_date
-    assert again(project, certify=False)
-
-
-def test_a_build_with_warnings_is_recorded_and_says_them_again(project: Config) -> None:
-    """Warnings do not make every build a full one (issue 17): they are replayed."""
-    edit(project.root / "specs" / "notes.toolc.yaml", "addNote:", "add.note:")
-    edit(project.root / "specs" / "notes.toolc.yaml", "tools: [addNote]", "tools: [add.note]")
-    first = build(project, certify=False)
-    assert first.ok and first.compiled.bag.has_warnings
-    second = build(project, certify=False)
-    assert second.up_to_date and list(second.compiled.bag) == list(first.compiled.bag)
-    shown = render_text(second.compiled.bag, second.compiled.sources)
-    assert shown == render_text(first.compiled.bag, first.compiled.sources)
-    assert "add.note:" in shown  # the source line is quoted, as the first time
-
-
-def test_a_planted_record_replays_nothing_it_should_not(project: Config) -> None:
-    assert build(project, certify=False).ok
-    record_path = project.root / ".toolc-cache" / "build.json"
-    record = json.loads(record_path.read_text())
-    record["diagnostics"] = [
-        {"code": "TC999", "severity": "warning", "message": "x", "span": None, "notes": []},
-        {"code": "TC201", "severity": "error", "message": "x", "span": None, "notes": []},
-        {"code": "TC302", "severity": "warning", "message": "kept", "span": ["a", 1, 1, 1],
-         "notes": []},
-        {"code": "TC302", "severity": "warning", "message": 3, "span": None, "notes": []},
-        "not a record"]
-    record_path.write_text(json.dumps(record))
-    again = build(project, certify=False)
-    assert again.up_to_date and [d.message for d in again.compiled.bag] == ["kept"]
-
-
-def test_without_the_cache_every_stage_runs(project: Config) -> None:
-    build(project, certify=False)
-    result = build(project, certify=False, use_cache=False)
-    assert not result.up_to_date and result.compiled.project is not None
+    return wrapped_notes_project(tmp_path)
 
 
 def test_what_a_build_made_is_not_left_for_the_next_collection_to_scan(
@@ -300,33 +69,6 @@ def test_the_certifying_process_serves_user_code_under_the_policy_it_was_given(
     assert marker.read_text() not in ("", str(os.getpid()))
 
 
-def test_only_what_the_export_is_made_of_decides_whether_certification_is_cached(
-    project: Config,
-) -> None:
-    from toolc.output.cache import certified_code
-    from toolc.specs import compile_specs
-
-    spec = project.root / "specs" / "notes.toolc.yaml"
-    edit(spec, "export: main", "  files: {kind: mcp, stdio: {command: no-such-server}}\n"
-         "export: main")
-    compiled = compile_specs(project)
-    assert compiled.project is not None
-    # The MCP server is not exported: certification never lists it.
-    assert certified_code(project, compiled.project) == {
-        "handlers/notes_wrap.py": hashlib.sha256(
-            (project.root / "handlers/notes_wrap.py").read_bytes()).hexdigest()}
-    edit(spec, "export: main", "  both: {kind: combined, toolsets: [main, files]}\n"
-         "export: both")
-    compiled = compile_specs(project)
-    assert compiled.project is not None
-    # Certification never connects to the server (it lists no tools for it), so the
-    # server is no input of it: the record still holds the wrapper's code only.
-    assert certified_code(project, compiled.project) == {
-        "handlers/notes_wrap.py": hashlib.sha256(
-            (project.root / "handlers/notes_wrap.py").read_bytes()).hexdigest()}
-
-
-
 def test_a_300_character_module_name_is_refused_at_its_line_and_wedges_nothing(
         project: Config) -> None:
     assert build(project, certify=False).ok
@@ -341,19 +83,8 @@ def test_a_300_character_module_name_is_refused_at_its_line_and_wedges_nothing(
     spec.write_text(good.replace("Add a note.", "Add one note."))
     assert build(project, certify=False).wrote  # no journal left to stop the next build
 
+
 # -- `$ref`: inlined from local files, never fetched (issue 11 item 2) ---------------------------
-
-
-def test_an_edited_schema_file_a_ref_inlines_is_built_again(project: Config) -> None:
-    (project.root / "specs" / "note.json").write_text('{"type": "string", "maxLength": 9}')
-    edit(project.root / "specs" / "notes.toolc.yaml", "{type: string, description: The note.}",
-         "{$ref: note.json, description: The note.}")
-    assert full_then(project)
-    golden = project.output / "schemas/notes/addNote.json"
-    assert '"maxLength": 9' in golden.read_text()
-    (project.root / "specs" / "note.json").write_text('{"type": "string", "maxLength": 7}')
-    result = build(project, certify=False)
-    assert not result.up_to_date and '"maxLength": 7' in golden.read_text()
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
@@ -437,11 +168,10 @@ def test_a_certified_build_of_a_url_the_schema_declares_makes_no_request(
     assert _Recorder.seen == []
 
 
-
 def test_a_spec_linked_out_of_the_project_is_reported_and_never_read(
         project: Config, monkeypatch: pytest.MonkeyPatch) -> None:
     from toolc.commands.validate import validate
-    from toolc.specs import compile_specs
+    from toolc.frontend import compile_specs
 
     monkeypatch.setenv("TOOLC_TEST_SECRET", "hunter2")
     (project.root / "specs" / "env.toolc.yaml").symlink_to("/proc/self/environ")
@@ -457,7 +187,7 @@ def test_a_spec_linked_out_of_the_project_is_reported_and_never_read(
 
 
 def test_a_spec_linked_inside_the_project_is_read_under_its_own_name(project: Config) -> None:
-    from toolc.specs import compile_specs
+    from toolc.frontend import compile_specs
 
     shared = project.root / "shared"
     shared.mkdir()
@@ -466,3 +196,58 @@ def test_a_spec_linked_inside_the_project_is_read_under_its_own_name(project: Co
     compiled = compile_specs(project)
     assert [(d.code, d.span.path if d.span else None) for d in compiled.bag] == [
         ("TC101", "specs/other.toolc.yaml")]
+
+
+# -- the stages ------------------------------------------------------------------------------
+
+
+def test_the_stages_run_in_their_order_and_stop_after_the_first_that_reports_an_error(
+        project: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    import functools
+
+    from toolc import pipeline
+
+    ran: list[str] = []
+
+    def noted(stage: pipeline.Stage) -> pipeline.Stage:
+        @functools.wraps(stage)
+        def noting(state: pipeline.Build) -> None:
+            ran.append(stage.__name__)
+            stage(state)
+
+        return noting
+
+    monkeypatch.setattr(pipeline, "STAGES", tuple(noted(s) for s in pipeline.STAGES))
+    assert build(project, certify=False).ok
+    assert ran == ["load", "analyse", "publish", "generate", "diff", "certify", "write"]
+    ran.clear()
+    edit(project.root / "specs" / "notes.toolc.yaml", "    handler: notes_app:add\n",
+         "    handler: notes_app:add\n    colour: red\n")
+    result = build(project, certify=False)
+    assert not result.ok and ran == ["load", "analyse"] and result.files == {}
+
+
+def test_a_stage_takes_what_it_is_handed_as_it_is(project: Config) -> None:
+    """Code, golden files and verdicts handed (as the reuse wing hands an unchanged
+    module's) are the build's as they are: not made again, and the module not served."""
+    from toolc.certify.verdicts import Verdict
+    from toolc.diagnostics import Diagnostic, Severity, Span
+    from toolc.frontend import Compiled
+    from toolc.pipeline import Build, BuildResult, run
+    from toolc.reuse.handed import Handed
+
+    compiled = compile_specs(project)
+    assert compiled.project is not None
+    made = render_outputs(compiled.project)
+    golden = "schemas/notes/addNote.json"
+    said = Diagnostic("TC502", Severity.WARNING, "handed, not served",
+                      Span("specs/notes.toolc.yaml", 6, 5))
+    handed = Handed(code={"notes": "handed = True\n"},
+                    golden={"notes": {golden: made[golden].replace("Add a note.", "Handed.")}},
+                    verdicts={"notes": Verdict([said])})
+    result = run(Build(project, BuildResult(Compiled(project.bag()), checked=True),
+                       handed=handed))
+    assert result.files["notes.py"] == "handed = True\n"  # a module not served: no TC503
+    assert result.files[golden] == made[golden].replace("Add a note.", "Handed.")
+    assert [d.message for d in result.compiled.bag] == ["handed, not served"]
+    assert result.plan is not None and not (project.output / "notes.py").exists()

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from docs_support import generated_copy
 from toolc.config import load_config
+from toolc.frontend import compile_specs
 from toolc.pipeline import render_outputs
-from toolc.specs import compile_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")

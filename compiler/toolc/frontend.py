@@ -1,30 +1,161 @@
-"""The compiler's front end: loaded YAML -> spec models -> checks -> the resolved IR.
+"""The compiler's front end: a project's spec files -> spec models -> checks -> the IR.
 
-:func:`analyse` is what the build pipeline and the CLI call. It reports every problem of
-every file into the bag, and never raises for any input: a file that is a list, a number,
-empty, or nonsense anywhere gets located diagnostics, not a traceback.
+:func:`compile_specs` is the front end over a project's files, what every command that
+reads specs calls (``toolc build`` through :mod:`toolc.pipeline`, ``validate``, ``diff``,
+``serve``, ``import``): the load stage (``toolc.specs``), then the analyse stage
+(:func:`analyse_loaded`: :func:`analyse` over the files loaded, and the token budget).
+:func:`analyse` reports every problem of every file into the bag, and never raises for
+any input: a file that is a list, a number, empty, or nonsense anywhere gets located
+diagnostics, not a traceback.
+
+Handed a :class:`Replay` (the analysis of specs that nothing changed, which
+``toolc.reuse`` takes over from the last clean build), the front end analyses the other
+specs only; where that could say anything else than a full analysis (the rest has
+errors, a module name meets a replayed one), the full analysis runs instead. Light to
+import (the spec models, the checks and pydantic come when specs are analysed): a build
+that the no-op cache answers makes a :class:`Compiled` and loads nothing else.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .checks import ClientView, Project, UnreadSpecs, run_checks
-from .checks.project import HELD_BACK
-from .checks.targets import TARGET_CODES, check_targets
-from .checks.texts import check_texts
-from .diagnostics import LATE_CODES, TEXT_CODES, DiagnosticBag
+from .budget import ExportBudget, measure
+from .config import Config
+from .diagnostics import (
+    BUDGET_CODES,
+    LATE_CODES,
+    TEXT_CODES,
+    Diagnostic,
+    DiagnosticBag,
+    Span,
+    Suppression,
+)
 from .ir import ProjectIR, SpecInputs
 from .loader import LoadedFile
-from .model.errors import reset_suggestions
-from .model.parse import ParsedModule, parse_module
-from .resolve import resolve
+from .specs import KeptSpec, Loaded, Progress, load_specs
+
+if TYPE_CHECKING:
+    from .checks import ClientView, Project, UnreadSpecs
+    from .model.parse import ParsedModule
+
+Mark = tuple[Span, tuple[str, ...], tuple[str, ...]]  # a suppression: comment, written, used
+# What one analysis said: its specs' inline suppressions (spec -> marks), what it reported.
+Said = tuple[dict[str, list[Mark]], list[Diagnostic]]
+
+
+@dataclass(slots=True)
+class Replay:
+    """What the analysis of some specs said, handed to the front end in place of running
+    it again: their modules and texts, what it reported (warnings and infos) and which
+    inline suppressions that used, in the order it was said (``said``: one entry per
+    analysis of a group of specs), and the budget figures of their exports."""
+
+    modules: dict[str, str] = field(default_factory=dict)     # module -> its spec, as shown
+    sources: dict[str, str] = field(default_factory=dict)     # spec as shown -> its text
+    said: list[Said] = field(default_factory=list)
+    budgets: list[ExportBudget] = field(default_factory=list)
+
+    @property
+    def specs(self) -> frozenset[str]:
+        return frozenset(self.modules.values())
+
+    def replay(self, bag: DiagnosticBag) -> None:
+        """Into ``bag``: the specs' suppressions (so that the judges of every stage say
+        again what they said of them) and what their analysis reported."""
+        for suppressions, diagnostics in self.said:
+            for spec, marks in suppressions.items():
+                bag.add_suppressions(spec, [Suppression(span, written)
+                                            for span, written, _ in marks])
+                for span, _, used in marks:
+                    bag.suppressions[spec][span.line].used.update(used)
+            bag.items.extend(diagnostics)
+
+    def collides(self, names: Iterable[str]) -> bool:
+        """Whether a module name of the analysed specs meets a replayed one, even in case
+        only (TC308, TC313: a full analysis reports them, and decides which is first)."""
+        folded = {name.casefold() for name in self.modules}
+        return any(name.casefold() in folded for name in names)
+
+
+@dataclass(slots=True)
+class Compiled:
+    """What the front end made of the specs: diagnostics, sources and (if clean) the IR."""
+
+    bag: DiagnosticBag
+    sources: dict[str, str] = field(default_factory=dict)
+    project: ProjectIR | None = None
+    budgets: list[ExportBudget] | None = None   # per export, when the IR was made
+    modules: dict[str, str] = field(default_factory=dict)  # spec as shown -> its module
+    # The analysis replayed: ``project`` holds the other modules only (a whole project
+    # is compiled again where one is needed: ``toolc build --live``).
+    taken: Replay | None = None
+
+
+def compile_specs(config: Config, paths: Sequence[Path] = (),
+                  progress: Progress | None = None, *, replay: Replay | None = None,
+                  known: dict[Path, KeptSpec] | None = None) -> Compiled:
+    """Load and analyse the specs; every problem goes into the returned bag. ``replay``:
+    the analysis of specs handed in place of analysing them again (where it cannot be
+    taken, the full analysis runs, and ``Compiled.taken`` is None); ``known``: the
+    loaded specs a warm process keeps (``toolc.specs.load_specs``)."""
+    skip = replay.specs if replay is not None else ()
+    loaded = load_specs(config, paths, progress, skip=skip, known=known)
+    compiled = analyse_loaded(config, loaded, progress, replay)
+    if compiled is None:
+        return compile_specs(config, paths, progress, known=known)
+    return compiled
+
+
+def analyse_loaded(config: Config, loaded: Loaded, progress: Progress | None = None,
+                   replay: Replay | None = None) -> Compiled | None:
+    """The analyse stage: what :func:`load_specs` loaded (with ``replay``: the specs it
+    skipped) analysed, the exports' budgets measured. None when the replay could make it
+    say anything else than a full analysis: the caller loads and analyses everything."""
+    if replay is not None and loaded.skipped != replay.specs:
+        return None  # a replayed spec was not found among the specs
+    bag = config.bag()
+    compiled = Compiled(bag, taken=replay)
+    if replay is not None:
+        compiled.sources.update(replay.sources)
+        compiled.modules.update({spec: name for name, spec in replay.modules.items()})
+        replay.replay(bag)
+    bag.extend(loaded.failed)
+    compiled.sources.update(loaded.sources)
+    compiled.modules.update(loaded.modules)
+    if replay is not None and (bag.has_errors or replay.collides(
+            loaded.modules[item.path] for item in loaded.files if item.path in loaded.modules)):
+        return None
+    if progress:
+        progress(f"checking {len(loaded.files)} spec(s)")
+    # lazy: the client profiles (pydantic), only when specs are analysed
+    from .checks.project import ClientView
+
+    view = ClientView(config.clients, config.server_name, config.server_names)
+    project = analyse(loaded.files, bag, config.root, formats=config.format,
+                      python_path=config.python_path, clients=view, unread=loaded.unread,
+                      targets=config.targets)
+    if replay is not None and bag.has_errors:
+        return None
+    compiled.project = None if bag.has_errors else project
+    if compiled.project is not None:
+        budgets = measure(compiled.project, config, bag)
+        if replay is not None:
+            budgets = sorted([*budgets, *replay.budgets], key=lambda b: b.module)
+        compiled.budgets = budgets
+        bag.judge_suppressions(BUDGET_CODES.__contains__)
+    return compiled
 
 
 def parse_files(files: Sequence[LoadedFile], bag: DiagnosticBag) -> list[ParsedModule]:
     """Model-parse every file; the loader's diagnostics and the model's go into ``bag``."""
+    # lazy: the spec models (pydantic), only when specs are analysed
+    from .model.parse import parse_module
+
     parsed: list[ParsedModule] = []
     for file in files:
         bag.add_suppressions(file.path, file.suppressions)
@@ -53,6 +184,13 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     ``targets:`` replaces them). The texts the model reads and the targets are checked
     on the resolved tools, once the checks found no error."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
+    # lazy: the checks, the spec models and resolve (pydantic), only when specs are analysed
+    from .checks import UnreadSpecs, run_checks
+    from .checks.targets import TARGET_CODES, check_targets
+    from .checks.texts import check_texts
+    from .model.errors import reset_suggestions
+    from .resolve import resolve
+
     reset_suggestions()  # near misses are suggested within a budget per analysis
     waiting = UnreadSpecs.of(unread) if unread else None
     project = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
@@ -75,6 +213,9 @@ def say_held_back(bag: DiagnosticBag, unread: UnreadSpecs) -> None:
     """One note at each unread spec's own error: the references to the modules it may
     declare that were not reported (they name a module only because it did not load),
     and the specs they are in."""
+    # lazy: the checks' words (pydantic), only when specs are analysed
+    from .checks.project import HELD_BACK
+
     per_spec: dict[str, list[str]] = {}
     for module in sorted(unread.held):
         per_spec.setdefault(unread.spec_of(module), []).append(module)

@@ -305,7 +305,7 @@ class ModuleIR:
 @dataclass(frozen=True, slots=True)
 class SpecInputs:
     """What the analysis of one spec read besides the spec, so that a build can tell
-    whether it would read the same (``toolc.output.components``)."""
+    whether it would read the same (``toolc.reuse.components``)."""
 
     schema_files: tuple[str, ...] = ()   # those its `$ref`s inline (keys of schema_files)
     # Each module name the handler check looked up, and what it found there.

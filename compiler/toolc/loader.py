@@ -84,7 +84,7 @@ def load_file(path: str, display: str | None = None, root: str | None = None, *,
               parse: Callable[[bytes, str], LoadedFile] | None = None) -> LoadedFile:
     """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all.
     ``parse``: what makes the bytes read a LoadedFile (default :func:`load_bytes`; a warm
-    process gives one that remembers, ``toolc.output.incremental.MEMORY``).
+    process gives one that remembers, ``toolc.reuse.memory``).
 
     Only a regular file is read, and with ``root`` (the project) a symbolic link only to
     a file inside it: a spec from a pull request may be a link to ``/proc/self/environ``

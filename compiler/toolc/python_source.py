@@ -3,7 +3,7 @@
 The handler check (``toolc.checks.code``) looks each code reference up where ``toolc
 serve`` would import it from, and a build records what each lookup found (a file and
 its hash, or why there is none: ``Outcome``) so that a later build can tell, by looking
-again, whether the check would see the same (``toolc.output.components``, the no-op
+again, whether the check would see the same (``toolc.reuse.components``, the no-op
 cache). This module is light on purpose: that later build may do nothing else.
 """
 
@@ -19,7 +19,7 @@ from .untrusted import FileRefused, read_untrusted
 # A found module: its parsed source, or the reason it cannot be read statically.
 Found = ast.Module | str | None
 # What a lookup found, as a build records it to see later whether it would find the same
-# (``toolc.output.components``): ``["file", path, sha256]``, ``["reason", why]``, ``["none"]``.
+# (``toolc.reuse.components``): ``["file", path, sha256]``, ``["reason", why]``, ``["none"]``.
 Outcome = list[str]
 
 _EXTENSIONS = (".so", ".pyd")

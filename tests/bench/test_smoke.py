@@ -66,7 +66,7 @@ def test_timeline_notes_every_process_of_a_build(tmp_path: Path) -> None:
          str(tmp_path / "w")], cwd=ROOT, env=env, capture_output=True, text=True,
         timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    for line in ("build    compile_specs", "certify  import the mcp SDK",
+    for line in ("build    stage analyse", "certify  import the mcp SDK",
                  "certify  serve 1 modules", "writer   write a batch of staged files",
                  "build    commit (manifest, journal, renames)", "build    done (exit 0)"):
         assert line in done.stderr, done.stderr

@@ -18,9 +18,9 @@ from toolc import runtime as rt
 from toolc.certify.compare import certify_build, compare_tool, list_over_mcp
 from toolc.config import Config
 from toolc.diagnostics import DiagnosticBag
+from toolc.frontend import compile_specs
 from toolc.ir import ProjectIR, ToolIR
 from toolc.pipeline import render_outputs
-from toolc.specs import compile_specs
 
 SPEC = """\
 toolc: 1

@@ -29,12 +29,13 @@ from toolc.certify import child
 from toolc.certify import compare as certify
 from toolc.certify import process as certifier
 from toolc.certify.process import Certifier, can_fork
+from toolc.certify.verdicts import Verdict
 from toolc.config import Config
 from toolc.diagnostics import Diagnostic, DiagnosticBag
+from toolc.frontend import compile_specs
 from toolc.generate import generate_project
 from toolc.ir import ModuleIR
 from toolc.pipeline import build, render_outputs
-from toolc.specs import compile_specs
 
 SPEC = """\
 toolc: 1
@@ -133,9 +134,9 @@ def forked_only(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     handed_over: list[int] = []
     certify_forked = Certifier.certify
 
-    def counting(self: Certifier, *args: Any) -> None:
+    def counting(self: Certifier, *args: Any) -> dict[str, Verdict]:
         handed_over.append(len(self.announced))
-        certify_forked(self, *args)
+        return certify_forked(self, *args)
 
     monkeypatch.setattr(Certifier, "certify", counting)
     return handed_over

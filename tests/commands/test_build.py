@@ -66,7 +66,7 @@ def test_the_commands_that_build_run_with_the_collector_paused(
 ) -> None:
     import gc
 
-    from toolc import frontend, pipeline
+    from toolc import generate, resolve
     from toolc.commands.validate import validate
 
     seen: list[tuple[str, bool]] = []
@@ -80,15 +80,15 @@ def test_the_commands_that_build_run_with_the_collector_paused(
 
         monkeypatch.setattr(module, name, watching)
 
-    watched(frontend, "resolve")       # the front end (validate, build, diff)
-    watched(pipeline, "render_outputs")  # generation (build, diff)
+    watched(resolve, "resolve")        # the front end (validate, build, diff)
+    watched(generate, "generate_project")  # generation (build, diff)
     assert gc.isenabled()
     edit(repo, "description: ", "description: Now ")
     assert run_build(check=False, write=True, certify=True, fmt="text", strict=False,
                      out=io.StringIO(), err=io.StringIO()) == 0
     assert diff()[0] in (0, 1)
     assert validate([], out=io.StringIO(), err=io.StringIO()) == 0
-    assert [name for name, _ in seen] == ["resolve", "render_outputs"] * 2 + ["resolve"]
+    assert [name for name, _ in seen] == ["resolve", "generate_project"] * 2 + ["resolve"]
     assert not any(enabled for _, enabled in seen)
     assert gc.isenabled() and gc.get_freeze_count() == 0
 

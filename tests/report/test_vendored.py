@@ -124,7 +124,7 @@ def test_later_builds_say_one_line_per_server_and_the_users_own_in_full(
         assert "0 error(s), 1 warning(s)" in out
     assert "nothing changed since the last build" in out
     # An edit of the user's spec only: the server's component is taken over from the
-    # record (toolc.output.components), its findings replayed, and folded the same.
+    # record (toolc.reuse.components), its findings replayed, and folded the same.
     own = imported / "specs" / "notes.toolc.yaml"
     own.write_text(OWN.replace("Add a note.", "Add one note."))
     code, out, _ = build(certify=True)

@@ -33,63 +33,56 @@ import importlib
 import importlib.util
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from ..config import Config
 from ..diagnostics import DiagnosticBag, Severity
 from ..ir import ModuleIR, PreparedToolsetIR, ProjectIR, ToolIR, WrapperToolsetIR, referred
-from ..output.incremental import judged, replay, used_marks
 from ..publish import golden_path
 from ..runtime.json_pointers import MISSING, json_differences, resolve_pointer
 from ..runtime.tool import LazyRef
 from .staged_import import staged_package
-
-if TYPE_CHECKING:
-    from ..output.incremental import Reuse
+from .verdicts import Verdict, replay, used_marks, verdict_of
 
 MAX_REPORTED = 20  # differences reported per tool; the rest are counted
 
 
 def certify_build(config: Config, project: ProjectIR, files: Mapping[str, str],
-                  bag: DiagnosticBag, reuse: Reuse | None = None) -> None:
+                  bag: DiagnosticBag, reused: Mapping[str, Verdict] | None = None
+                  ) -> dict[str, Verdict]:
     """List every module's export through a real MCP client and compare; report into bag.
-    ``reuse``: the modules with a verdict there are not served, their verdict is said
-    again; what each served module reported is kept in ``reuse.fresh``."""
+    ``reused``: the modules with a verdict there are not served, their verdict is said
+    again (``toolc.certify.verdicts``). Returns the verdict of each module served."""
     # lazy: 1 more toolc module(s), only when this runs
     from ..runtime.mcp.pinned import stand_in_pinned
 
-    served = list(project.modules) if reuse is None else reuse.served(project)
-    if not served:
-        _certify_modules_sync(project, files, bag, reuse)
-        return
+    reused = reused or {}
+    if all(name in reused for name in project.modules):  # nothing to import or serve
+        for module in project.modules.values():
+            replay(bag, reused[module.name])
+        return {}
     with staged_package(files, config.python_path) as package:
         stand_in_pinned(package, project.stand_in_targets(unpinned=True))
         # lazy: the mcp SDK costs most of a second to import
         import anyio
 
         _import_mcp()
-        anyio.run(_certify_modules, package, project, files, bag, reuse)
-
-
-def _certify_modules_sync(project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
-                          reuse: Reuse | None) -> None:
-    """Every verdict reused: nothing to import or serve."""
-
-    assert reuse is not None
-    for module in project.modules.values():
-        replay(bag, reuse.verdicts[module.name])
+        made: dict[str, Verdict] = {}
+        anyio.run(_certify_modules, package, project, files, bag, reused, made)
+        return made
 
 
 async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str, str],
-                           bag: DiagnosticBag, reuse: Reuse | None = None) -> None:
+                           bag: DiagnosticBag, reused: Mapping[str, Verdict],
+                           made: dict[str, Verdict]) -> None:
     """Every module in one event loop (starting a loop per module costs as much as listing)."""
 
     for module in project.modules.values():
-        if reuse is not None and module.name in reuse.verdicts:
-            replay(bag, reuse.verdicts[module.name])
+        if module.name in reused:
+            replay(bag, reused[module.name])
             continue
         own = bag.sibling()
-        before = used_marks(bag) if reuse is not None else set()
+        before = used_marks(bag)
         try:
             mod = importlib.import_module(f"{package}.{module.name}")
             listings = await list_contexts(mod.toolset, declared_contexts(module))
@@ -98,8 +91,7 @@ async def _certify_modules(package: str, project: ProjectIR, files: Mapping[str,
         else:
             judge_listings(module, listings, files, own)
         bag.items.extend(own.items)
-        if reuse is not None:
-            judged(bag, reuse.fresh, module.name, before, own.items)
+        made[module.name] = verdict_of(bag, before, own.items)
 
 
 def declared_contexts(module: ModuleIR) -> list[tuple[str, str]]:

@@ -41,7 +41,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, DiagnosticBag
 from ..ir import ModuleIR, ProjectIR
@@ -63,9 +62,7 @@ from .child import (
     module_closure,
     run_child,
 )
-
-if TYPE_CHECKING:
-    from ..output.incremental import Reuse
+from .verdicts import Verdict, replay, used_marks, verdict_of
 
 ANSWER_TIMEOUT_S = 120.0   # the longest the process may go without a word while serving
 INIT = "__init__.py"       # the package's own module: written before any module is announced
@@ -179,7 +176,7 @@ class Certifier:
         self.results: dict[str, Result] = {}
         self.unstaged: OSError | None = None        # why the code could not be written
         self.stopped = False
-        # Modules whose verdict the build reuses (toolc.output.incremental): announced for the
+        # Modules whose verdict the build is handed (toolc.certify.verdicts): announced for the
         # modules that import them (their stand-ins), never served.
         self.skip: set[str] = set()
 
@@ -220,18 +217,16 @@ class Certifier:
             self.unstaged = exc
 
     def certify(self, project: ProjectIR, files: Mapping[str, str], bag: DiagnosticBag,
-                reuse: Reuse | None = None) -> None:
+                reused: Mapping[str, Verdict] | None = None) -> dict[str, Verdict]:
         """Hand over what is not yet, collect every module's listing, compare and report
-        (as ``certify_build`` does). With every result in, the process is let go (it
-        removes its folder and ends by itself; :meth:`stop` still ends it, its group and
-        the folder); otherwise it is stopped at once. ``reuse``: as for ``certify_build``
-        (its verdicts must name the modules in ``skip``)."""
-        # lazy: the incremental record (cache, publish): the process is forked before
-        from ..output.incremental import judged as _keep
-        from ..output.incremental import replay, used_marks
-
-        if reuse is not None:
-            self.skip = set(reuse.verdicts)
+        (as ``certify_build`` does), and return the verdict of each module served. With
+        every result in, the process is let go (it removes its folder and ends by itself;
+        :meth:`stop` still ends it, its group and the folder); otherwise it is stopped at
+        once. ``reused``: as for ``certify_build`` (they must name the modules in
+        ``skip``, when those were set before the modules were generated)."""
+        reused = reused or {}
+        self.skip = set(reused)
+        made: dict[str, Verdict] = {}
         finished = False
         try:
             try:
@@ -247,10 +242,9 @@ class Certifier:
 
             def judge_what_came() -> None:  # while the process serves the next module
                 for name in self.results.keys() - judged.keys() - self.skip:
-                    before = used_marks(bag) if reuse is not None else set()
+                    before = used_marks(bag)
                     judged[name] = self._judge(project.modules[name], files, bag)
-                    if reuse is not None:
-                        _keep(bag, reuse.fresh, name, before, judged[name])
+                    made[name] = verdict_of(bag, before, judged[name])
 
             self._collect(project, judge_what_came)
             judge_what_came()
@@ -263,10 +257,11 @@ class Certifier:
             else:
                 self.stop()
         for module in project.modules.values():  # in the order certify_build reports them
-            if module.name in self.skip and reuse is not None:
-                replay(bag, reuse.verdicts[module.name])
+            if module.name in self.skip:
+                replay(bag, reused[module.name])
             else:
                 bag.items.extend(judged[module.name])
+        return made
 
     def _hand_over(self, project: ProjectIR, files: Mapping[str, str]) -> None:
         """What was not handed over while generated (all of it, without a module sink)."""
@@ -280,7 +275,7 @@ class Certifier:
                 elif rel == INIT:
                     self._stage(rel, text, None)
                 # else the code of a module whose component was taken over (not in the
-                # project: toolc.output.components); no module served imports it
+                # project: toolc.reuse.components); no module served imports it
         if INIT not in self.written:
             self._write(INIT, "")
         for module in project.modules.values():

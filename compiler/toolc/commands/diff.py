@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..diff import ToolSet
     from ..diff.gate import Base
     from ..diff.result import SchemaDiff
-    from ..specs import Compiled
+    from ..frontend import Compiled
 
 
 @collector_paused()  # the build GC policy, for the whole command (toolc.collector)
@@ -48,7 +48,7 @@ def run_diff(old: str | None, new: str | None, *, against: str | None, fmt: str,
                       "https://github.com/ORG/REPO/blob/SHA/\n")
             return EXIT_USAGE
     # lazy: loads pydantic, yaml
-    from ..specs import compile_specs
+    from ..frontend import compile_specs
 
     config = config_or_report("text", err)
     if config is None:

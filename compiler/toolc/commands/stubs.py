@@ -26,12 +26,12 @@ from typing import TextIO
 from ..checks.code import target_problem
 from ..config import Config
 from ..diagnostics import Severity
+from ..frontend import compile_specs
 from ..generate.stubs import handler_stubs, with_stubs
 from ..ir import ProjectIR, Ref
 from ..output.files import write_new_file
 from ..python_source import MAX_SOURCE, SourceIndex, inside, source_index
 from ..report.diagnostic_formats import escape_controls
-from ..specs import compile_specs
 from ..untrusted import FileRefused, read_untrusted
 from .common import (
     EXIT_ERRORS,

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from ..config import Config
 from ..diagnostics import Diagnostic
-from ..specs import Compiled, compile_specs, discover, shown_path
+from ..frontend import Compiled, compile_specs
+from ..specs import discover, shown_path
 
 
 def compile_subset(config: Config, targets: Sequence[Path]) -> tuple[Compiled, set[str]]:

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TextIO
 
 from ..collector import collector_paused
-from ..specs import compile_specs, discover
+from ..frontend import compile_specs
+from ..specs import discover
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, config_or_report, exit_code, print_diagnostics
 
 

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 from ..config import Config, load_config
 from ..diagnostics import SpecError
 from ..file_events import DEBOUNCE_MS, SOURCE_SUFFIXES, STEP_MS, outermost
-from ..output.incremental import MEMORY
+from ..reuse.memory import MEMORY
 from ..specs import SPEC_SUFFIX
 
 # Folders whose files are never inputs (tools' caches, environments, version control).

@@ -39,7 +39,7 @@ relative to ``__package__`` when the output folder is imported as a package
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..ir import ModuleIR, ProjectIR
@@ -84,19 +84,24 @@ def generate_module(module: ModuleIR, project: ProjectIR) -> str:
     return ModuleWriter(module, names, others, environment()).text()
 
 
-def generate_project(project: ProjectIR, sink: ModuleSink | None = None) -> dict[str, str]:
+def generate_project(project: ProjectIR, sink: ModuleSink | None = None,
+                     given: Mapping[str, str] | None = None) -> dict[str, str]:
     """Every generated code file, as path relative to the output folder -> text.
 
     ``sink`` is handed each file as soon as it is made, with its spec module (None for
     the package's ``__init__``, which comes first: importing a module imports it), so
-    that certification can serve one module while the next is generated.
+    that certification can serve one module while the next is generated. ``given``: the
+    code of modules, by name, taken as it is (what the last build made of a module whose
+    inputs are unchanged, handed by ``toolc.reuse``), not generated again.
     """
     init = init_text()
     if sink is not None:
         sink(INIT_FILE, init, None)
+    given = given or {}
     files = {}
     for name, module in sorted(project.modules.items()):  # (collector: toolc.pipeline)
-        files[f"{name}.py"] = text = generate_module(module, project)
+        text = given.get(name)
+        files[f"{name}.py"] = text = generate_module(module, project) if text is None else text
         if sink is not None:
             sink(f"{name}.py", text, module)
     files[INIT_FILE] = init

@@ -227,7 +227,7 @@ def _check_written(config: Config, target: Path, out: TextIO) -> int:
     own problems in full, the findings about the servers' pinned tools once, grouped by
     rule (later builds fold them into one line per server: toolc.report.vendored)."""
     # lazy: 12 more toolc module(s), only when this runs
-    from ..specs import compile_specs
+    from ..frontend import compile_specs
 
     resolved = target.resolve()
     inside = any(resolved.is_relative_to(s.resolve()) for s in config.specs)

@@ -22,13 +22,14 @@ import anyio
 
 from ..config import Config
 from ..diagnostics import Diagnostic, Severity, SpecError
+from ..frontend import compile_specs
 from ..ir import MCPToolsetIR, ModuleIR, ProjectIR
 from ..loader import LoadedFile, load_file, load_text
 from ..pipeline import new_golden, schema_changes
 from ..publish import publish_project
 from ..publish.json_documents import to_json
 from ..report.changes import render_diff
-from ..specs import compile_specs, discover, shown_path
+from ..specs import discover, shown_path
 from .listing import ImportFailure, Server, list_live
 from .pinning import pinned_tools
 from .yamlout import YamlWriteError, dump

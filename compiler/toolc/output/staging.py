@@ -99,7 +99,7 @@ class StagedTree:
     def keep(self, rels: Iterable[str]) -> None:
         """Files the build found in the output moments ago as it would write them, each
         reached through no link, a plain file, with its text's hash (the golden files of
-        a component taken over, ``toolc.output.components``): unchanged, not read again."""
+        a component taken over, ``toolc.reuse.components``): unchanged, not read again."""
         self.unchanged.extend(rels)
 
     def commit(self, files: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Plan:

@@ -16,6 +16,6 @@ The checks judge the written schemas (:mod:`toolc.checks.project` writes each on
 
 from __future__ import annotations
 
-from .golden import SCHEMAS_DIR, golden_path, golden_text, publish_project
+from .golden import SCHEMAS_DIR, golden_path, golden_text, publish_modules, publish_project
 
-__all__ = ["SCHEMAS_DIR", "golden_path", "golden_text", "publish_project"]
+__all__ = ["SCHEMAS_DIR", "golden_path", "golden_text", "publish_modules", "publish_project"]

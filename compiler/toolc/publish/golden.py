@@ -8,6 +8,7 @@ unescaped, and a final newline.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -76,9 +77,21 @@ def golden_path(module: str, tool_name: str) -> str:
 
 def publish_project(project: ProjectIR) -> dict[str, str]:
     """Relative output path -> golden JSON text, for every exported tool of every module."""
-    files: dict[str, str] = {}
-    for module in project.modules.values():
-        for tool in module.exported_tools:
-            files[golden_path(module.name, tool.name)] = golden_text(tool.published())
-    return files
+    return {rel: text for files in publish_modules(project).values()
+            for rel, text in files.items()}
+
+
+def publish_modules(project: ProjectIR, given: Mapping[str, Mapping[str, str]] | None = None
+                    ) -> dict[str, dict[str, str]]:
+    """Per module, its golden files (relative output path -> text). ``given``: the golden
+    files of modules, by name, taken as they are (what this process made of a module
+    whose inputs are unchanged, handed by ``toolc.reuse``), not published again."""
+    given = given or {}
+    found: dict[str, dict[str, str]] = {}
+    for name, module in project.modules.items():
+        kept = given.get(name)
+        found[name] = dict(kept) if kept is not None else {
+            golden_path(name, tool.name): golden_text(tool.published())
+            for tool in module.exported_tools}
+    return found
 

@@ -22,11 +22,12 @@ from typing import Any, TextIO
 
 from ..certify.staged_import import on_sys_path
 from ..config import PYPROJECT_BYTES, Config
+from ..frontend import compile_specs
 from ..ir import ModuleIR, ProjectIR
 from ..report.diagnostic_formats import render
 from ..runtime import AbstractToolset
 from ..runtime.tool import LazyRef, LazyRefError
-from ..specs import SPEC_SUFFIX, compile_specs, discover
+from ..specs import SPEC_SUFFIX, discover
 from ..untrusted import FileRefused, read_untrusted
 from .generated_modules import generated_modules, output_package
 

@@ -16,14 +16,15 @@ each spec's path and bytes, the schema files its ``$ref``s inline, what the hand
 found for each module name it looked up, and the user code certification imports. Its
 golden files must still be the files this machine's build wrote (inode, modification
 time, size) with their recorded hashes. Its modules' code and certification verdicts are
-``toolc.output.incremental``'s, under the same module keys as ever.
+``toolc.reuse.modules``'s, under the same module keys as ever.
 
-Where taking over could say anything else than a full analysis, the build runs the full
-one (``toolc.pipeline``): when the analysis of the rest reports an error (its messages
-may suggest names of modules it did not see), when a module name meets a taken one, when
-a taken module's key changed (schema files or user code of the rest are in every key),
-when a taken module's code or verdict cannot be reused. A component is recorded only if
-every diagnostic of its analysis is located in its own specs.
+What is taken is handed to the front end as a ``toolc.frontend.Replay``. Where taking
+over could say anything else than a full analysis, the front end runs the full one:
+when the analysis of the rest reports an error (its messages may suggest names of
+modules it did not see), when a module name meets a taken one. Nothing is taken when a
+taken module's code (or, certifying, its verdict) cannot be reused: it would need its IR
+(``toolc.reuse.last_build``). A component is recorded only if every diagnostic of its
+analysis is located in its own specs.
 
 The record is untrusted input like ``modules.json``: each entry is checked for shape
 (one that is off has the whole record ignored, and said so), the files it names are read
@@ -40,57 +41,41 @@ import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 from ..budget import ExportBudget
 from ..config import Config
 from ..diagnostics import (
     CERTIFY_CODES,
     COMPARISON_CODES,
-    RULES,
     Diagnostic,
     DiagnosticBag,
-    Span,
-    Suppression,
 )
+from ..frontend import Replay
 from ..ir import ProjectIR
+from ..output.confine import OutputError, check_way
 from ..publish import SCHEMAS_DIR
 from ..python_source import outcomes_match, source_index
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
-from .cache import (
+from .component_record import (
+    RECORD_FILE,
+    RECORD_FORMAT,
+    Component,
+    as_record,
+    component_from,
+    read_components,
+)
+from .inputs import certified_code
+from .memory import MEMORY
+from .modules import Graph
+from .records import (
     BadRecord,
-    _diagnostic_from,
-    _diagnostic_record,
-    certified_code,
-    check_looked_up,
-    forget_cache_file,
+    forget_record,
     hashes_match,
     ignored,
     inside_project,
-    read_record,
-    write_cache_file,
+    write_record,
 )
-from .confine import OutputError, check_way, entry_problem
-from .incremental import MEMORY, Graph
-
-RECORD_FORMAT = 1
-RECORD_FILE = "components.json"
-Mark = tuple[Span, tuple[str, ...], tuple[str, ...]]  # a suppression: comment, written, used
-
-
-@dataclass(slots=True)
-class Component:
-    """What the analysis of one component took in and made, as the record keeps it."""
-
-    modules: Graph
-    specs: dict[str, str]                  # spec as shown -> sha256 of its bytes
-    schemas: dict[str, str] = field(default_factory=dict)      # schema file -> sha256
-    code: dict[str, list[str]] = field(default_factory=dict)   # looked up -> outcome
-    user_code: dict[str, str] | None = None                    # file -> sha256
-    suppressions: dict[str, list[Mark]] = field(default_factory=dict)  # spec -> marks
-    diagnostics: list[Diagnostic] = field(default_factory=list)  # without TC022
-    budgets: dict[str, ExportBudget] = field(default_factory=dict)
-    golden: dict[str, dict[str, tuple[str, list[int]]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -133,16 +118,22 @@ class Taken:
     def budgets(self) -> list[ExportBudget]:
         return [b for c in self.components for b in c.budgets.values()]
 
-    def replay(self, bag: DiagnosticBag) -> None:
-        """Into ``bag``: the taken specs' suppressions (so that the judges of every stage
-        say again what they said of them) and what their analysis reported."""
-        for c in self.components:
-            for spec, marks in c.suppressions.items():
-                bag.add_suppressions(spec, [Suppression(span, written)
-                                            for span, written, _ in marks])
-                for span, _, used in marks:
-                    bag.suppressions[spec][span.line].used.update(used)
-            bag.items.extend(c.diagnostics)
+    def replay(self, read: Mapping[str, bytes]) -> Replay | None:
+        """What the front end is handed in place of analysing the taken specs again
+        (``read``: each spec's bytes, as shown, as their digests were taken); None if a
+        spec's bytes are not there or cannot be decoded."""
+        sources: dict[str, str] = {}
+        for spec in self.specs:
+            data = read.get(spec)
+            if data is None:
+                return None
+            try:
+                sources[spec] = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                return None
+        return Replay({name: spec for name, (spec, _) in self.graph.items()}, sources,
+                      [(c.suppressions, c.diagnostics) for c in self.components],
+                      self.budgets)
 
 
 # -- taking over ---------------------------------------------------------------------------
@@ -151,11 +142,11 @@ class Taken:
 def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> Taken | None:
     """The recorded components whose every input is unchanged (``digests``: each spec
     found, as shown, -> sha256 of its bytes), or None when there is none."""
-    record = _record(config)
+    record = read_components(config)
     if record is None or record.get("environment") != _digest(environment):
         return None
     try:
-        found = [_component(item) for item in record["components"]]
+        found = [component_from(item) for item in record["components"]]
         if None in found:
             raise BadRecord("has a component that toolc does not write")
         return _unchanged(config, [c for c in found if c is not None], digests)
@@ -236,13 +227,6 @@ def _listed(folder: Path) -> set[str] | None:
         return None if os.path.lexists(folder) else set()
 
 
-def collides(taken: Taken, names: Iterable[str]) -> bool:
-    """Whether a module name of the analysed specs meets a taken one, even in case only
-    (TC308, TC313: a full analysis reports them, and decides which module is first)."""
-    folded = {name.casefold() for name in taken.graph}
-    return any(name.casefold() in folded for name in names)
-
-
 # -- recording -----------------------------------------------------------------------------
 
 
@@ -258,7 +242,7 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
     found: list[list[Diagnostic]] = [[] for _ in made]
     for d in bag:
         if d.code == "TC022" or d.code in CERTIFY_CODES or d.code in COMPARISON_CODES:
-            continue  # the judges say TC022 again; verdicts are incremental.py's
+            continue  # the judges say TC022 again; verdicts are modules.py's
         if d.span is None or (d.span.path not in owner and d.span.path not in kept):
             forget(config)
             return
@@ -289,9 +273,9 @@ def remember(config: Config, environment: str, project: ProjectIR, bag: Diagnost
                                      if rel not in taken_golden})
     # A taken component's golden files were found as recorded, and kept as they are.
     components.extend(taken.components if taken is not None else ())
-    write_cache_file(config, RECORD_FILE, {
+    write_record(config, RECORD_FILE, {
         "format": RECORD_FORMAT, "environment": _digest(environment),
-        "components": [_component_record(c) for c in components]})
+        "components": [as_record(c) for c in components]})
 
 
 def _components(project: ProjectIR) -> list[list[Any]]:
@@ -334,149 +318,8 @@ def _golden_of(config: Config, components: list[Component],
 
 
 def forget(config: Config) -> None:
-    forget_cache_file(config, RECORD_FILE)
+    forget_record(config, RECORD_FILE)
 
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-# -- the record, as written and as read back -------------------------------------------------
-
-
-def _component_record(c: Component) -> dict[str, Any]:
-    return {
-        "modules": {name: {"spec": spec, "imports": list(imports)}
-                    for name, (spec, imports) in c.modules.items()},
-        "specs": c.specs, "schemas": c.schemas, "code": c.code, "user_code": c.user_code,
-        "suppressions": {spec: [[[s.line, s.col, s.length], list(written), list(used)]
-                                for s, written, used in marks]
-                         for spec, marks in c.suppressions.items()},
-        "diagnostics": [_diagnostic_record(d) for d in c.diagnostics],
-        "budgets": {name: b.as_json() for name, b in c.budgets.items()},
-        "golden": {name: {rel: [sha, identity] for rel, (sha, identity) in files.items()}
-                   for name, files in c.golden.items()},
-    }
-
-
-def _record(config: Config) -> dict[str, Any] | None:
-    data = read_record(config, RECORD_FILE)
-    if data is None or data.get("format") != RECORD_FORMAT:
-        return None
-    if not isinstance(data.get("components"), list):
-        ignored(RECORD_FILE, 'has no list of "components"')
-        return None
-    return data
-
-
-def _strings(value: Any) -> TypeGuard[dict[str, str]]:
-    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str)
-                                           for k, v in value.items())
-
-
-def _files(value: Any) -> TypeGuard[dict[str, str]]:
-    """File -> hash, each file a plain relative path in the project (nothing else is read:
-    a record naming another is bad, :class:`BadRecord`)."""
-    if not _strings(value):
-        return False
-    for rel in value:
-        if entry_problem(rel) is not None:
-            raise BadRecord(f"names {rel[:200]!r}, not a relative path inside the project")
-    return True
-
-
-def _ints(value: Any, n: int) -> bool:
-    return isinstance(value, list) and len(value) == n and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value)
-
-
-def _component(item: Any) -> Component | None:
-    """A recorded component, or None (analysed again) if any part of it is off."""
-    if not isinstance(item, dict):
-        return None
-    specs, modules = item.get("specs"), item.get("modules")
-    if not _strings(specs) or not specs or not isinstance(modules, dict) or not modules:
-        return None
-    graph: Graph = {}
-    for name, node in modules.items():
-        if not (name.isidentifier() and isinstance(node, dict) and node.get("spec") in specs
-                and isinstance(node.get("imports"), list)
-                and all(i in modules for i in node["imports"])):
-            return None  # a component imports only its own modules
-        graph[name] = (node["spec"], tuple(node["imports"]))
-    if set(specs) != {spec for spec, _ in graph.values()}:
-        return None  # a spec taken over without its module would leave the build
-    component = Component(graph, specs)
-    schemas, code, user_code = item.get("schemas"), item.get("code"), item.get("user_code")
-    if not _files(schemas) or not isinstance(code, dict) or not (
-            user_code is None or _files(user_code)):
-        return None
-    check_looked_up(code)
-    if not all(isinstance(o, list) and all(isinstance(p, str) for p in o) for o in code.values()):
-        return None
-    component.schemas, component.code, component.user_code = schemas, code, user_code
-    if not (_marks(item.get("suppressions"), component)
-            and _diagnostics(item.get("diagnostics"), component)
-            and _budgets(item.get("budgets"), component)
-            and _golden(item.get("golden"), component)):
-        return None
-    return component
-
-
-def _marks(value: Any, component: Component) -> bool:
-    if not isinstance(value, dict):
-        return False
-    for spec, marks in value.items():
-        if spec not in component.specs or not isinstance(marks, list):
-            return False
-        found: list[Mark] = []
-        for mark in marks:
-            if not (isinstance(mark, list) and len(mark) == 3 and _ints(mark[0], 3)
-                    and isinstance(mark[1], list) and isinstance(mark[2], list)
-                    and all(isinstance(c, str) and len(c) <= 200 for c in mark[1])
-                    and all(c in RULES for c in mark[2])):
-                return False
-            found.append((Span(spec, *mark[0]), tuple(mark[1]), tuple(mark[2])))
-        component.suppressions[spec] = found
-    return True
-
-
-def _diagnostics(value: Any, component: Component) -> bool:
-    if not isinstance(value, list) or len(value) > 100_000:
-        return False
-    for item in value:
-        d = _diagnostic_from(item)
-        if d is None or d.code == "TC022" or d.span is None or d.span.path not in component.specs:
-            return False
-        component.diagnostics.append(d)
-    return True
-
-
-def _budgets(value: Any, component: Component) -> bool:
-    if not isinstance(value, dict) or set(value) != set(component.modules):
-        return False
-    for name, item in value.items():
-        figures = ExportBudget.from_json(item)
-        if name not in component.modules or figures is None or figures.module != name:
-            return False
-        component.budgets[name] = figures
-    return True
-
-
-def _golden(value: Any, component: Component) -> bool:
-    if not isinstance(value, dict) or set(value) != set(component.modules):
-        return False
-    for name, files in value.items():
-        if not isinstance(files, dict):
-            return False
-        prefix = f"{SCHEMAS_DIR}/{name}/"
-        kept: dict[str, tuple[str, list[int]]] = {}
-        for rel, entry in files.items():
-            if not (isinstance(rel, str) and rel.startswith(prefix) and "/" not in
-                    rel[len(prefix):] and entry_problem(rel) is None
-                    and isinstance(entry, list) and len(entry) == 2
-                    and isinstance(entry[0], str) and _ints(entry[1], 3)):
-                return False
-            kept[rel] = (entry[0], entry[1])
-        component.golden[name] = kept
-    return True

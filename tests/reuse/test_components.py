@@ -1,4 +1,4 @@
-"""Per-component reuse of the analysis (toolc.output.components): what is taken over, when
+"""Per-component reuse of the analysis (toolc.reuse.components): what is taken over, when
 the full analysis runs instead, and that the record is untrusted input. The randomized
 comparison with clean builds is in test_incremental.py."""
 
@@ -14,8 +14,8 @@ import pytest
 from incremental_support import State, output_of, shown, write
 from toolc.config import load_config
 from toolc.diagnostics import Diagnostic, Severity, Span
-from toolc.output import components
 from toolc.pipeline import BuildResult, build
+from toolc.reuse import components
 
 RECORD = Path(".toolc-cache") / components.RECORD_FILE
 
@@ -58,7 +58,7 @@ def test_an_unchanged_component_is_not_analysed_and_says_what_it_said(tmp_path: 
     _built(tmp_path, state)
     _edit_mid(tmp_path, state)
     ours, theirs = _both(tmp_path)
-    assert ours.compiled.taken is not None and list(ours.compiled.taken.graph) == ["lone"]
+    assert ours.compiled.taken is not None and list(ours.compiled.taken.modules) == ["lone"]
     assert ours.compiled.project is not None and "lone" not in ours.compiled.project.modules
     # lone's TC220 (info) and its unused suppression (TC022, said again by the judge from
     # the replayed suppression) are there, as a clean build says them.
@@ -173,7 +173,7 @@ def test_a_component_recorded_twice_is_taken_once(tmp_path: Path) -> None:
     (tmp_path / RECORD).write_text(json.dumps(record))
     _edit_mid(tmp_path, state)
     ours, theirs = _both(tmp_path)
-    assert ours.compiled.taken is not None and len(ours.compiled.taken.components) == 1
+    assert ours.compiled.taken is not None and len(ours.compiled.taken.said) == 1
     assert shown(ours) == shown(theirs)
 
 
@@ -219,5 +219,5 @@ def test_nothing_is_recorded_when_a_diagnostic_is_outside_every_spec(tmp_path: P
                                                 Span("specs/point.json", 1, 1)))
     config = load_config(tmp_path)
     components.remember(config, "environment", result.compiled.project, result.compiled.bag,
-                        result.compiled.budgets or (), result.files, {}, result.compiled.taken)
+                        result.compiled.budgets or (), result.files, {}, None)
     assert not (tmp_path / RECORD).exists()

@@ -1,4 +1,4 @@
-"""Incremental builds (toolc.output.incremental): after random edit sequences, what a build that
+"""Incremental builds (toolc.reuse.modules): after random edit sequences, what a build that
 reuses its record made equals, byte for byte, what a clean build makes of the same
 inputs (no record, the same output folder to start from), and says the same things.
 
@@ -8,7 +8,7 @@ back, the predicate certification imports, a module joined to or split from the 
 component, a module renamed onto another's name, a suppression used or left unused, a
 schema file a `$ref` inlines, a golden file edited by hand), copies it without its
 cache, and builds both copies, certifying. The reusing build takes over the analysis of
-the components nothing changed (``toolc.output.components``)."""
+the components nothing changed (``toolc.reuse.components``)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,11 @@ import mcp  # noqa: F401  # the certifying processes forked by the builds inheri
 import pytest
 from incremental_support import WORDS, State, output_of, returns_of, shown, write
 from toolc.config import load_config
-from toolc.output import components, incremental
 from toolc.pipeline import build
 from toolc.report.diagnostic_formats import render_text
+from toolc.reuse import components
+from toolc.reuse import modules as incremental
+from toolc.reuse.memory import MEMORY
 
 
 def describe(state: State, rng: random.Random) -> None:
@@ -112,11 +114,11 @@ def test_random_edits_build_what_a_clean_build_builds(
         tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(seed)
     taken: list[components.Taken | None] = returns_of(monkeypatch, components, "take_over")
-    reused: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
+    reused: list[incremental.ModuleReuse] = returns_of(monkeypatch, incremental, "prepare")
     # As in `toolc build --watch`: loaded specs remembered between the builds (of both
     # copies: each by its own paths).
-    monkeypatch.setattr(incremental.MEMORY, "enabled", True)
-    monkeypatch.setattr(incremental.MEMORY, "loaded", {})
+    monkeypatch.setattr(MEMORY, "enabled", True)
+    monkeypatch.setattr(MEMORY, "loaded", {})
     state = State()
     project = tmp_path / "project"
     project.mkdir()
@@ -151,7 +153,7 @@ def test_an_edit_to_one_module_regenerates_and_recertifies_only_what_needs_it(
     state = State()
     write(tmp_path, state)
     assert build(load_config(tmp_path)).ok
-    seen: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
+    seen: list[incremental.ModuleReuse] = returns_of(monkeypatch, incremental, "prepare")
     state.tools["mid"][0][1] = "Locate an address, again."
     write(tmp_path, state)
     result = build(load_config(tmp_path))
@@ -161,7 +163,7 @@ def test_an_edit_to_one_module_regenerates_and_recertifies_only_what_needs_it(
     assert sorted(seen[0].texts) == sorted(seen[0].verdicts) == ["base", "lone", "solo"]
     assert sorted(seen[0].fresh) == ["mid", "top"]
     assert result.compiled.taken is not None
-    assert sorted(result.compiled.taken.graph) == ["lone"]
+    assert sorted(result.compiled.taken.modules) == ["lone"]
     assert result.compiled.project is not None
     assert sorted(result.compiled.project.modules) == ["base", "mid", "solo", "top"]
 
@@ -173,7 +175,7 @@ def test_an_edit_to_a_predicate_recertifies_only_the_modules_that_use_it(
     state = State()
     write(tmp_path, state)
     assert build(load_config(tmp_path)).ok
-    seen: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
+    seen: list[incremental.ModuleReuse] = returns_of(monkeypatch, incremental, "prepare")
     state.version += 1
     state.keeping = True  # `blank` keeps the descriptions now: TC502 is gone
     write(tmp_path, state)
@@ -253,7 +255,7 @@ def test_a_record_that_came_with_a_copy_reuses_nothing(tmp_path: Path,
     record = _record(copy)
     record["modules"]["solo"]["code"] = incremental.code_hash("planted = True\n")
     (copy / ".toolc-cache" / "modules.json").write_text(json.dumps(record))
-    seen: list[incremental.Reuse] = returns_of(monkeypatch, incremental, "prepare")
+    seen: list[incremental.ModuleReuse] = returns_of(monkeypatch, incremental, "prepare")
     state.tools["base"][0][1] = "Answer pong, edited."
     write(copy, state)
     assert build(load_config(copy)).ok

@@ -1,14 +1,15 @@
-"""Incremental builds: per module, reuse what an unchanged module produced last time.
+"""Per module: what the last clean build made of a module whose inputs are unchanged.
 
-The no-op cache (``toolc.output.cache``) answers only when nothing changed at all. When
+The no-op answer (``toolc.reuse.noop``) comes only when nothing changed at all. When
 something did, a writing build runs the front end over the components an edit reached
-(``toolc.output.components`` takes the others over), then, per module, reuses what the
-last clean build made of a module whose *key* is unchanged:
+(``toolc.reuse.components`` hands the analysis of the others), then, per module, is
+handed what the last clean build made of a module whose *key* is unchanged:
 
-- its generated code (``<module>.py``), read back from the output folder and reused only
+- its generated code (``<module>.py``), read back from the output folder and handed only
   when it still has the hash recorded for it (else generated again);
 - its certification verdict: the module is not served again, and what its certification
-  reported (warnings, infos, the inline suppressions it used) is replayed in its place.
+  reported (warnings, infos, the inline suppressions it used) is said again in its place
+  (``toolc.certify.verdicts``).
 
 The key of a module hashes everything its code and its verdict depend on: toolc's
 version and code, the dependencies' versions and ``[tool.toolc]`` (as the no-op cache
@@ -16,8 +17,9 @@ does), the schema files its ``$ref``s and those of the modules it imports inline
 user code certifying it imports (its export's predicates, prepare functions and
 wrappers, wherever they are declared, and its contexts' deps factories), and for the
 module and every module it imports, directly or not, its spec's path and text. An edit
-to a predicate makes new keys only for the modules whose export uses it. Golden files are published again from the IR every time:
-that costs less than reading and verifying them (26 ms for 1,000 tools).
+to a predicate makes new keys only for the modules whose export uses it. Golden files
+are published again from the IR every time (a warm process keeps them by key:
+``toolc.reuse.memory``): that costs less than reading and verifying them.
 
 The record (``.toolc-cache/modules.json``) is untrusted input, like everything in a
 checkout: every entry is checked for shape, only files the build would write are read
@@ -25,10 +27,6 @@ checkout: every entry is checked for shape, only files the build would write are
 diagnostics of certification codes are replayed. A bad record costs time, never the
 output's correctness. A checking build never reads it, and the diff against the golden
 files on disk is computed on every build.
-
-``MEMORY`` keeps what a long-lived process (``toolc build --watch``) already made, so
-that it does not read it back from disk: the loaded spec files, by their bytes, the
-golden texts it made and read, and the golden files parsed (``Memory``).
 """
 
 from __future__ import annotations
@@ -36,110 +34,44 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..certify.verdicts import Mark, Verdict
 from ..config import Config
-from ..diagnostics import CERTIFY_CODES, Diagnostic, DiagnosticBag
+from ..diagnostics import CERTIFY_CODES
 from ..graphs import reachable
 from ..ir import ProjectIR
-from ..publish import golden_path, golden_text
+from ..output.confine import OutputError, check_way, is_plain_file
 from ..untrusted import FILE_BYTES, FileRefused, read_untrusted
-from .cache import (
-    _diagnostic_from,
-    _diagnostic_record,
-    certified_code,
-    ignored,
-    read_record,
-    write_cache_file,
-)
-from .confine import OutputError, check_way, is_plain_file
-
-if TYPE_CHECKING:
-    from ..diff import ToolSet
-    from ..generate import ModuleSink
-    from ..loader import LoadedFile
-    from .components import Taken
+from .inputs import certified_code
+from .records import diagnostic_from, diagnostic_record, ignored, read_record, write_record
 
 Graph = dict[str, tuple[str, tuple[str, ...]]]  # module -> (its spec as shown, its imports)
+Entries = dict[str, dict[str, Any]]  # the record's entries, by module, as read back
 
 RECORD_FORMAT = 1
+
 RECORD_FILE = "modules.json"
+
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-Mark = tuple[str, int, str]  # a suppression used: (spec path, line, code)
 
 
 @dataclass(slots=True)
-class Verdict:
-    """What certifying one module reported, and which inline suppressions it used."""
-
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    marks: list[Mark] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Reuse:
+class ModuleReuse:
     """What a build takes over from the last one, per module, and what it makes anew."""
 
     keys: dict[str, str] = field(default_factory=dict)        # module -> its key
     texts: dict[str, str] = field(default_factory=dict)       # module -> reused code
     verdicts: dict[str, Verdict] = field(default_factory=dict)  # module -> replayed
-    fresh: dict[str, Verdict] = field(default_factory=dict)   # filled by certification
+    fresh: dict[str, Verdict] = field(default_factory=dict)   # what certification made
     # The modules whose certification imports only user code that was hashed.
     certifiable: set[str] = field(default_factory=set)
     # The whole project's schema files and certified user code (the no-op cache's).
     schema_files: dict[str, str] = field(default_factory=dict)
     user_code: dict[str, str] | None = None
-
-    def served(self, project: ProjectIR) -> list[str]:
-        """The modules certification must serve (those without a reused verdict)."""
-        return [name for name in project.modules if name not in self.verdicts]
-
-
-# -- a warm process's memory ------------------------------------------------------------
-
-
-class Memory:
-    """What a long-lived process keeps between builds (``toolc build --watch`` turns it on):
-    each spec file's loaded form, by path, reused while its bytes are the same (nothing
-    downstream changes a LoadedFile: the model and the checks make their own objects);
-    each module's golden texts, by module, reused while its key is the same (they are
-    made from its IR alone, which its key covers); the golden files read back, while
-    each is the same file (inode, modification time, size) with the same recorded hash;
-    the last build's golden files parsed (a file of the same text is not parsed again).
-    Only this process wrote any of it."""
-
-    def __init__(self) -> None:
-        self.enabled = False
-        self.loaded: dict[Path, tuple[str, bytes, LoadedFile]] = {}
-        self.golden: dict[str, tuple[str, dict[str, str]]] = {}
-        # Output files read back (a taken component's golden files), by path: the text
-        # while the file's identity and the recorded hash are the same.
-        self.read: dict[str, tuple[list[int], str, str]] = {}
-        self.tools: ToolSet | None = None  # the last build's new golden files, parsed
-
-    def parser(self, path: Path) -> Callable[[bytes, str], LoadedFile] | None:
-        """What ``load_file`` parses the bytes of ``path`` with (None: as usual)."""
-        if not self.enabled:
-            return None
-
-        def parse(raw: bytes, shown: str) -> LoadedFile:
-            # lazy: the loader (YAML), only when the watch loads a spec
-            from ..loader import load_bytes
-
-            kept = self.loaded.get(path)
-            if kept is not None and kept[0] == shown and kept[1] == raw:
-                return kept[2]
-            loaded = load_bytes(raw, shown)
-            self.loaded[path] = (shown, raw, loaded)
-            return loaded
-
-        return parse
-
-
-MEMORY = Memory()
 
 
 # -- keys -------------------------------------------------------------------------------
@@ -158,7 +90,6 @@ def module_keys(graph: Graph, sources: Mapping[str, str],
         keys[name] = h.hexdigest()
     return keys
 
-
 def module_base(environment: str, schema_files: Mapping[str, str],
                 user_code: Mapping[str, str] | None) -> str:
     """What a module's code and verdict depend on besides specs: the environment, the
@@ -167,11 +98,9 @@ def module_base(environment: str, schema_files: Mapping[str, str],
     return hashlib.sha256(json.dumps([environment, sorted(schema_files.items()), user_code],
                                      sort_keys=True).encode()).hexdigest()
 
-
 def module_graph(project: ProjectIR) -> Graph:
     """Each module's spec and the modules it imports."""
     return {name: (module.path, module.imports) for name, module in project.modules.items()}
-
 
 def _module_digest(path: str, sources: Mapping[str, str]) -> str:
     # A module's IR is made from its spec and the specs it imports (resolve reads no
@@ -181,7 +110,6 @@ def _module_digest(path: str, sources: Mapping[str, str]) -> str:
     h.update(sources.get(path, "").encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
-
 def needed_modules(graph: Graph, name: str) -> set[str]:
     """``name`` and every module it imports, directly or not (those of ``graph``)."""
     return set(reachable([name], lambda m: graph[m][1] if m in graph else ())) & graph.keys()
@@ -190,12 +118,12 @@ def needed_modules(graph: Graph, name: str) -> set[str]:
 # -- what is reused ---------------------------------------------------------------------
 
 
-def plan_reuse(config: Config, keys: dict[str, str], *, certify: bool,
-               certifiable: set[str]) -> Reuse:
-    """What the record lets this build reuse; everything else is made anew. A verdict
-    is reused only for a module whose certification's user code was all hashed."""
-    reuse = Reuse(keys, certifiable=certifiable)
-    entries = _entries(config)
+def plan_reuse(config: Config, keys: dict[str, str], entries: Entries, *, certify: bool,
+               certifiable: set[str]) -> ModuleReuse:
+    """What the record (its ``entries``) lets this build reuse; everything else is made
+    anew. A verdict is reused only for a module whose certification's user code was all
+    hashed."""
+    reuse = ModuleReuse(keys, certifiable=certifiable)
     for name, key in keys.items():
         entry = entries.get(name)
         if entry is None or entry["key"] != key:
@@ -210,12 +138,14 @@ def plan_reuse(config: Config, keys: dict[str, str], *, certify: bool,
 
 
 def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str],
-            environment: str, *, certify: bool, taken: Taken | None = None) -> Reuse:
-    """The keys of this build's modules and what the record lets it reuse. A module
-    whose certification imports user code that cannot all be hashed has no verdict
-    reused (nor recorded: ``Reuse.certifiable``). ``taken``: the components whose
-    analysis was taken over (``toolc.output.components``): every input of theirs is as
-    recorded, and so are their modules' keys. ``environment``: ``cache.environment_text``."""
+            environment: str, entries: Entries, *, certify: bool,
+            taken: ModuleReuse | None = None) -> ModuleReuse:
+    """The keys of this build's modules and what the record (its ``entries``) lets it
+    reuse. A module whose certification imports user code that cannot all be hashed
+    has no verdict reused (nor recorded: ``ModuleReuse.certifiable``). ``taken``: what
+    the modules of the components whose analysis was taken over reuse (their keys as
+    recorded: every input of theirs is as it was). ``environment``:
+    ``toolc.reuse.inputs.environment_text``."""
 
     graph = module_graph(project)
     hashes: dict[Path, str] = {}
@@ -225,19 +155,19 @@ def prepare(config: Config, project: ProjectIR, sources: Mapping[str, str],
         if code is not None:
             certifiable.add(name)
         bases[name] = module_base(environment, _schema_files(project, graph, name), code)
-    keys = module_keys(graph, sources, bases)
-    schema_files = dict(project.schema_files)
-    user_code = certified_code(config, project, hashes=hashes)
+    reuse = plan_reuse(config, module_keys(graph, sources, bases), entries, certify=certify,
+                       certifiable=certifiable)
+    reuse.schema_files = dict(project.schema_files)
+    reuse.user_code = certified_code(config, project, hashes=hashes)
     if taken is not None:
-        entries = _entries(config)
-        keys.update({name: entries[name]["key"] for name in taken.graph if name in entries})
-        certifiable.update(name for c in taken.components if c.user_code is not None
-                           for name in c.modules)
-        schema_files.update(taken.schemas)
+        reuse.keys.update(taken.keys)
+        reuse.texts.update(taken.texts)
+        reuse.verdicts.update(taken.verdicts)
+        reuse.certifiable.update(taken.certifiable)
+        reuse.schema_files.update(taken.schema_files)
         more = taken.user_code
-        user_code = None if user_code is None or more is None else {**user_code, **more}
-    reuse = plan_reuse(config, keys, certify=certify, certifiable=certifiable)
-    reuse.schema_files, reuse.user_code = schema_files, user_code
+        reuse.user_code = None if reuse.user_code is None or more is None else {
+            **reuse.user_code, **more}
     return reuse
 
 
@@ -252,47 +182,10 @@ def _schema_files(project: ProjectIR, graph: Graph, name: str) -> dict[str, str]
     return found
 
 
-def covers(reuse: Reuse, modules: Iterable[str], *, certify: bool) -> bool:
+def covers(reuse: ModuleReuse, modules: Iterable[str], *, certify: bool) -> bool:
     """Whether ``reuse`` has the code (and, certifying, the verdict) of every module."""
     return all(name in reuse.texts and (not certify or name in reuse.verdicts)
                for name in modules)
-
-
-def publish_reusing(project: ProjectIR, reuse: Reuse) -> dict[str, str]:
-    """``publish_project``, with the golden texts of a module whose key is unchanged
-    taken from this process's memory (when it keeps one)."""
-
-    files: dict[str, str] = {}
-    for name, module in project.modules.items():
-        kept = MEMORY.golden.get(name) if MEMORY.enabled else None
-        if kept is not None and kept[0] == reuse.keys[name]:
-            files.update(kept[1])
-            continue
-        made = {golden_path(name, tool.name): golden_text(tool.published())
-                for tool in module.exported_tools}
-        if MEMORY.enabled:
-            MEMORY.golden[name] = (reuse.keys[name], made)
-        files.update(made)
-    return files
-
-
-def generate_reusing(project: ProjectIR, reuse: Reuse,
-                     sink: ModuleSink | None = None) -> dict[str, str]:
-    """``generate_project``, with each reused module's code taken as it is."""
-    # lazy: the generator and its templates, only when a module is made
-    from ..generate import INIT_FILE, generate_module, init_text
-
-    init = init_text()
-    if sink is not None:
-        sink(INIT_FILE, init, None)
-    files = {}
-    for name, module in sorted(project.modules.items()):
-        text = reuse.texts.get(name)
-        files[f"{name}.py"] = text = generate_module(module, project) if text is None else text
-        if sink is not None:
-            sink(f"{name}.py", text, module)
-    files[INIT_FILE] = init
-    return files
 
 
 def _reusable_text(out: Path, rel: str, expected: str, written: list[int]) -> str | None:
@@ -318,7 +211,6 @@ def _reusable_text(out: Path, rel: str, expected: str, written: list[int]) -> st
     except UnicodeDecodeError:
         return None
 
-
 def file_identity(path: Path) -> list[int] | None:
     try:
         st = path.lstat()
@@ -326,42 +218,18 @@ def file_identity(path: Path) -> list[int] | None:
         return None
     return [st.st_ino, st.st_mtime_ns, st.st_size]
 
-
 def code_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-# -- certification's side ----------------------------------------------------------------
-
-
-def used_marks(bag: DiagnosticBag) -> set[Mark]:
-    """Every (path, line, code) an inline suppression has suppressed so far."""
-    return {(path, line, code) for path, lines in bag.suppressions.items()
-            for line, item in lines.items() for code in item.used}
-
-
-def replay(bag: DiagnosticBag, verdict: Verdict) -> None:
-    """Say again what certifying a module said, and count its suppressions as used."""
-    for path, line, code in verdict.marks:
-        found = bag.suppressions.get(path, {}).get(line)
-        if found is not None and code in found.codes:
-            found.used.add(code)
-    bag.items.extend(verdict.diagnostics)
-
-
-def judged(bag: DiagnosticBag, verdicts: dict[str, Verdict], name: str,
-           before: set[Mark], items: list[Diagnostic]) -> None:
-    """Keep what certifying ``name`` reported (``before``: the marks used until then)."""
-    verdicts[name] = Verdict(list(items), sorted(used_marks(bag) - before))
 
 
 # -- the record ---------------------------------------------------------------------------
 
 
-def remember(config: Config, files: Mapping[str, str], reuse: Reuse, *,
-             certified: bool) -> None:
-    """Record each module's key, code hash and (when certified, or carried over from a
-    record of the same key) its verdict, for the next build."""
+def remember(config: Config, files: Mapping[str, str], reuse: ModuleReuse, entries: Entries,
+             *, certified: bool) -> None:
+    """Record each module's key, code hash and (when certified, or carried over from the
+    record read at the start, ``entries``, for the same key) its verdict, for the next
+    build."""
 
     modules: dict[str, Any] = {}
     for name in reuse.keys:  # taken components' modules too
@@ -369,7 +237,7 @@ def remember(config: Config, files: Mapping[str, str], reuse: Reuse, *,
         if name not in reuse.certifiable:
             verdict = None
         elif verdict is None and not certified:
-            verdict = _carried(config, name, reuse.keys[name])
+            verdict = _carried(entries, name, reuse.keys[name])
         identity = file_identity(config.output / f"{name}.py")
         if identity is None:
             continue  # not there after all: nothing to reuse next time
@@ -378,19 +246,19 @@ def remember(config: Config, files: Mapping[str, str], reuse: Reuse, *,
             "code": code_hash(files[f"{name}.py"]),
             "file": identity,
             "verdict": None if verdict is None else {
-                "diagnostics": [_diagnostic_record(d) for d in verdict.diagnostics],
+                "diagnostics": [diagnostic_record(d) for d in verdict.diagnostics],
                 "marks": [list(m) for m in verdict.marks]},
         }
-    write_cache_file(config, RECORD_FILE, {"format": RECORD_FORMAT, "modules": modules})
+    write_record(config, RECORD_FILE, {"format": RECORD_FORMAT, "modules": modules})
 
 
-def _carried(config: Config, name: str, key: str) -> Verdict | None:
+def _carried(entries: Entries, name: str, key: str) -> Verdict | None:
     """A verdict a ``--no-certify`` build keeps: the last one, if for the same key."""
-    entry = _entries(config).get(name)
+    entry = entries.get(name)
     return entry["verdict"] if entry is not None and entry["key"] == key else None
 
 
-def _entries(config: Config) -> dict[str, dict[str, Any]]:
+def entries(config: Config) -> Entries:
     """The record's entries; none if any is not of the shape toolc writes (the record is
     ignored, and said so) or the record is of another format."""
     data = read_record(config, RECORD_FILE)
@@ -399,14 +267,14 @@ def _entries(config: Config) -> dict[str, dict[str, Any]]:
     if not isinstance(data.get("modules"), dict):
         ignored(RECORD_FILE, 'has no object of "modules"')
         return {}
-    entries: dict[str, dict[str, Any]] = {}
+    found: Entries = {}
     for name, item in data["modules"].items():
         entry = _entry(item)
         if entry is None:
             ignored(RECORD_FILE, f"has an entry for {name[:200]!r} that toolc does not write")
             return {}
-        entries[name] = entry
-    return entries
+        found[name] = entry
+    return found
 
 
 def _entry(item: Any) -> dict[str, Any] | None:
@@ -422,7 +290,6 @@ def _entry(item: Any) -> dict[str, Any] | None:
     return {"key": key, "code": code, "file": written,
             "verdict": None if verdict is None else _verdict(verdict)}
 
-
 def _verdict(item: Any) -> Verdict | None:
     """A recorded verdict, or None (the module is certified again) if any part is off."""
 
@@ -431,7 +298,7 @@ def _verdict(item: Any) -> Verdict | None:
     raw, marks = item.get("diagnostics"), item.get("marks")
     if not isinstance(raw, list) or not isinstance(marks, list) or len(raw) > 100_000:
         return None
-    diagnostics = [_diagnostic_from(d) for d in raw]
+    diagnostics = [diagnostic_from(d) for d in raw]
     if any(d is None or d.code not in CERTIFY_CODES for d in diagnostics):
         return None
     found: list[Mark] = []

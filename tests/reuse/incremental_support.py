@@ -169,14 +169,15 @@ def output_of(root: Path) -> dict[str, bytes]:
 
 
 def shown(result: BuildResult) -> dict[str, Any]:
-    """What a build says and decides, to compare (the plan's sets, not how it was found).
+    """What a build says and decides, to compare (the plan's lists, not how it was found).
     The diagnostics as every format shows them: in ``DiagnosticBag.sorted`` order (a
     build that took components over has found them in another)."""
     plan = result.plan
     return {"ok": result.ok,
             "diagnostics": render_text(result.compiled.bag.sorted(), result.compiled.sources),
             "written": plan.written if plan else None,
-            "removed": plan.removed if plan else None}
+            "removed": plan.removed if plan else None,
+            "unchanged": plan.unchanged if plan else None}
 
 
 def returns_of(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[Any]:
