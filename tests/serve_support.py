@@ -69,12 +69,15 @@ INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
-def make_project(root: Path) -> Path:
+def make_project(root: Path, name: str = "desk", spec: str = SPEC,
+                 handlers: str = HANDLERS) -> Path:
+    """A project in ``root`` (made if missing): ``specs/NAME.toolc.yaml`` and its
+    handler module ``NAME_app.py`` on the python path."""
+    (root / "specs").mkdir(parents=True)
     (root / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (root / "specs").mkdir()
-    (root / "specs" / "desk.toolc.yaml").write_text(SPEC)
-    (root / "desk_app.py").write_text(textwrap.dedent(HANDLERS))
+    (root / "specs" / f"{name}.toolc.yaml").write_text(spec)
+    (root / f"{name}_app.py").write_text(textwrap.dedent(handlers))
     return root
 
 

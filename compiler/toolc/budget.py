@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .config import CLIENT_PROFILES, Config
 from .diagnostics import DiagnosticBag
@@ -89,7 +91,12 @@ def from_record(data: object) -> list[ExportBudget] | None:
 
 def definition_tokens(tool: ToolIR) -> int:
     """The estimated tokens of what a model reads of ``tool``."""
-    published = tool.published()
+    return published_tokens(tool.published())
+
+
+def published_tokens(published: Mapping[str, Any]) -> int:
+    """The estimated tokens of what a model reads of a published tool definition (a
+    golden file's, or a tools/list entry: ``toolc call --list`` counts what it lists)."""
     seen = {key: published[key] for key in ("name", "description", "inputSchema")
             if key in published}
     text = json.dumps(seen, separators=(",", ":"), ensure_ascii=False)

@@ -269,6 +269,44 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
                        deps=deps, reload=reload))
 
 
+@main.command("call")
+@click.argument("target", metavar="SPEC_OR_MODULE")
+@click.argument("tool", required=False)
+@click.argument("words", nargs=-1, metavar="[key=value | key:=JSON]...")
+@click.option("--args", "args_json", metavar="JSON",
+              help="The arguments as one JSON object; key=value words go over it.")
+@click.option("--list", "list_tools", is_flag=True,
+              help="List what the target exports, each tool with its token cost.")
+@click.option("--toolset", "toolset_name", metavar="NAME",
+              help="Call a toolset the spec declares instead of the export.")
+@click.option("--deps", metavar="MODULE:FACTORY",
+              help="Makes the deps predicates and handlers receive (default: "
+                   "[tool.toolc] serve-deps).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--yes", "-y", is_flag=True,
+              help="Approve a tool that asks for approval, without asking.")
+def call_(target: str, tool: str | None, words: tuple[str, ...], args_json: str | None,
+          list_tools: bool, toolset_name: str | None, deps: str | None, fmt: str,
+          yes: bool) -> None:
+    """Call a tool as an MCP client would: served as `toolc serve` serves it, through a
+    real MCP client in process.
+
+    SPEC_OR_MODULE is what `toolc serve` takes. key=value words are typed by the tool's
+    published schema (lines=5 is a number where lines is an integer); arrays, objects
+    and null are JSON: tags:='["a", "b"]'. Arguments the published schema refuses are said
+    at their JSON pointer and not sent; a tool that requires approval asks on the
+    terminal (y/n).
+
+    Exit 0: a result; 1: an error result (isError); 2: a usage error.
+    """
+    # lazy: loads mcp and the served target's modules, only when this runs
+    from .commands.call import run_call
+
+    sys.exit(run_call(target, tool, words, args_json=args_json, list_tools=list_tools,
+                      deps=deps, toolset_name=toolset_name, fmt=fmt, yes=yes))
+
+
 @main.command("import")
 @click.option("--stdio", metavar="COMMAND", help='Run the server: "COMMAND ARGS..." (one string).')
 @click.option("--http", metavar="URL", help="The server's streamable HTTP endpoint.")

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from toolc.runtime.validation import MAX_PROBLEMS, Validator, ValidatorBroken, where
+from toolc.runtime.validation import MAX_PROBLEMS, Validator, ValidatorBroken, pointer, where
 
 
 @pytest.fixture
@@ -86,3 +86,14 @@ def test_paths_read_as_a_reader_writes_them() -> None:
     assert where([]) == "(arguments)"
     assert where(["filters", "tags", 2, "name"]) == "filters.tags[2].name"
     assert where([0]) == "[0]"
+
+
+def test_each_problem_is_located_at_its_json_pointer() -> None:
+    validator = Validator({"type": "object", "required": ["n"], "properties": {
+        "a~b/c": {"type": "array", "items": {"type": "string"}}}})
+    assert validator.located({"a~b/c": ["x", 3]}) == [
+        ("", '"n" is a required property'),
+        ("/a~0b~1c/1", '3 is not of type "string"'),
+    ]
+    assert validator.located({"n": 1}) == []
+    assert pointer([]) == "" and pointer(["filters", "tags", 2]) == "/filters/tags/2"

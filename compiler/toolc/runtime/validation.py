@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolc.runtime.json_pointers import escape
 from toolc.runtime.validation_messages import UNIONS, message, short
 
 # How much of the validator's report reaches the model: every problem up to a bound,
@@ -88,13 +89,28 @@ class Validator:
 
     def problems(self, instance: Any) -> list[str]:
         """What is wrong with ``instance``, one line per problem (empty: valid)."""
+        return summarise(*self._errors(instance))
+
+    def located(self, instance: Any) -> list[tuple[str, str]]:
+        """Each problem of ``instance`` at its RFC 6901 JSON pointer (``""``: the whole
+        instance), said as :meth:`problems` says it (a union's branches on the lines
+        after the first, each line bounded); empty: valid. For a caller that points at
+        the value, ``toolc call``: the model reads :meth:`problems`' wording."""
+        errors, document = self._errors(instance)
+        return [(pointer(error.instance_path),
+                 "\n".join(_cut(line) for line in _message(error, document).split("\n")))
+                for error in errors]
+
+    def _errors(self, instance: Any) -> tuple[list[Any], Any]:
+        """The validator's errors for ``instance``, and the schema as data when a union
+        failed (what names its branches), else None."""
         compiled = self._compiled or self.compiled()
         try:
             if compiled.is_valid(instance):
-                return []
+                return [], None
             errors = list(compiled.iter_errors(instance))
             unions = any(type(e.kind).__name__ in UNIONS for e in errors)
-            return summarise(errors, self._document() if unions else None)
+            return errors, self._document() if unions else None
         except Exception as exc:  # RecursionError, a panic: a bug
             raise ValidatorBroken(f"validation failed: {type(exc).__name__}: "
                                   f"{_first_line(exc)}") from exc
@@ -136,6 +152,12 @@ def where(path: Sequence[str | int]) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(arguments)"
+
+
+def pointer(path: Sequence[str | int]) -> str:
+    """An instance path as an RFC 6901 JSON pointer: ``/filters/tags/2``; ``""`` for the
+    whole instance."""
+    return "".join(f"/{escape(str(part))}" for part in path)
 
 
 def _cut(text: str) -> str:
