@@ -18,6 +18,7 @@ import full_build
 import growth
 import import_time
 import incremental
+import lsp
 import noop_rebuild
 import scale
 import serving
@@ -38,6 +39,7 @@ SCRIPTS: dict[str, tuple[Callable[[list[str]], object], list[str], list[str]]] =
                                    "--repeat", "1", "--agents", "2", "--balanced-calls", "8"]),
     "incremental": (incremental.main, [], ["--tools", "40", "--repeat", "1"]),
     "watch": (watch.main, [], ["--tools", "40", "--repeat", "1", "--no-certify"]),
+    "lsp": (lsp.main, [], ["--tools", "40", "--repeat", "2", "--edits", "10", "--no-watch"]),
 }
 
 

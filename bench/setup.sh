@@ -15,8 +15,9 @@ if [ ! -x "$here/.venv/bin/python" ]; then
     "$python" -m venv "$here/.venv"
 fi
 "$here/.venv/bin/python" -m pip install --quiet --upgrade pip
-# toolc itself, editable, as users install it; then the peers and a profiler.
-"$here/.venv/bin/python" -m pip install --quiet -e "$root"
+# toolc itself, editable, as users install it (with the language server's extra, for
+# bench/lsp.py); then the peers and a profiler.
+"$here/.venv/bin/python" -m pip install --quiet -e "$root[lsp]"
 "$here/.venv/bin/python" -m pip install --quiet \
     "datamodel-code-generator==0.89.0" \
     "pydantic-ai-slim==2.68.0" \

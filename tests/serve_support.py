@@ -116,11 +116,11 @@ class Served:
 
 
 @contextmanager
-def http_server(project: Path, *args: str, target: str = "specs/desk.toolc.yaml"
-                ) -> Iterator[Served]:
-    """`toolc serve TARGET --transport http` on a free port; its stderr goes to a file (a
+def http_server(project: Path, *args: str,
+                spec: str = "specs/desk.toolc.yaml") -> Iterator[Served]:
+    """`toolc serve SPEC --transport http` on a free port; its stderr goes to a file (a
     pipe nobody reads could fill up and stall the server). Stopped by its PID afterwards."""
-    served = _start(project, target, args)
+    served = _start(project, args, spec)
     proc = served.proc
     try:
         yield served
@@ -130,7 +130,7 @@ def http_server(project: Path, *args: str, target: str = "specs/desk.toolc.yaml"
         proc.wait(timeout=30)
 
 
-def _start(project: Path, target: str, args: tuple[str, ...]) -> Served:
+def _start(project: Path, args: tuple[str, ...], spec: str) -> Served:
     """Start the server on a free port; on another one if a busy machine's other suite
     took that port meanwhile (the server then exits saying so)."""
     for _ in range(5):
@@ -138,7 +138,7 @@ def _start(project: Path, target: str, args: tuple[str, ...]) -> Served:
         log = project / f"serve-{port}.log"
         with log.open("w") as err, log.with_suffix(".out").open("w") as out:
             proc = subprocess.Popen(
-                toolc_cmd("serve", target, "--transport", "http",
+                toolc_cmd("serve", spec, "--transport", "http",
                           "--port", str(port), *args),
                 cwd=project, stdout=out, stderr=err, text=True)
         served = Served(proc, port, log)

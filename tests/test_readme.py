@@ -58,14 +58,17 @@ def test_the_adapter_example_is_five_lines_of_real_names() -> None:
         assert hasattr(importlib.import_module(module), name), (module, name)
 
 
-def test_ci_runs_the_set_up_commands_then_the_perf_tests() -> None:
+def test_ci_runs_the_set_up_commands_then_the_perf_and_network_tests() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "/^## Set up/" in ci and '"${#commands[@]}" -ne 2' in ci and "set -euo pipefail" in ci
-    assert ci.rstrip().endswith("\n.venv/bin/python -m pytest -m perf")
+    assert ci.rstrip().endswith("\n.venv/bin/python -m pytest -m perf\n"
+                                'echo "+ .venv/bin/python -m pytest -m network"\n'
+                                ".venv/bin/python -m pytest -m network")
     pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "tool"]["pytest"]["ini_options"]
-    assert "-m 'not perf'" in pytest_options["addopts"]  # the README's command leaves them out
-    assert any(marker.startswith("perf:") for marker in pytest_options["markers"])
+    # the README's command leaves both out
+    assert "-m 'not perf and not network'" in pytest_options["addopts"]
+    assert {m.split(":")[0] for m in pytest_options["markers"]} >= {"perf", "network"}
 
 
 # -- "Start your own project": every command run in a fresh project, every line checked --
@@ -128,11 +131,14 @@ def same_lines(printed: str, shown: list[str], port: int) -> None:
 @pytest.fixture
 def user_env(mypy_cache: Path) -> dict[str, str]:
     """A user's shell: toolc, pytest and python of this environment first on PATH, no CI
-    (which makes `toolc build` check instead of write), a terminal of 80 columns."""
+    (which makes `toolc build` check instead of write), a terminal of 80 columns, and
+    pytest without the plugins of toolc's own test extra that `toolc[dev]` does not
+    bring (pytest-lsp and its pytest-asyncio, for the language server's tests)."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("CI", "PYTHONPATH", "PYTEST_ADDOPTS", "MYPYPATH")}
     env.update(PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
-               COLUMNS="80", MYPY_CACHE_DIR=str(mypy_cache), NO_COLOR="1")
+               COLUMNS="80", MYPY_CACHE_DIR=str(mypy_cache), NO_COLOR="1",
+               PYTEST_ADDOPTS="-p no:pytest-lsp -p no:asyncio")
     return env
 
 

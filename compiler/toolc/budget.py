@@ -89,6 +89,12 @@ def from_record(data: object) -> list[ExportBudget] | None:
     return [b for b in found if b is not None] if all(found) else None
 
 
+def estimate_tokens(value: object) -> int:
+    """The estimated tokens of a JSON value as a model reads it: its compact JSON / 4."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
 def definition_tokens(tool: ToolIR) -> int:
     """The estimated tokens of what a model reads of ``tool``."""
     return published_tokens(tool.published())
@@ -97,10 +103,8 @@ def definition_tokens(tool: ToolIR) -> int:
 def published_tokens(published: Mapping[str, Any]) -> int:
     """The estimated tokens of what a model reads of a published tool definition (a
     golden file's, or a tools/list entry: ``toolc call --list`` counts what it lists)."""
-    seen = {key: published[key] for key in ("name", "description", "inputSchema")
-            if key in published}
-    text = json.dumps(seen, separators=(",", ":"), ensure_ascii=False)
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+    return estimate_tokens({key: published[key] for key in ("name", "description",
+                                                            "inputSchema") if key in published})
 
 
 def always_loaded(tool: ToolIR) -> bool:

@@ -112,6 +112,15 @@ def stubs(module: str | None, write: bool) -> None:
 
 
 @main.command()
+def lsp() -> None:
+    """Run the language server for specs over stdio (for an editor: docs/editors.md)."""
+    # lazy: the server's modules, pygls and lsprotocol
+    from .commands.lsp import run_lsp
+
+    sys.exit(run_lsp())
+
+
+@main.command()
 def schema() -> None:
     """Print the JSON Schema of the spec format (for yaml-language-server)."""
     # lazy: loads pydantic, yaml
@@ -222,6 +231,9 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--reload", is_flag=True,
               help="Serve the spec (or generated module) anew after each save and send "
                    "clients tools/list_changed; handlers need a restart.")
+@click.option("--page-size", type=click.IntRange(min=1), metavar="N",
+              help="Tools per tools/list page; clients follow the cursors (default: the "
+                   "runtime's, 100).")
 @click.option("--stateless", is_flag=True,
               help="HTTP: answer each request on its own (no sessions, JSON responses), so "
                    "any replica behind a balancer answers any request (docs/deploy.md).")
@@ -241,7 +253,8 @@ def diff(old: str | None, new: str | None, against: str | None, fmt: str, fail_o
 @click.option("--auth-scope", "auth_scopes", multiple=True, metavar="SCOPE",
               help="With --auth: a scope every token must have (repeatable).")
 def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
-          expose_errors: bool, deps: str | None, reload: bool, **http: Any) -> None:
+          expose_errors: bool, deps: str | None, reload: bool, page_size: int | None,
+          **http: Any) -> None:
     """Serve a compiled toolset over MCP (stdio, or streamable HTTP at /mcp).
 
     SPEC_OR_MODULE is one of:
@@ -266,7 +279,7 @@ def serve(target: str, toolset_name: str | None, transport: str, pinned: bool,
 
     sys.exit(run_serve(target, toolset_name=toolset_name, transport=transport,
                        http=HttpOptions(**http), pinned=pinned, expose_errors=expose_errors,
-                       deps=deps, reload=reload))
+                       deps=deps, reload=reload, page_size=page_size))
 
 
 @main.command("call")

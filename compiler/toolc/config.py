@@ -99,6 +99,7 @@ class Config:
     server_names: dict[str, str] = field(default_factory=dict)  # per module
     source: Path | None = None                  # the pyproject.toml read, if any
     serve_deps: str | None = None               # `module:factory` of `toolc serve`'s deps
+    project_version: str | None = None          # `[project] version`: a served spec's default
     # (glob, {code: severity}) in the order given: per spec file, over `severities`
     per_file_severities: tuple[tuple[str, dict[str, Severity]], ...] = ()
 
@@ -212,7 +213,15 @@ def load_config(start: Path | None = None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         fail("TC901", f"pyproject.toml is not valid TOML: {exc}", Span(shown, 1, 1))
     table = data.get("tool", {}).get("toolc", {})
-    return _from_table(table, pyproject.parent, pyproject, text)
+    config = _from_table(table, pyproject.parent, pyproject, text)
+    return replace(config, project_version=_project_version(data))
+
+
+def _project_version(data: dict[str, Any]) -> str | None:
+    """``[project] version`` when it is a plain string (a dynamic one is not read here)."""
+    project = data.get("project")
+    version = project.get("version") if isinstance(project, dict) else None
+    return version if isinstance(version, str) and version.strip() else None
 
 
 def _from_table(table: Any, root: Path, source: Path, text: str) -> Config:

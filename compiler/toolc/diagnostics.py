@@ -80,12 +80,60 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
+class Fix:
+    """A change that applies what a diagnostic suggests, as data (an editor's code action,
+    any later format): the ``span.length`` characters at ``span`` become ``text`` (a
+    length of 0 inserts it). ``title`` says what it does, in the words of the suggestion."""
+
+    title: str
+    span: Span
+    text: str
+
+
+def part_span(span: Span, value: str, start: int = 0, end: int | None = None) -> Span | None:
+    """Where ``value[start:end]`` (default: all of it) is written, ``value`` being the
+    scalar written at ``span``; None when the scalar's text is not ``value`` as it is,
+    plain or in quotes without escapes (what edits it must know its exact place)."""
+    end = len(value) if end is None else end
+    if span.length == len(value):
+        offset = 0
+    elif span.length == len(value) + 2:
+        offset = 1  # '...' or "..."
+    else:
+        return None
+    return Span(span.path, span.line, span.col + offset + start, end - start)
+
+
+def replacement(span: Span, value: str, new: str, start: int = 0,
+                end: int | None = None) -> tuple[Fix, ...]:
+    """The fix that writes ``new`` for ``value[start:end]`` (see :func:`part_span`)."""
+    end = len(value) if end is None else end
+    at = part_span(span, value, start, end)
+    if at is None:
+        return ()
+    return (Fix(f"Replace '{value[start:end]}' with '{new}'", at, new),)
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place a diagnostic is about (the first of two duplicates, a use of the
+    type it reports), and what that place is to it."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     code: str
     severity: Severity
     message: str
     span: Span | None = None
     notes: tuple[str, ...] = ()
+    # What the suggestions say, as edits, and the other places the notes point to: data
+    # beside the words, never in them (a diagnostic is the same finding without them).
+    fixes: tuple[Fix, ...] = field(default=(), compare=False)
+    related: tuple[Related, ...] = field(default=(), compare=False)
 
     @property
     def rule(self) -> Rule:
@@ -271,9 +319,12 @@ class DiagnosticBag:
         *,
         notes: Iterable[str] = (),
         severity: Severity | None = None,
+        fixes: Iterable[Fix] = (),
+        related: Iterable[Related] = (),
     ) -> None:
         """Record a problem; ``severity`` overrides the rule's default, config overrides
-        both (the file's severity over the project's), an inline suppression all."""
+        both (the file's severity over the project's), an inline suppression all.
+        ``fixes`` and ``related``: see :class:`Diagnostic`."""
         if span is not None and self._suppressed(code, span):
             return
         sev = self.severities.get(code, severity if severity is not None else RULES[code].severity)
@@ -282,7 +333,8 @@ class DiagnosticBag:
                 sev = table.get(code, sev)
         if sev is Severity.OFF:
             return
-        self.items.append(Diagnostic(code, sev, message, span, tuple(notes)))
+        self.items.append(Diagnostic(code, sev, message, span, tuple(notes), tuple(fixes),
+                                     tuple(related)))
 
     def _suppressed(self, code: str, span: Span) -> bool:
         lines = self.suppressions.get(span.path)
@@ -313,7 +365,8 @@ class DiagnosticBag:
                 code = rule_code(text)
                 if code is None:
                     self.report("TC022", f"`# toolc: ignore[{text}]` names no rule; it "
-                                "suppresses nothing", item.span)
+                                "suppresses nothing", item.span,
+                                fixes=_without(item.span, item.codes, {text}))
                 else:
                     codes.append(code)
             lines[item.span.line] = Suppression(item.span, tuple(codes), written=item.codes)
@@ -330,11 +383,14 @@ class DiagnosticBag:
                     shown = " or ".join(unused)
                     self.report("TC022", f"unused suppression: no {shown} is reported on "
                                 "this line", item.span,
-                                notes=["remove the code from the comment, or the comment"])
+                                notes=["remove the code from the comment, or the comment"],
+                                fixes=_without(item.span, item.written or item.codes,
+                                               set(unused)))
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         for d in diagnostics:
-            self.report(d.code, d.message, d.span, notes=d.notes, severity=d.severity)
+            self.report(d.code, d.message, d.span, notes=d.notes, severity=d.severity,
+                        fixes=d.fixes, related=d.related)
 
     @property
     def has_errors(self) -> bool:
@@ -358,6 +414,16 @@ class DiagnosticBag:
 
     def __len__(self) -> int:
         return len(self.items)
+
+
+def _without(comment: Span, written: tuple[str, ...], drop: set[str]) -> tuple[Fix, ...]:
+    """The fix of a suppression comment (at ``comment``) that names ``drop`` in vain: the
+    comment without them, or no comment."""
+    kept = [w for w in written if w not in drop and rule_code(w) not in drop]
+    if not kept:
+        return (Fix("Remove the suppression comment", comment, ""),)
+    return (Fix(f"Remove {', '.join(sorted(drop))} from the comment", comment,
+                f"# toolc: ignore[{', '.join(kept)}]"),)
 
 
 def fail(code: str, message: str, span: Span | None = None) -> NoReturn:

@@ -10,8 +10,9 @@ diagnostics, not a traceback.
 
 Handed a :class:`Replay` (the analysis of specs that nothing changed, which
 ``toolc.reuse`` takes over from the last clean build), the front end analyses the other
-specs only; where that could say anything else than a full analysis (the rest has
-errors, a module name meets a replayed one), the full analysis runs instead. Light to
+specs only; where that could say anything else than a full analysis (the rest looked
+up a module name none of its specs declares, a module name meets a replayed one), the
+full analysis runs instead. Light to
 import (the spec models, the checks and pydantic come when specs are analysed): a build
 that the no-op cache answers makes a :class:`Compiled` and loads nothing else.
 """
@@ -98,16 +99,18 @@ class Compiled:
 
 def compile_specs(config: Config, paths: Sequence[Path] = (),
                   progress: Progress | None = None, *, replay: Replay | None = None,
-                  known: dict[Path, KeptSpec] | None = None) -> Compiled:
+                  known: dict[Path, KeptSpec] | None = None,
+                  overlay: Mapping[Path, bytes] | None = None) -> Compiled:
     """Load and analyse the specs; every problem goes into the returned bag. ``replay``:
     the analysis of specs handed in place of analysing them again (where it cannot be
     taken, the full analysis runs, and ``Compiled.taken`` is None); ``known``: the
-    loaded specs a warm process keeps (``toolc.specs.load_specs``)."""
+    loaded specs a warm process keeps; ``overlay``: the specs an editor holds unsaved,
+    by path, read from their bytes (``toolc.specs.load_specs``)."""
     skip = replay.specs if replay is not None else ()
-    loaded = load_specs(config, paths, progress, skip=skip, known=known)
+    loaded = load_specs(config, paths, progress, skip=skip, known=known, overlay=overlay)
     compiled = analyse_loaded(config, loaded, progress, replay)
     if compiled is None:
-        return compile_specs(config, paths, progress, known=known)
+        return compile_specs(config, paths, progress, known=known, overlay=overlay)
     return compiled
 
 
@@ -115,7 +118,13 @@ def analyse_loaded(config: Config, loaded: Loaded, progress: Progress | None = N
                    replay: Replay | None = None) -> Compiled | None:
     """The analyse stage: what :func:`load_specs` loaded (with ``replay``: the specs it
     skipped) analysed, the exports' budgets measured. None when the replay could make it
-    say anything else than a full analysis: the caller loads and analyses everything."""
+    say anything else than a full analysis: the caller loads and analyses everything.
+    That is when the analysis of the rest looked up a module name none of its specs
+    declares (a replayed module's, or a near miss of one its "did you mean" would not
+    see), or one of its module names meets a replayed one; errors in the rest alone are
+    not (an editor's keystroke that makes one is analysed as fast as any), but then the
+    replayed findings on resolved tools (budget, texts, targets) are not said: a full
+    analysis with errors resolves nothing."""
     if replay is not None and loaded.skipped != replay.specs:
         return None  # a replayed spec was not found among the specs
     bag = config.bag()
@@ -127,8 +136,8 @@ def analyse_loaded(config: Config, loaded: Loaded, progress: Progress | None = N
     bag.extend(loaded.failed)
     compiled.sources.update(loaded.sources)
     compiled.modules.update(loaded.modules)
-    if replay is not None and (bag.has_errors or replay.collides(
-            loaded.modules[item.path] for item in loaded.files if item.path in loaded.modules)):
+    if replay is not None and replay.collides(
+            loaded.modules[item.path] for item in loaded.files if item.path in loaded.modules):
         return None
     if progress:
         progress(f"checking {len(loaded.files)} spec(s)")
@@ -136,11 +145,18 @@ def analyse_loaded(config: Config, loaded: Loaded, progress: Progress | None = N
     from .checks.project import ClientView
 
     view = ClientView(config.clients, config.server_name, config.server_names)
+    missed: set[str] = set()
     project = analyse(loaded.files, bag, config.root, formats=config.format,
                       python_path=config.python_path, clients=view, unread=loaded.unread,
-                      targets=config.targets)
-    if replay is not None and bag.has_errors:
+                      targets=config.targets, missed=missed)
+    if replay is not None and missed:
         return None
+    if replay is not None and bag.has_errors:  # nothing resolved: none of what needs it said
+        # lazy: the targets' codes sit with their check (the checks load pydantic)
+        from .checks.targets import TARGET_CODES
+
+        unsaid = BUDGET_CODES | TEXT_CODES | TARGET_CODES
+        bag.items = [d for d in bag.items if d.code not in unsaid]
     compiled.project = None if bag.has_errors else project
     if compiled.project is not None:
         budgets = measure(compiled.project, config, bag)
@@ -170,7 +186,8 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
             formats: str = "annotate", python_path: tuple[Path, ...] = (),
             clients: ClientView | None = None,
             unread: Mapping[str, str] | None = None,
-            targets: tuple[str, ...] = ()) -> ProjectIR | None:
+            targets: tuple[str, ...] = (),
+            missed: set[str] | None = None) -> ProjectIR | None:
     """Check every file and resolve the project; ``None`` when any error was reported.
 
     ``root`` is the project: schema files a ``$ref`` names are read only inside it (without
@@ -182,7 +199,8 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     in ``bag`` already: what follows from them elsewhere is held back, and said there.
     ``targets``: the provider dialects every export is checked for (a module's own
     ``targets:`` replaces them). The texts the model reads and the targets are checked
-    on the resolved tools, once the checks found no error."""
+    on the resolved tools, once the checks found no error.
+    ``missed``: filled with the module names looked up that no spec given declares."""
     # (The collector is paused by the command that runs this: toolc.collector.collector_paused.)
     # lazy: the checks, the spec models and resolve (pydantic), only when specs are analysed
     from .checks import UnreadSpecs, run_checks
@@ -194,6 +212,8 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     reset_suggestions()  # near misses are suggested within a budget per analysis
     waiting = UnreadSpecs.of(unread) if unread else None
     project = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
+    if missed is not None:
+        missed.update(project.by_name.missed)
     if waiting is not None:
         say_held_back(bag, waiting)
     ir = None

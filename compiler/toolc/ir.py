@@ -285,6 +285,7 @@ class ModuleIR:
     # Certification lists the export under each of these too: (name, deps factory).
     certify_contexts: tuple[tuple[str, Ref], ...] = ()
     python_names: PythonNames = field(default_factory=PythonNames)  # set by resolve
+    version: str | None = None     # the spec's `version`: the served `serverInfo.version`
 
     @property
     def imports(self) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostic, Severity, Span, SpecError, Suppression, fail
+from .diagnostics import Diagnostic, Related, Severity, Span, SpecError, Suppression, fail
 from .scalars import NumberTooLarge, resolve_plain, short
 from .suppressions import find_suppressions
 from .syntax_errors import explain
@@ -81,17 +81,26 @@ class LoadedFile:
 
 
 def load_file(path: str, display: str | None = None, root: str | None = None, *,
-              parse: Callable[[bytes, str], LoadedFile] | None = None) -> LoadedFile:
+              parse: Callable[[bytes, str], LoadedFile] | None = None,
+              raw: bytes | None = None) -> LoadedFile:
     """Read and parse one spec file; raise :class:`SpecError` if it cannot be read at all.
     ``parse``: what makes the bytes read a LoadedFile (default :func:`load_bytes`; a warm
-    process gives one that remembers, ``toolc.reuse.memory``).
+    process gives one that remembers, ``toolc.reuse.memory``). ``raw``: the file's text
+    as an editor holds it, unsaved (``toolc lsp``), parsed instead of what is on disk;
+    the file is refused for the same reasons (a link out of the project, not a regular
+    file), and may not exist yet.
 
     Only a regular file is read, and with ``root`` (the project) a symbolic link only to
     a file inside it: a spec from a pull request may be a link to ``/proc/self/environ``
     or a FIFO, and neither may be read, nor echoed in a diagnostic.
     """
     shown = display or path
-    loaded = (parse or load_bytes)(read_bytes(path, shown, root), shown)
+    if raw is None or os.path.lexists(path):
+        disk = read_bytes(path, shown, root)  # the file's own checks, whatever is parsed
+        raw = disk if raw is None else raw
+    elif link_problem(path, root) is not None:
+        read_bytes(path, shown, root)  # says why (TC010)
+    loaded = (parse or load_bytes)(raw, shown)
     loaded.origin = path
     return loaded
 
@@ -216,8 +225,10 @@ class _Builder:
         m = event.start_mark
         return Span(self.path, m.line + 1, m.column + 1, max(1, length))
 
-    def _report(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
-        self.diagnostics.append(Diagnostic(code, Severity.ERROR, message, span, notes))
+    def _report(self, code: str, message: str, span: Span, notes: tuple[str, ...] = (),
+                related: tuple[Related, ...] = ()) -> None:
+        self.diagnostics.append(Diagnostic(code, Severity.ERROR, message, span, notes,
+                                           related=related))
 
     def build(self, parser: Any) -> Any:  # noqa: C901  # one loop over the events: the hot path
         """Build the value of the single document ``parser`` (a PyYAML parser) reads.
@@ -319,7 +330,7 @@ class _Builder:
             elif value in parent.value:
                 first = parent.value.key_spans[value]
                 self._report("TC006", f"duplicate key '{value}' (first given on line {first.line})",
-                             span)
+                             span, related=(Related(first, f"'{value}' first given here"),))
                 parent.skip = True
             parent.key = value
             return

@@ -198,7 +198,7 @@ class _Resolver:
                          for c in (parsed.certify.contexts if parsed.certify else ()))
         module = ModuleIR(str(parsed.name), parsed.path, parsed.description, types, tools,
                           toolsets, export, exported, tuple(sorted(str(m) for m in used)),
-                          contexts)
+                          contexts, version=parsed.version)
         # The generated identifiers, once: generate, certify and serve all read these.
         return dataclasses.replace(module, python_names=allocate_names(module))
 

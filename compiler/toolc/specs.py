@@ -8,7 +8,7 @@ discovers its specs, and loads nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,20 +54,38 @@ def shown_path(config: Config, path: Path) -> str:
     return path.name if folder == "." else f"{folder}/{path.name}"
 
 
+def shown_paths(config: Config, paths: Iterable[Path]) -> dict[Path, str]:
+    """Each path as :func:`shown_path` shows it, each folder resolved once (a project's
+    specs share a few folders)."""
+    folders: dict[Path, str] = {}
+    found = {}
+    for path in paths:
+        parent = path.parent
+        if parent not in folders:
+            folders[parent] = config.relative(parent)
+        folder = folders[parent]
+        found[path] = path.name if folder == "." else f"{folder}/{path.name}"
+    return found
+
+
 def load_specs(config: Config, paths: Sequence[Path] = (), progress: Progress | None = None,
-               *, skip: Collection[str] = (),
-               known: dict[Path, KeptSpec] | None = None) -> Loaded:
+               *, skip: Collection[str] = (), known: dict[Path, KeptSpec] | None = None,
+               overlay: Mapping[Path, bytes] | None = None) -> Loaded:
     """Load the project's specs (``paths``: those under these paths instead).
 
     ``skip``: specs, as shown, that are found but not loaded (their analysis is handed to
     the front end: ``toolc.frontend.Replay``). ``known``: each spec's loaded form, by
     path, from a process that keeps them (``toolc build --watch``): taken while the
-    file's bytes are the same, and filled with what is loaded now."""
+    file's bytes are the same, and filled with what is loaded now. ``overlay``: specs (by
+    absolute path) whose text an editor holds unsaved, loaded from that text instead of
+    the file's, the ones not on disk too (``toolc lsp``)."""
     loaded = Loaded()
-    files = discover(config, paths)
+    overlay = overlay or {}
+    files = sorted({*discover(config, paths), *overlay})
+    shown_of = shown_paths(config, files)
     skipped = set()
     for i, path in enumerate(files, 1):
-        shown = shown_path(config, path)
+        shown = shown_of[path]
         if shown in skip:
             skipped.add(shown)
             continue
@@ -77,11 +95,12 @@ def load_specs(config: Config, paths: Sequence[Path] = (), progress: Progress | 
 
             progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:
-            item = load_file(str(path), shown, str(config.root), parse=_parser(known, path))
+            item = load_file(str(path), shown, str(config.root), parse=_parser(known, path),
+                             raw=overlay.get(path))
         except SpecError as exc:
             loaded.failed.extend(exc.diagnostics)
             if not any(d.code == "TC010" for d in exc.diagnostics):  # never read those
-                loaded.sources[shown] = text_for_display(path)
+                loaded.sources[shown] = text_for_display(path, overlay.get(path))
             loaded.unread[shown] = loaded.sources.get(shown, "")
             continue
         loaded.sources[shown] = item.text
@@ -124,8 +143,10 @@ def sources_of(config: Config, bag: DiagnosticBag) -> dict[str, str]:
     return sources
 
 
-def text_for_display(path: Path) -> str:
+def text_for_display(path: Path, raw: bytes | None = None) -> str:
+    """A spec's text as diagnostics quote it (``raw``: an editor's unsaved bytes)."""
     try:  # a spec is read to its bound (TC002); the path is resolved already
-        return read_untrusted(path, MAX_BYTES)[:1_000_000].decode("utf-8", "replace")
+        data = read_untrusted(path, MAX_BYTES) if raw is None else raw
     except (OSError, FileRefused):
         return ""
+    return data[:1_000_000].decode("utf-8", "replace")

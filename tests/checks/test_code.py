@@ -33,9 +33,11 @@ def test_names_a_module_binds_are_found_wherever_it_binds_them(tmp_path: Path) -
 def test_what_is_missing_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
     index = _index(tmp_path, {"app/__init__.py": "", "app/tools.py": "def run(ctx): ...\n"})
     assert target_problem(index, "app.tools:runn") == (
-        "TC341", "module 'app.tools' has no attribute 'runn'; did you mean 'run'?")
-    code, message = target_problem(index, "app.tool:run") or ("", "")
+        "TC341", "module 'app.tools' has no attribute 'runn'; did you mean 'run'?",
+        "app.tools:run")
+    code, message, instead = target_problem(index, "app.tool:run") or ("", "", "")
     assert code == "TC340" and "did you mean 'app.tools'?" in message
+    assert instead == "app.tools:run"  # what the diagnostic's fix writes
 
 
 def test_what_only_running_could_tell_is_a_warning(tmp_path: Path) -> None:
@@ -53,7 +55,7 @@ def test_what_only_running_could_tell_is_a_warning(tmp_path: Path) -> None:
                      ("kid:Kid.inherited", "may provide 'inherited'"),
                      ("broken:f", "cannot be parsed"),
                      ("fast:f", "compiled extension")):
-        code, message = target_problem(index, ref) or ("", "")
+        code, message, _ = target_problem(index, ref) or ("", "", None)
         assert code == "TC342" and why in message, (ref, message)
 
 

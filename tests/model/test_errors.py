@@ -94,7 +94,7 @@ def test_wrong_shapes_say_what_was_expected() -> None:
 def test_suggestions_stop_at_their_budget_and_come_back_with_a_new_analysis() -> None:
     # Each suggestion compares the word with every candidate: 4,000 unknown names among
     # 4,000 took 27 s. Within one analysis they stop at a budget; the errors do not.
-    from toolc.model import errors
+    from toolc.model import suggestions as errors
 
     errors.reset_suggestions()
     many = [f"tool{i}" for i in range(errors.SUGGESTION_BUDGET // 2 + 1)]

@@ -39,3 +39,14 @@ def test_files_that_are_not_mappings() -> None:
         parsed, (d,) = parse_module(load_text(text, "m.toolc.yaml"))
         assert d.code == code and d.span is not None and (d.span.line, d.span.col) == (1, 1)
         assert parsed.name is None and parsed.raw == {}
+
+
+def test_a_version_is_a_string_and_a_number_is_refused_at_its_place() -> None:
+    parsed, diags = parse_module(load_text('toolc: 1\nmodule: m\nversion: "2.0"\n', "m.yaml"))
+    assert diags == [] and parsed.version == "2.0"
+    for written, expected in (("2.0", ('expected a version string, such as "1.2.0" (quote a '
+                                       "number), got the number 2.0")),
+                              ('""', "at least 1 character")):
+        _, (d,) = parse_module(load_text(f"toolc: 1\nmodule: m\nversion: {written}\n", "m.yaml"))
+        assert d.code == "TC103" and expected in d.message
+        assert d.span is not None and (d.span.line, d.span.col) == (3, 10)

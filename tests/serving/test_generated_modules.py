@@ -132,7 +132,7 @@ def test_a_handler_sees_the_generated_classes_however_it_is_served(clinic: Path,
 
 def test_served_stateless_over_http_the_handler_sees_the_same(clinic: Path) -> None:
     """--stateless serves each request on its own: still the one generated module."""
-    with http_server(clinic, "--stateless", target="specs/clinic.toolc.yaml") as server:
+    with http_server(clinic, "--stateless", spec="specs/clinic.toolc.yaml") as server:
         assert anyio.run(_seen, server.url, ARGS) == SEEN
 
 

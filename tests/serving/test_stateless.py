@@ -187,8 +187,8 @@ def test_a_handlers_question_asked_by_one_replica_is_answered_on_another(
     (project / "specs" / "chat.toolc.yaml").write_text(CHAT_SPEC)
     (project / "chat_app.py").write_text(CHAT)
     monkeypatch.setenv("TOOLC_STATE_KEY", KEY)
-    with (http_server(project, "--stateless", target="specs/chat.toolc.yaml") as one,
-          http_server(project, "--stateless", target="specs/chat.toolc.yaml") as two):
+    with (http_server(project, "--stateless", spec="specs/chat.toolc.yaml") as one,
+          http_server(project, "--stateless", spec="specs/chat.toolc.yaml") as two):
         texts = anyio.run(_greet_across, one.url, two.url)
     assert texts == ["hello Ada", (
         "ctx.elicit is not available to this MCP client: this server answers each request "

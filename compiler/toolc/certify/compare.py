@@ -143,8 +143,9 @@ class _Naming(DiagnosticBag):
         self.inner, self.suffix = bag, suffix
 
     def report(self, code: str, message: str, span: Any = None, *, notes: Any = (),
-               severity: Severity | None = None) -> None:
-        self.inner.report(code, message + self.suffix, span, notes=notes, severity=severity)
+               severity: Severity | None = None, fixes: Any = (), related: Any = ()) -> None:
+        self.inner.report(code, message + self.suffix, span, notes=notes, severity=severity,
+                          fixes=fixes, related=related)
 
 
 LostDescription = tuple[str, str, Any]  # (tool, pointer, the description's span)

@@ -17,8 +17,11 @@ of an inherited class) is a warning that says so; signatures stay mypy's job.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
+from typing import NamedTuple
 
-from ..model.errors import did_you_mean
+from ..diagnostics import replacement
+from ..model.errors import near_miss
 from ..python_source import SourceIndex, source_index
 from .project import Project
 from .references import code_references, is_code_reference
@@ -59,16 +62,33 @@ def _class(body: list[ast.stmt], name: str) -> ast.ClassDef | None:
     return None
 
 
-def target_problem(index: SourceIndex, ref: str) -> tuple[str, str] | None:
-    """(code, message) when ``ref`` is not there (TC340/TC341) or cannot be checked
-    (TC342); None when found."""
+class TargetProblem(NamedTuple):
+    """Why a code reference is not there (TC340/TC341) or cannot be checked (TC342), and
+    the reference with a near miss for the part that is not there (what a fix writes)."""
+
+    code: str
+    message: str
+    instead: str | None = None
+
+
+def _near(word: str, names: Iterable[str], ref: str, start: int) -> tuple[str, str | None]:
+    close = near_miss(word, names)
+    if close is None:
+        return "", None
+    return f"; did you mean '{close}'?", ref[:start] + close + ref[start + len(word):]
+
+
+def target_problem(index: SourceIndex, ref: str) -> TargetProblem | None:
+    """Why ``ref`` is not there, or cannot be checked; None when found."""
     module_name, _, attr = ref.partition(":")
     found = index.module(module_name)
     if found is None:
-        return "TC340", (f"module '{module_name}' is not found on the python-path"
-                         f"{did_you_mean(module_name, index.siblings(module_name))}")
+        hint, instead = _near(module_name, index.siblings(module_name), ref, 0)
+        return TargetProblem("TC340", f"module '{module_name}' is not found on the "
+                             f"python-path{hint}", instead)
     if isinstance(found, str):
-        return "TC342", f"'{ref}' cannot be checked without importing it: {found}"
+        return TargetProblem("TC342", f"'{ref}' cannot be checked without importing it: "
+                             f"{found}")
     body, where = found.body, f"module '{module_name}'"
     parts = attr.split(".")
     for depth, part in enumerate(parts):
@@ -77,14 +97,16 @@ def target_problem(index: SourceIndex, ref: str) -> tuple[str, str] | None:
             if index.module(f"{module_name}.{part}") is not None and depth == 0:
                 return None  # a submodule of a package
             if dynamic or (depth > 0 and _inherits(found, parts[depth - 1])):
-                return "TC342", (f"'{ref}' cannot be checked without importing it: {where} "
-                                 f"may provide '{part}' at run time")
-            return "TC341", f"{where} has no attribute '{part}'{did_you_mean(part, names)}"
+                return TargetProblem("TC342", f"'{ref}' cannot be checked without importing "
+                                     f"it: {where} may provide '{part}' at run time")
+            start = len(module_name) + 1 + sum(len(p) + 1 for p in parts[:depth])
+            hint, instead = _near(part, names, ref, start)
+            return TargetProblem("TC341", f"{where} has no attribute '{part}'{hint}", instead)
         if depth + 1 < len(parts):
             cls = _class(body, part)
             if cls is None:
-                return "TC342", (f"'{ref}' cannot be checked without importing it: "
-                                 f"'{part}' of {where} is not a class defined there")
+                return TargetProblem("TC342", f"'{ref}' cannot be checked without importing "
+                                     f"it: '{part}' of {where} is not a class defined there")
             body, where = cls.body, f"class '{part}'"
     return None
 
@@ -109,5 +131,6 @@ def check_code_targets(project: Project) -> None:
                 continue  # TC303 said so
             problem = target_problem(index, ref)
             if problem is not None:
-                code, message = problem
-                project.report(code, f"{what} '{ref}' of {owner}: {message}", span)
+                fixes = () if problem.instead is None else replacement(span, ref, problem.instead)
+                project.report(problem.code, f"{what} '{ref}' of {owner}: {problem.message}",
+                               span, fixes=fixes)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
-from ..model.errors import did_you_mean
+from ..model.errors import suggest
 from ..model.parse import ParsedModule
 from ..model.toolsets import (
     ApprovalRequiredToolset,
@@ -136,9 +136,10 @@ class Composer:
         present = {e.name for e in inner.entries}
         for old in ts.names:
             if old not in present and inner.complete:
+                at = names.key_spans.get(old, node.span)
+                hint, fixes = suggest(old, present, at)
                 self.project.report("TC403", f"toolset '{name}' renames '{old}', which its inner "
-                                    f"set does not publish{did_you_mean(old, present)}",
-                                    names.key_spans.get(old, node.span))
+                                    f"set does not publish{hint}", at, fixes=fixes)
         entries: list[Entry] = []
         seen: dict[str, Entry] = {}
         for e in inner.entries:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..diagnostics import Severity, Span
+from ..diagnostics import Fix, Related, Severity, Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES, KEYWORDS
 from ..model.parse import ParsedModule
@@ -34,7 +34,8 @@ def check_tool_descriptions(project: Project) -> None:
                 span = _at_value(parsed, ("tools", name), section.key_spans[name])
                 node = section[name]
                 project.report("TC201", _tool_message(f"tool '{name}'", tool.description),
-                               span, notes=_one_level_down(node, "params"))
+                               span, notes=_one_level_down(node, "params"),
+                               fixes=description_stub(node, parsed.file.text))
         for ts_name, name, span in external_tools(parsed):
             ts = parsed.toolsets[ts_name]
             ext = getattr(ts, "tools", {}).get(name)
@@ -60,6 +61,26 @@ def _at_value(parsed: ParsedModule, path: tuple[str, ...], key_span: Span) -> Sp
     if isinstance(node, YMap):
         return node.value_spans.get("description", key_span)
     return key_span
+
+
+STUB = "TODO"  # what a description stub says: the author writes the text over it
+
+
+def description_stub(node: object, text: str) -> tuple[Fix, ...]:
+    """The fix that gives the mapping ``node`` (of a spec of ``text``) a `description`
+    to fill in, as its first key: a line of its own in a block mapping, the first entry
+    of a one-line one."""
+    if not isinstance(node, YMap) or "description" in node or not node:
+        return ()
+    span = node.span
+    lines = text.splitlines()
+    if not 0 < span.line <= len(lines):
+        return ()
+    at = Span(span.path, span.line, span.col, 0)
+    if lines[span.line - 1][span.col - 1:span.col] == "{":
+        return (Fix("Add a description", at._replace(col=span.col + 1),
+                    f"description: {STUB}, "),)
+    return (Fix("Add a description", at, f"description: {STUB}\n{' ' * (span.col - 1)}"),)
 
 
 def _one_level_down(node: object, section: str) -> tuple[str, ...]:
@@ -113,7 +134,8 @@ def check_property_description(walk: Walk, node: YMap, key_span: Span,
         _one_level_down(node, "properties")
     span = node.value_spans.get("description", key_span) if own is not None else key_span
     walk.project.report("TC201", message, span, notes=notes,
-                        severity=Severity.WARNING if walk.root.raw else None)
+                        severity=Severity.WARNING if walk.root.raw else None,
+                        fixes=description_stub(node, walk.root.module.file.text))
 
 
 def check_type_descriptions(project: Project) -> None:
@@ -128,8 +150,11 @@ def check_type_descriptions(project: Project) -> None:
         them = "has the property that uses it" if count == 1 else (
             f"have the {count} properties that use it")
         listed.append("a description here describes every use that has none of its own")
+        node = named.node
         project.report("TC201", f"type '{named.name}' has no description, nor {them}",
-                       named.span, notes=tuple(listed))
+                       named.span, notes=tuple(listed),
+                       related=tuple(Related(span, f"used by {use}") for use, span in uses),
+                       fixes=description_stub(node, named.module.file.text))
 
 
 def _elsewhere(span: Span, home: Span) -> str:

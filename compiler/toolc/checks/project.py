@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import DiagnosticBag, Severity, Span
+from ..diagnostics import DiagnosticBag, Fix, Related, Severity, Span
 from ..model.named import TypeDef, TypeRegistry
 from ..model.parse import ParsedModule
 from ..model.toolsets import ToolsetSpec
@@ -162,6 +162,23 @@ class UnreadSpecs:
 
 
 
+class ModuleNames(dict[str, ParsedModule]):
+    """The modules by name, and each name looked up that none of them has: where only
+    some specs are analysed (``toolc.specs``, the others' analysis taken over), such a
+    name may be a module of the others, and the analysis is then not what a full one
+    would say."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.missed: set[str] = set()
+
+    def get(self, name: str, default: Any = None) -> Any:
+        found = super().get(name, default)
+        if found is None:
+            self.missed.add(name)
+        return found
+
+
 class Project:
     def __init__(self, modules: list[ParsedModule], bag: DiagnosticBag,
                  root: Path | None = None, python_path: tuple[Path, ...] = (),
@@ -173,7 +190,7 @@ class Project:
         self.python_path = python_path  # where handlers live ([tool.toolc] python-path)
         self.code_index: SourceIndex | None = None  # what the handler check looked up
         # The first module of each name is the one others see; a second is an error.
-        self.by_name: dict[str, ParsedModule] = {}
+        self.by_name = ModuleNames()
         for parsed in modules:
             if parsed.name is not None:
                 self.by_name.setdefault(parsed.name, parsed)
@@ -196,8 +213,10 @@ class Project:
         self._bad_types: set[TypeDef] | None = None
 
     def report(self, code: str, message: str, span: Span | None, *, notes: tuple[str, ...] = (),
-               severity: Severity | None = None) -> None:
-        self.bag.report(code, message, span, notes=notes, severity=severity)
+               severity: Severity | None = None, fixes: tuple[Fix, ...] = (),
+               related: tuple[Related, ...] = ()) -> None:
+        self.bag.report(code, message, span, notes=notes, severity=severity, fixes=fixes,
+                        related=related)
 
     def unknown_module(self, module: str, at: Span) -> bool:
         """Whether a reference to ``module`` at ``at``, which no spec declares, is to be
@@ -207,7 +226,8 @@ class Project:
     # -- lookups ---------------------------------------------------------------------------
 
     def module_named(self, name: str) -> ParsedModule | None:
-        return self.by_name.get(name)
+        found: ParsedModule | None = self.by_name.get(name)
+        return found
 
     def find_toolset(self, parsed: ParsedModule, ref: str) -> tuple[ParsedModule, str] | None:
         """The toolset ``ref`` names from ``parsed`` (``name`` or ``module.name``)."""
@@ -315,15 +335,16 @@ class Walk:
     def toolc(self) -> bool:
         return not self.root.raw
 
-    def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> None:
+    def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = (),
+              fixes: tuple[Fix, ...] = ()) -> None:
         """A problem of the schema; only a warning in a pinned tool's, which is published
         exactly as its server gives it whatever toolc thinks of it."""
         self.root.errors += 1
         if self.root.pinned:
             self.project.report(code, message, span, severity=Severity.WARNING,
-                                notes=(*notes, PINNED_NOTE))
+                                notes=(*notes, PINNED_NOTE), fixes=fixes)
         else:
-            self.project.report(code, message, span, notes=notes)
+            self.project.report(code, message, span, notes=notes, fixes=fixes)
 
 
 PINNED_NOTE = "a pinned tool is published exactly as its MCP server gives it"

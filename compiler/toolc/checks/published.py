@@ -12,7 +12,7 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..loader import YMap
-from ..model.errors import describe_value, did_you_mean
+from ..model.errors import describe_value, did_you_mean, suggest
 from ..model.keywords import ANNOTATIONS, non_json_problem
 from ..model.tools import search_meta
 from ..publish.json_documents import to_json
@@ -182,8 +182,8 @@ SEARCH_NOTE = "or write `search: {always_load: ..., hint: ...}`, whose keys are 
 def _near_search_key(project: Project, tool: str, key: str, span: Span) -> None:
     if key in SEARCH_KEYS:
         return
-    hint = did_you_mean(key, SEARCH_KEYS)
+    hint, fixes = suggest(key, SEARCH_KEYS, span)
     if hint:
         project.report("TC511", f"`meta` of tool '{tool}' gives '{key}', which is not a "
                        f"tool-search key{hint}", span,
-                       notes=(SEARCH_NOTE,))
+                       notes=(SEARCH_NOTE,), fixes=fixes)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
-from ..model.errors import did_you_mean
+from ..model.errors import suggest
 from ..model.parse import ParsedModule
 from ..model.toolsets import (
     CombinedToolset,
@@ -109,15 +109,17 @@ def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Spa
     other = parsed if not dot or prefix == parsed.name else project.module_named(prefix)
     if other is None:
         if project.unknown_module(prefix, span):
+            hint, fixes = suggest(prefix, project.by_name, span, ref)
             project.report("TC307", f"toolset '{ref}' names module '{prefix}', which no "
-                           f"spec declares{did_you_mean(prefix, project.by_name)}", span)
+                           f"spec declares{hint}", span, fixes=fixes)
         return
     if "toolsets" in other.unreadable:
         return
     wanted = name if dot else ref
     known = list(other.section("toolsets"))
     where = "" if other is parsed else f" in module '{prefix}'"
-    project.report(code, f"unknown toolset '{wanted}'{where}{did_you_mean(wanted, known)}", span)
+    hint, fixes = suggest(wanted, known, span, ref, len(ref) - len(wanted))
+    project.report(code, f"unknown toolset '{wanted}'{where}{hint}", span, fixes=fixes)
 
 
 def export_note(toolsets: list[str]) -> str:
@@ -141,10 +143,10 @@ def check_export(project: Project) -> None:
                            notes=("define a toolset here that uses it, and export that",))
         elif "toolsets" not in parsed.unreadable:
             known = list(parsed.section("toolsets"))
-            hint = did_you_mean(export, known)
+            hint, fixes = suggest(export, known, span)
             project.report("TC406", f"`export` names '{export}', which is not a toolset of "
                            f"module '{parsed.name}'{hint}", span,
-                           notes=() if hint else (export_note(known),))
+                           notes=() if hint else (export_note(known),), fixes=fixes)
 
 
 def check_tool_references(project: Project) -> None:
@@ -167,7 +169,7 @@ def check_tool_references(project: Project) -> None:
                     continue
                 notes = (((f"'{tool}' is a tool of external toolset '{externals[tool]}'; "
                           "use that toolset itself"),) if tool in externals else ())
+                hint, fixes = suggest(tool, parsed.section("tools"), span)
                 project.report("TC304", f"toolset '{name}' lists '{tool}', which is not a "
-                               f"tool of module '{parsed.name}'"
-                               f"{did_you_mean(tool, parsed.section('tools'))}", span,
-                               notes=notes)
+                               f"tool of module '{parsed.name}'{hint}", span,
+                               notes=notes, fixes=fixes)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
-from ..model.errors import did_you_mean
+from ..model.errors import suggest
 from .project import Walk
 
 
@@ -38,5 +38,6 @@ def check_required_known(walk: Walk, node: YMap, key_span: Span,
         return
     for name, span in zip(listed, listed.item_spans, strict=True):
         if isinstance(name, str) and name not in props:
+            hint, fixes = suggest(name, props, span)
             walk.project.report("TC207", f"`required` names '{name}', which is not a property "
-                                f"of this object{did_you_mean(name, props)}", span)
+                                f"of this object{hint}", span, fixes=fixes)

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..diagnostics import Span
 from ..loader import YList, YMap
-from ..model.errors import describe_value, did_you_mean
+from ..model.errors import describe_value, suggest
 from ..model.hints import SCHEMA, comma_split, entry_note, unknown_key_note
 from ..model.keywords import (
     JSON_TYPES,
@@ -163,15 +163,16 @@ def _unknown_keyword(walk: Walk, node: YMap, key: str, span: Span,
     split = comma_split(node, key, walk.root.module.file.text)
     if split is not None:
         if split.first:  # the pieces after it are said with it
-            walk.error("TC101", split.message(), split.comma, split.notes())
+            walk.error("TC101", split.message(), split.comma, split.notes(), split.fixes())
         return
     names = _TOOLC_NAMES if walk.toolc else _RAW_NAMES
     where = f"'{'.'.join(trail)}' of " if trail else ""
     kind = walk.root.kind
     note = unknown_key_note(SCHEMA, key, node[key], kind if kind in ("params", "returns")
                             else None) if walk.toolc else None
-    walk.error("TC101", f"unknown keyword '{key}' in {where}{walk.root.describe()}"
-               f"{did_you_mean(key, names)}", span, (note,) if note else ())
+    hint, fixes = suggest(key, names, span)
+    walk.error("TC101", f"unknown keyword '{key}' in {where}{walk.root.describe()}{hint}",
+               span, (note,) if note else (), fixes)
 
 
 def _keyword(walk: Walk, rules: tuple[NodeRule, ...], key: str, value: Any, span: Span,
@@ -253,17 +254,20 @@ def _unknown_type(walk: Walk, value: str, span: Span) -> None:
         if "types" in module.unreadable:
             return
         local = list(project.registry.local(module))
-        walk.error("TC305", f"unknown type '{value}'{did_you_mean(value, [*JSON_TYPES, *local])}",
-                   span, () if local else (f"JSON types: {', '.join(JSON_TYPES)}",))
+        hint, fixes = suggest(value, [*JSON_TYPES, *local], span)
+        walk.error("TC305", f"unknown type '{value}'{hint}", span,
+                   () if local else (f"JSON types: {', '.join(JSON_TYPES)}",), fixes)
         return
     other = module if prefix == module.name else project.module_named(prefix)
     if other is None:
         if not project.unknown_module(prefix, span):
             walk.root.errors += 1  # held back: it follows from an unread spec's error
             return
+        hint, fixes = suggest(prefix, project.by_name, span, value)
         walk.error("TC307", f"type '{value}' names module '{prefix}', which no spec declares"
-                   f"{did_you_mean(prefix, project.by_name)}", span)
+                   f"{hint}", span, fixes=fixes)
     elif "types" not in other.unreadable:
         known = project.registry.local(other)
+        hint, fixes = suggest(name, known, span, value, len(prefix) + 1)
         walk.error("TC305", f"unknown type '{value}': module '{prefix}' has no type '{name}'"
-                   f"{did_you_mean(name, known)}", span)
+                   f"{hint}", span, fixes=fixes)

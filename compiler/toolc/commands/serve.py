@@ -12,7 +12,8 @@ from .common import EXIT_ERRORS, EXIT_USAGE, config_or_report
 def run_serve(target: str, *, toolset_name: str | None, transport: str,
               http: HttpOptions | None = None, pinned: bool = False,
               expose_errors: bool = False, deps: str | None = None,
-              err: TextIO | None = None, reload: bool = False) -> int:
+              err: TextIO | None = None, reload: bool = False,
+              page_size: int | None = None) -> int:
     """Serve a toolset; over HTTP, refuse a non-loopback bind without ``allow_remote``.
     ``deps`` (else ``[tool.toolc] serve-deps``) names the session deps factory."""
     err = err or sys.stderr
@@ -42,7 +43,8 @@ def run_serve(target: str, *, toolset_name: str | None, transport: str,
         return EXIT_ERRORS
     return serve(config, target, toolset_name=toolset_name, transport=transport, http=http,
                  pinned=pinned, expose_errors=expose_errors,
-                 deps=deps or config.serve_deps, err=err, reload=reload)
+                 deps=deps or config.serve_deps, err=err, reload=reload,
+                 page_size=page_size)
 
 
 def _http_flags_on_stdio(http: HttpOptions) -> str | None:

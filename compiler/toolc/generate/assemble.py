@@ -272,6 +272,7 @@ class ModuleWriter:
             spec_path=comment_text(self.module.path.replace("\\", "/")),
             docstring=docstring(self.module.description, 0)
             if self.module.description else "",
+            version=py_str(self.module.version) if self.module.version is not None else "",
             typing_imports=typing_names(self.models.defs, uses),
             checking_imports=checking_imports(self.models.defs, uses), other_modules=others,
             recorded=_recorded_note(bool(stand_ins), bool(aliases)),

@@ -12,63 +12,20 @@ import dataclasses
 import difflib
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..diagnostics import RULES, Diagnostic, Span
+from ..diagnostics import RULES, Diagnostic, Fix, Span
 from ..loader import YList, YMap
 from .base import Expect
-from .hints import TOOL, TOOLSET, TOP, comma_split, entry_note, unknown_key_note
+from .hints import TOOL, TOOLSET, TOP, comma_split, entry_note, hint_fixes, unknown_key_note
+from .suggestions import describe_value, did_you_mean, near_miss, reset_suggestions, suggest
 
 YAML_BOOL_NOTE = ("YAML 1.2 reads only true and false as booleans; "
                   "yes, no, on and off are strings")
-
-
-# How many candidates one analysis may compare near misses with, in all. A suggestion
-# compares the word with every candidate: 4,000 unknown tool names among 4,000 tools
-# took 27 s, quadratic. Past the budget, diagnostics go on without a suggestion.
-SUGGESTION_BUDGET = 500_000
-_budget = [SUGGESTION_BUDGET]
-
-
-def reset_suggestions() -> None:
-    """A new analysis: the whole budget of :func:`did_you_mean` again."""
-    _budget[0] = SUGGESTION_BUDGET
-
-
-def did_you_mean(word: object, candidates: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for a near miss among ``candidates``, else ``""``."""
-    if not isinstance(word, str):
-        return ""
-    options = list(candidates)
-    if len(options) > _budget[0]:
-        return ""
-    _budget[0] -= len(options)
-    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
-
-
-def describe_value(value: object) -> str:
-    """A short phrase for what was found: ``a list``, ``the string 'x'``, ``true``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"the integer {value}"
-    if isinstance(value, float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"the string {shown!r}"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
 
 
 def describe_path(path: Sequence[Any], pinned: bool = False) -> str:
@@ -250,8 +207,9 @@ def _pinned(path: tuple[Any, ...], root: Any) -> bool:
     return isinstance(node, YMap) and node.get("kind") == "mcp"
 
 
-def _diag(code: str, message: str, span: Span, notes: tuple[str, ...] = ()) -> Diagnostic:
-    return Diagnostic(code, RULES[code].severity, message, span, notes)
+def _diag(code: str, message: str, span: Span, notes: tuple[str, ...] = (),
+          fixes: tuple[Fix, ...] = ()) -> Diagnostic:
+    return Diagnostic(code, RULES[code].severity, message, span, notes, fixes)
 
 
 def _missing(cur: _Cursor, path: str) -> Diagnostic:
@@ -272,16 +230,18 @@ def _unknown_key(cur: _Cursor, path: str, text: str) -> Diagnostic | None:
     container = cur.steps[-1].container
     split = comma_split(container, key, text) if isinstance(container, YMap) else None
     if split is not None:  # the pieces after the first are said with it
-        return _diag("TC101", split.message(), split.comma, split.notes()) if split.first else None
+        return _diag("TC101", split.message(), split.comma, split.notes(), split.fixes()) \
+            if split.first else None
     known = _known_keys(cur.parent_tp)
-    hint = did_you_mean(key, known)
+    span = _key_span(cur, len(cur.steps), path)
+    hint, fixes = suggest(key, known, span)
     where = cur.path[:-1]
     level = TOP if not where else _LEVELS.get(where[0]) if len(where) == 2 else None
     note = unknown_key_note(level, key, cur.node) if level is not None else None
     notes = (note,) if note else () if hint or not known else \
         (f"known keys: {', '.join(known)}",)
     message = f"unknown key '{key}' in {_label(where, cur.root)}{hint}"
-    return _diag("TC101", message, _key_span(cur, len(cur.steps), path), notes)
+    return _diag("TC101", message, span, notes, fixes or hint_fixes(level, key, span))
 
 
 def _kinds(err: Any) -> list[str]:
@@ -299,8 +259,9 @@ def _bad_kind(cur: _Cursor, err: Any, path: str) -> Diagnostic:
     if not isinstance(kind, str):
         return _diag("TC103", f"`kind` must name a toolset kind, got {describe_value(kind)}",
                      span, notes)
-    hint = did_you_mean(kind, kinds)
-    return _diag("TC103", f"unknown toolset kind '{kind}'{hint}", span, () if hint else notes)
+    hint, fixes = suggest(kind, kinds, span)
+    return _diag("TC103", f"unknown toolset kind '{kind}'{hint}", span, () if hint else notes,
+                 fixes)
 
 
 def _no_kind(cur: _Cursor, path: str) -> Diagnostic:
@@ -323,10 +284,10 @@ def _wrong_value(cur: _Cursor, err: Any, path: str) -> Diagnostic:
     label = _label(where, cur.root)
     if kind == "literal_error":
         options = [a for a in typing.get_args(cur.tp) if isinstance(a, str)]
-        hint = did_you_mean(value, options)
+        hint, fixes = suggest(value, options, span)
         listed = ", ".join(repr(o) for o in options)
         return _diag("TC103", f"{label} must be one of {listed}, got "
-                     f"{describe_value(value)}{hint}", span)
+                     f"{describe_value(value)}{hint}", span, fixes=fixes)
     if kind == "too_short":
         return _diag("TC103", f"{label} must not be empty", span)
     if kind in ("greater_than_equal", "greater_than"):
@@ -397,4 +358,4 @@ def _explained_by_misspelling(located: list[tuple[Any, _Cursor]]) -> set[tuple[i
 
 
 __all__ = ["YAML_BOOL_NOTE", "describe_path", "describe_value", "diagnostics_from",
-           "did_you_mean"]
+           "did_you_mean", "near_miss", "reset_suggestions", "suggest"]

@@ -16,7 +16,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Span
+from ..diagnostics import Fix, Span, replacement
 from ..loader import YMap
 from .module import ModuleSpec
 from .tools import ToolSpec
@@ -34,6 +34,7 @@ class CommaSplit:
     comma: Span              # the `,` that cut it
     text: str                # the whole text, as written: `Start time, ISO 8601 with offset.`
     pieces: tuple[str, ...]  # the keys the rest became: `ISO 8601 with offset.`
+    start: Span              # where the text starts
 
     def message(self) -> str:
         named = " and ".join(f"'{p}'" for p in self.pieces)
@@ -46,6 +47,14 @@ class CommaSplit:
         if '"' not in self.text and "\\" not in self.text:
             notes.append(f'as in: {self.key}: "{self.text}"')
         return tuple(notes)
+
+    def fixes(self) -> tuple[Fix, ...]:
+        """The text quoted in place (what the note's example shows)."""
+        if '"' in self.text or "\\" in self.text:
+            return ()
+        start = self.start
+        return (Fix("Quote the text", Span(start.path, start.line, start.col, len(self.text)),
+                    f'"{self.text}"'),)
 
 
 # Keys whose value is a text (what a `,` may go on from even after a single word).
@@ -87,7 +96,7 @@ def comma_split(node: YMap, key: str, text: str) -> CommaSplit | None:
     tail = node.key_spans[keys[last]]
     whole = source[span.col - 1:tail.col - 1 + tail.length]
     return CommaSplit(before == at - 1, owner, Span(span.path, line, comma + 1), whole,
-                      tuple(keys[before + 1:last + 1]))
+                      tuple(keys[before + 1:last + 1]), span)
 
 
 # -- a key one level off, or a word of the format in the wrong place ---------------------
@@ -165,6 +174,13 @@ def unknown_key_note(level: str, key: str, value: Any, beside: str | None = None
     return None
 
 
+def hint_fixes(level: str | None, key: str, span: Span) -> tuple[Fix, ...]:
+    """The fix of what :func:`unknown_key_note` says, where it is a word to replace."""
+    if level == TOOL and key == "approval_required":
+        return replacement(span, key, "requires_approval")
+    return ()
+
+
 def _or(words: list[str], *, quote: bool = True) -> str:
     shown = [f"`{w}`" if quote else w for w in words]
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
@@ -193,4 +209,4 @@ def entry_note(section: str, key: str) -> str | None:
     return None
 
 
-__all__ = ["CommaSplit", "comma_split", "entry_note", "unknown_key_note"]
+__all__ = ["CommaSplit", "comma_split", "entry_note", "hint_fixes", "unknown_key_note"]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import describe_value
+from .suggestions import describe_value
 
 JSON_TYPES: tuple[str, ...] = ("array", "boolean", "integer", "null", "number", "object",
                                "string")

@@ -52,6 +52,12 @@ class ModuleSpec(SpecModel):
     module: Annotated[str, Field(description="An ASCII Python identifier, unique in the project.")]
     description: Annotated[
         str | None, Field(description="The generated module's docstring.")] = None
+    version: Annotated[
+        str | None, Expect('a version string, such as "1.2.0" (quote a number)'),
+        Field(min_length=1, max_length=100,
+              description="The version `toolc serve` gives clients (`serverInfo.version`); "
+                          "default: the project's `[project] version`, else toolc's."),
+    ] = None
     types: Annotated[
         dict[str, ToolcSchema], Expect("a mapping of type names to schemas"),
         Field(description="Named schemas other schemas can use through `type`."),

@@ -41,6 +41,7 @@ class ParsedModule:
     unreadable: set[str] = field(default_factory=set)  # sections that are not mappings
     complete: bool = False                      # the whole file validated
     certify: CertifySpec | None = None          # the contexts certification lists under
+    version: str | None = None                  # what `toolc serve` tells clients
     targets: tuple[str, ...] | None = None      # its own `targets:` (None: the project's)
 
     @property
@@ -72,6 +73,7 @@ def parse_module(file: LoadedFile) -> tuple[ParsedModule, list[Diagnostic]]:
     return ParsedModule(
         file, data, spec.module, spec.description, spec.export, dict(spec.types),
         dict(spec.tools), dict(spec.toolsets), complete=True, certify=spec.certify,
+        version=spec.version,
         targets=None if spec.targets is None else tuple(dict.fromkeys(spec.targets)),
     ), []
 

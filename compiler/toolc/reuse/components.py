@@ -20,8 +20,9 @@ time, size) with their recorded hashes. Its modules' code and certification verd
 
 What is taken is handed to the front end as a ``toolc.frontend.Replay``. Where taking
 over could say anything else than a full analysis, the front end runs the full one:
-when the analysis of the rest reports an error (its messages may suggest names of
-modules it did not see), when a module name meets a taken one. Nothing is taken when a
+when the analysis of the rest looked up a module name none of its specs declares (a
+taken module's, or a near miss of one its "did you mean" would not see), when a module
+name meets a taken one. Nothing is taken when a
 taken module's code (or, certifying, its verdict) cannot be reused: it would need its IR
 (``toolc.reuse.last_build``). A component is recorded only if every diagnostic of its
 analysis is located in its own specs.
@@ -67,9 +68,10 @@ from .component_record import (
 )
 from .inputs import certified_code
 from .memory import MEMORY
-from .modules import Graph
+from .modules import Graph, file_identity
 from .records import (
     BadRecord,
+    cache_dir,
     forget_record,
     hashes_match,
     ignored,
@@ -142,17 +144,40 @@ class Taken:
 def take_over(config: Config, environment: str, digests: Mapping[str, str]) -> Taken | None:
     """The recorded components whose every input is unchanged (``digests``: each spec
     found, as shown, -> sha256 of its bytes), or None when there is none."""
+    recorded = _recorded(config)
+    if recorded is None or recorded[0] != _digest(environment):
+        return None
+    try:
+        return _unchanged(config, recorded[1], digests)
+    except BadRecord as exc:
+        ignored(RECORD_FILE, exc.why)
+        return None
+
+
+def _recorded(config: Config) -> tuple[Any, list[Component]] | None:
+    """The record's environment digest and its components, read and checked once per
+    record file in a warm process (``MEMORY``: an editor's keystroke reads it again)."""
+    folder = cache_dir(config)
+    path = None if folder is None else folder / RECORD_FILE
+    seen = (str(path), file_identity(path)) if path is not None else None
+    kept = MEMORY.components if MEMORY.enabled else None
+    if kept is not None and seen is not None and seen[1] is not None and kept[0] == seen:
+        held: tuple[Any, list[Component]] = kept[1]
+        return held
     record = read_components(config)
-    if record is None or record.get("environment") != _digest(environment):
+    if record is None:
         return None
     try:
         found = [component_from(item) for item in record["components"]]
         if None in found:
             raise BadRecord("has a component that toolc does not write")
-        return _unchanged(config, [c for c in found if c is not None], digests)
     except BadRecord as exc:
         ignored(RECORD_FILE, exc.why)
         return None
+    held = (record.get("environment"), [c for c in found if c is not None])
+    if MEMORY.enabled and seen is not None and seen[1] is not None:
+        MEMORY.components = (seen, held)
+    return held
 
 
 def _unchanged(config: Config, recorded: list[Component],

@@ -1,4 +1,5 @@
-"""What a long-lived process keeps between its builds (``toolc build --watch`` turns it on).
+"""What a long-lived process keeps between its builds (``toolc build --watch`` and ``toolc
+lsp`` turn it on).
 
 Each spec file's loaded form, by path, handed to the load stage, which takes it while
 the file's bytes are the same and keeps what it loads (nothing downstream changes a
@@ -7,13 +8,14 @@ texts, by module, handed to the publish stage while the module's key is the same
 are made from its IR alone, which its key covers); the golden files a component's
 take-over read back, while each is the same file (inode, modification time, size) with
 the same recorded hash; the last build's new golden files parsed, handed to the diff (a
-file of the same text is not parsed again). Only this process wrote any of it.
+file of the same text is not parsed again); the components record as last read and
+checked, while it is the same file. Only this process wrote any of it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .handed import Handed
 
@@ -33,6 +35,9 @@ class Memory:
         # while the file's identity and the recorded hash are the same.
         self.read: dict[str, tuple[list[int], str, str]] = {}
         self.tools: ToolSet | None = None  # the last build's new golden files, parsed
+        # The components record read and checked (``components.take_over``), while it is
+        # the same file (its path and identity): an editor's keystroke reads it again.
+        self.components: tuple[tuple[str, list[int] | None], Any] | None = None
 
     def handed(self) -> Handed:
         """What a build of this process is handed from the memory before it starts: the

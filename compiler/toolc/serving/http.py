@@ -8,7 +8,8 @@ The allowed set follows from the bind address and grows only by ``--allow-host``
 authentication, so whoever reaches the port can call every tool.
 
 Limits (see :mod:`toolc.serving.http_limits`): a cap on sessions that evicts the oldest idle one,
-idle expiry, read timeouts for headers and bodies, and a body size limit.
+idle expiry, read timeouts for headers and bodies, and a body size limit. SSE streams
+resume after a dropped connection (:mod:`toolc.serving.http_events`).
 
 ``--stateless`` answers each request on its own (the SDK's stateless streamable HTTP,
 JSON responses), so that any replica behind a balancer can answer any request (what
@@ -268,6 +269,7 @@ def build_app(server: Any, options: HttpOptions, auth: Any = None) -> Any:
     from starlette.routing import Route
 
     # lazy: loads mcp, uvicorn (about a second)
+    from .http_events import RETRY_MS
     from .http_limits import EvictingSessionManager
 
     policy = host_policy(options)
@@ -280,7 +282,7 @@ def build_app(server: Any, options: HttpOptions, auth: Any = None) -> Any:
     manager = EvictingSessionManager(
         app=server, security_settings=settings, max_sessions=options.max_sessions,
         session_idle_timeout=options.session_idle_timeout,
-        max_request_body_size=options.max_body_size,
+        max_request_body_size=options.max_body_size, retry_interval=RETRY_MS,
         stateless=options.stateless, json_response=options.stateless)
     endpoint: Any = StreamableHTTPASGIApp(manager)
     routes: list[Any] = [Route(HEALTH_PATH, endpoint=_health(server.name), methods=["GET"])]

@@ -10,6 +10,8 @@
   so whoever opens enough sessions locks everyone else out. ``EvictingSessionManager``
   makes room instead: at the cap, the oldest idle session is closed (its id then answers
   404, and its client may initialize again); when every session is busy, the oldest.
+  It also gives each session its own bounded event store, so that SSE streams resume
+  (:mod:`toolc.serving.http_events`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from typing import Any
 import h11
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .http_events import SessionEventStore
 
 log = logging.getLogger("toolc.serve")
 
@@ -102,6 +106,9 @@ class EvictingSessionManager(StreamableHTTPSessionManager):
         # Called under the manager's creation lock: one eviction per admission.
         if self.max_sessions is not None and len(self._server_instances) >= self.max_sessions:
             self._evict(self._victim())
+        # The SDK hands its one `event_store` to each new transport: a fresh one each
+        # time (a store shared by sessions would mix their streams, see http_events).
+        self.event_store = SessionEventStore()
         return super()._admit_session(requestor)
 
     def _victim(self) -> str:

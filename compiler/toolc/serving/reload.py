@@ -9,7 +9,8 @@ running server, which tells its clients: ``notifications/tools/list_changed`` on
 connection, and an event on ``subscriptions/listen`` streams
 (:func:`toolc.runtime.server.toolset_server.replace_toolset`). A spec with errors
 mid-edit is reported (its diagnostics on stderr) and the server goes on serving the
-last good toolset.
+last good toolset; the line says which: when it was loaded (at the start, or by which
+reload) and the tools it lists.
 
 Handler modules are imported once: a change to a handler needs a restart (a module
 re-imported under a live server would leave its old objects in the other sets). So does a
@@ -22,6 +23,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -46,6 +49,7 @@ class Reloader:
         self.server = server
         self.is_spec = target.endswith(SPEC_SUFFIX) or Path(target).is_file()
         self.module_file = Path(module_file).resolve() if module_file else None
+        self.loaded = f"as loaded at the start ({_now()})"  # what the server serves
 
     def paths(self) -> list[Path]:
         """What to watch: the spec folders (and the spec's own), or the module's folder."""
@@ -70,6 +74,9 @@ class Reloader:
 
     async def run(self) -> None:
         """Reload on each change until cancelled; what it entered is left on the way out."""
+        # lazy: loads anyio
+        import anyio
+
         # lazy: loads watchfiles
         import watchfiles
 
@@ -80,15 +87,20 @@ class Reloader:
         log.info("reloading on changes in %s", ", ".join(self.config.relative(p)
                                                           for p in paths))
         current: tuple[contextlib.ExitStack, contextlib.AsyncExitStack] | None = None
+        stop = threading.Event()
         try:
-            # The build watch's timing (toolc.file_events).
-            async for _changes in watchfiles.awatch(*paths, watch_filter=self.is_input,
-                                                    debounce=DEBOUNCE_MS, step=STEP_MS):
-                swapped = await self._reload()
-                if swapped is not None:
-                    if current is not None:
-                        await _close(current)
-                    current = swapped
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(_set_when_cancelled, stop)
+                # The build watch's timing (toolc.file_events).
+                async for _changes in watchfiles.awatch(*paths, watch_filter=self.is_input,
+                                                        debounce=DEBOUNCE_MS, step=STEP_MS,
+                                                        stop_event=stop):
+                    swapped = await self._reload()
+                    if swapped is not None:
+                        if current is not None:
+                            await _close(current)
+                        current = swapped
+                tg.cancel_scope.cancel()
         finally:
             if current is not None:
                 await _close(current)
@@ -104,18 +116,52 @@ class Reloader:
         try:
             chosen = await anyio.to_thread.run_sync(self._open, opened)
             await entered.enter_async_context(chosen.toolset)
-        except ServeError as exc:
-            log.error("not reloaded, still serving the last good toolset: %s", exc)
-            await _close((opened, entered))
-            return None
         except Exception as exc:  # noqa: BLE001  # a bad reload must not end the server
-            log.error("not reloaded, still serving the last good toolset: %s: %s",
-                      type(exc).__name__, exc)
             await _close((opened, entered))
+            why = str(exc) if isinstance(exc, ServeError) else f"{type(exc).__name__}: {exc}"
+            log.error("not reloaded: %s. Still serving %s %s%s", why, self.target,
+                      self.loaded, await self._listing())
             return None
         await replace_toolset(self.server, chosen.toolset)
-        log.info("reloaded %s", self.target)
+        self.loaded = f"as reloaded at {_now()}"
+        log.info("reloaded %s%s", self.target, await self._listing())
         return opened, entered
+
+    async def _listing(self) -> str:
+        """": N tools: a, b, ..." as a client is shown them now; "" if they cannot be listed."""
+        # lazy: loads mcp (about a second)
+        from ..runtime.server.toolset_server import listed_names
+
+        try:
+            names = await listed_names(self.server)
+        except Exception:  # noqa: BLE001  # the next tools/list reports it
+            return ""
+        if not names:
+            return ": no tools"
+        shown = ", ".join(names[:SHOWN_NAMES])
+        more = f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else ""
+        return f": {len(names)} tool{'' if len(names) == 1 else 's'}: {shown}{more}"
+
+
+SHOWN_NAMES = 10  # tool names a reload's log line shows
+
+
+def _now() -> str:
+    return time.strftime("%H:%M:%S")
+
+
+async def _set_when_cancelled(stop: threading.Event) -> None:
+    """Set ``stop`` when the watch is cancelled. watchfiles waits for its Rust loop in a
+    thread that a cancel cannot interrupt, and sets its stop event only once that thread
+    has returned: up to its 5 s timeout later (a SIGTERM would wait that long). Set from
+    here, the loop sees it at its next step."""
+    # lazy: loads anyio
+    import anyio
+
+    try:
+        await anyio.sleep_forever()
+    finally:
+        stop.set()
 
 
 async def _close(stacks: tuple[contextlib.ExitStack, contextlib.AsyncExitStack]) -> None:

@@ -3,7 +3,8 @@
 The server is the runtime's (``toolc.runtime.to_mcp_server``), made for the toolset that
 :mod:`toolc.serving.targets` opened, with the deps ``--deps`` names made per client
 session. Logs go to stderr only: on stdio, stdout is the protocol. SIGINT and SIGTERM
-stop the server cleanly. What HTTP clients may do is in :mod:`toolc.serving.http`;
+stop the server cleanly. What HTTP clients may do is in :mod:`toolc.serving.http`, how
+stdio answers what it cannot read in :mod:`toolc.serving.stdio`;
 ``--reload`` runs a watch beside the server (:mod:`toolc.serving.reload`).
 """
 
@@ -18,10 +19,11 @@ from typing import Any, TextIO
 
 from ..collector import freeze_start_up
 from ..config import Config
-from .http import HttpOptions, run_http, until_signal
+from .http import HttpOptions, run_http
 from .http_auth import load_auth
 from .reload import Reloader
 from .state_keys import load_state_keys, refuse_unshared_approval, world_readable
+from .stdio import run_stdio
 from .targets import ServeError, Target, named_callable, open_target
 
 log = logging.getLogger("toolc.serve")
@@ -30,7 +32,8 @@ log = logging.getLogger("toolc.serve")
 def serve(config: Config, target: str, *, toolset_name: str | None = None,
           transport: str = "stdio", http: HttpOptions | None = None, pinned: bool = False,
           expose_errors: bool = False, deps: str | None = None,
-          err: TextIO | None = None, reload: bool = False) -> int:
+          err: TextIO | None = None, reload: bool = False,
+          page_size: int | None = None) -> int:
     """Serve until the client goes away or a signal arrives; the exit code.
 
     ``deps``: ``package.module:factory``, imported from the python path; the factory is
@@ -40,6 +43,8 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
     type and message; without it, as "internal error in tool X (ref N)" (details logged).
 
     ``reload``: serve the target anew after each change to it (:mod:`toolc.serving.reload`).
+
+    ``page_size``: tools per tools/list page (default: the runtime's, 100).
     """
     err = err or sys.stderr
     # lazy: loads anyio
@@ -56,20 +61,21 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
             http = http or HttpOptions()
             states, auth = _replica_settings(http, chosen.name) if transport == "http" else (
                 None, None)
-            server = to_mcp_server(chosen.toolset, name=chosen.name,
+            server = to_mcp_server(chosen.toolset, name=chosen.name, version=chosen.version,
                                    instructions=chosen.instructions,
                                    expose_errors=expose_errors,
                                    deps_factory=_deps_factory(deps) if deps else None,
-                                   approval_states=states)
+                                   approval_states=states,
+                                   **({} if page_size is None else {"page_size": page_size}))
             beside = _reloader(config, target, toolset_name, pinned, err, server,
                                chosen) if reload else None
             if not reload:  # (a reload drops the old module: frozen, its cycles would stay)
                 freeze_start_up()  # toolc.collector: listings no longer walk start-up's heap
             if transport == "stdio":
-                anyio.run(_run_stdio, server, beside)
+                anyio.run(run_stdio, server, beside)
             else:
                 anyio.run(_run_http, server, http, beside, auth, states is None)
-    except ServeError as exc:
+    except ServeError as exc:  # (a reload's says what is still served: serving/reload.py)
         err.write(f"error: {exc}\n")
         return exc.code
     except KeyboardInterrupt:
@@ -117,23 +123,6 @@ def _reloader(config: Config, target: str, toolset_name: str | None, pinned: boo
               err: TextIO, server: Any, chosen: Target) -> Callable[[], Any]:
     return Reloader(config, target, toolset_name=toolset_name, pinned=pinned, err=err,
                     server=server, module_file=getattr(chosen.module, "__file__", None)).run
-
-
-async def _run_stdio(server: Any, beside: Callable[[], Any] | None = None) -> None:
-    # lazy: loads anyio
-    import anyio
-
-    # lazy: loads mcp (about a second)
-    from mcp.server.stdio import stdio_server
-
-    async with anyio.create_task_group() as tg:
-        await tg.start(until_signal, tg.cancel_scope.cancel)
-        if beside is not None:  # --reload's watch
-            tg.start_soon(beside)
-        log.info("serving %s over stdio", server.name)
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-        tg.cancel_scope.cancel()  # the client closed stdin: done
 
 
 def _deps_factory(reference: str) -> Any:

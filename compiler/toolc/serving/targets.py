@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
 
+from .. import __version__ as TOOLC_VERSION
 from ..certify.staged_import import on_sys_path
 from ..config import PYPROJECT_BYTES, Config
 from ..frontend import compile_specs
@@ -48,6 +49,7 @@ class Target:
     toolset: Any
     name: str
     instructions: str | None
+    version: str = ""  # serverInfo.version: the spec's, else the project's, else toolc's
 
 
 def named_callable(flag: str, reference: str) -> Callable[..., Any]:
@@ -189,7 +191,7 @@ def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
     compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
         err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
-        raise ServeError("the specs have errors; nothing is served", code=1)
+        raise ServeError("the specs have errors", code=1)
     return compiled.project
 
 
@@ -237,4 +239,14 @@ def _pick(module: ModuleType, toolset_name: str | None,
         raise ServeError(f"module {name} has no {what}"
                          + (f" (toolsets: {', '.join(known)})" if known else
                             " (it is not a module toolc generated)") + _available(config))
-    return Target(module, toolset, name, (module.__doc__ or "").strip() or None)
+    return Target(module, toolset, name, (module.__doc__ or "").strip() or None,
+                  served_version(module, config))
+
+
+def served_version(module: ModuleType, config: Config) -> str:
+    """What clients are told the server's version is: the spec's ``version`` (the
+    generated module's ``__version__``), else ``[project] version``, else toolc's."""
+    spec_version = getattr(module, "__version__", None)
+    if isinstance(spec_version, str) and spec_version:
+        return spec_version
+    return config.project_version or TOOLC_VERSION

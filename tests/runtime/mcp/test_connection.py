@@ -63,6 +63,30 @@ async def test_a_slow_connect_times_out_and_stops_the_owner() -> None:
     assert not conn.usable() and conn._task is not None and conn._task.done()
 
 
+async def test_a_connect_cancelled_from_outside_waits_for_the_transport_to_shut_down() -> None:
+    """A server shutting down while a connect is under way (its scope cancelled): open()
+    returns only once the client has left, its shielded shutdown run to the end, as the
+    SDK's stdio transport stops its server process."""
+    events: list[str] = []
+
+    @asynccontextmanager
+    async def connecting() -> AsyncIterator[str]:
+        try:
+            await anyio.sleep_forever()  # the server never answers initialize
+            yield "never"
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.sleep(0.05)  # stopping the server process
+                events.append("shut down")
+
+    conn = Connection(connecting)
+    with anyio.move_on_after(0.2) as scope:
+        await conn.open(timeout_s=60)
+    assert scope.cancelled_caught
+    assert events == ["shut down"]
+    assert conn._task is not None and conn._task.done()
+
+
 async def test_a_failed_connect_is_raised_by_open() -> None:
     @asynccontextmanager
     async def refusing() -> AsyncIterator[str]:

@@ -169,8 +169,10 @@ async def test_bad_args_and_failures_are_error_results_and_serving_goes_on(mode:
         failed = await client.call_tool("boom", {"text": "now"})
         # the exception's text stays on the server (toolc.runtime.failures)
         assert failed.is_error and failed.content[0].text == "internal error in tool boom (ref 1)"
-        unknown = await client.call_tool("nope", {})
-        assert unknown.is_error and unknown.content[0].text == "Unknown tool 'nope'."
+        with pytest.raises(MCPError) as unknown:  # a protocol error (2025-11-25), not a result
+            await client.call_tool("nope", {})
+        assert (unknown.value.error.code, unknown.value.error.message) == (
+            types.INVALID_PARAMS, "Unknown tool 'nope'.")
         external = await client.call_tool("openFile", {})
         assert external.is_error and "is an external tool" in external.content[0].text
         after = await client.call_tool("echo", {"text": "still"})

@@ -4,11 +4,20 @@ Each connection is an `mcp.Client` owned by a task of its own: anyio requires a 
 to be left by the task that entered it, and a dedicated owner lets any task connect (a
 request handler, at first use) and any task disconnect (a server's lifespan, a manager
 closing servers in parallel). `mcp` is imported only when a client is made.
+
+The owner is stopped through an anyio cancel scope of its own, never `task.cancel()`:
+the SDK's transports shield their shutdown (a stdio server's process is stopped, its
+pipes closed) from anyio cancellation only, and a native cancel breaks into it. And the
+owner is waited for, shielded, by whoever abandons it: left to itself while its caller is
+cancelled (a server shutting down in the middle of a connect), it would be cancelled
+again by the event loop's end, its transport's shutdown cut, the process behind it
+left running and the loop spinning.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -19,6 +28,8 @@ import anyio
 from toolc.runtime.toolsets.abstract import ToolsetError
 
 CLOSE_TIMEOUT_S = 10.0  # a client that takes longer to close is cancelled
+
+logger = logging.getLogger("toolc.runtime")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +85,7 @@ class Connection:
         self._make_client = make_client
         self._stop = asyncio.Event()
         self._task: asyncio.Task[BaseException | None] | None = None
+        self._scope = anyio.CancelScope()  # the owner's: cancelled to stop it at once
         self.loop = asyncio.get_running_loop()
         self.client: Any = None
         self.lost = False  # a call found the connection closed
@@ -93,22 +105,35 @@ class Connection:
             with anyio.fail_after(timeout_s):
                 self.client = await asyncio.shield(ready)
         except BaseException:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await self._abandon(self._task)
             raise
 
     async def _own(self, ready: asyncio.Future[Any]) -> BaseException | None:
         """Enter the client, wait for `close()`, leave it; return what went wrong, if anything."""
         try:
-            async with self._make_client() as client:
-                ready.set_result(client)
-                await self._stop.wait()
+            with self._scope:
+                async with self._make_client() as client:
+                    ready.set_result(client)
+                    await self._stop.wait()
         except Exception as exc:  # noqa: BLE001  # reported by open() or close()
             if not ready.done():
                 ready.set_exception(exc)
                 return None
             return exc
+        if not ready.done():  # stopped by _abandon() before the client was ready
+            ready.cancel()
         return None
+
+    async def _abandon(self, task: asyncio.Task[BaseException | None]) -> None:
+        """Stop the owner now and wait until it has left the client, whatever cancels us
+        meanwhile; the SDK bounds every wait of a transport's shutdown."""
+        self._scope.cancel()
+        with anyio.CancelScope(shield=True):
+            # (unlike gather, a cancelled wait cancels nothing)
+            _, pending = await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
+        if pending:
+            logger.warning("an MCP client did not close within %g s of being stopped",
+                           CLOSE_TIMEOUT_S)
 
     async def close(self) -> None:
         """Stop the owner task; raise what made the client fail, if anything did."""
@@ -116,10 +141,13 @@ class Connection:
         task = self._task
         if task is None:
             return
-        done, _ = await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
+        except BaseException:  # cancelled while waiting: the owner is still stopped
+            await self._abandon(task)
+            raise
         if not done:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+            await self._abandon(task)
             raise TimeoutError(f"the client did not close within {CLOSE_TIMEOUT_S:g} s")
         failure = task.result() if not task.cancelled() else None
         if failure is not None:

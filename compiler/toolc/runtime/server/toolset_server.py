@@ -1,11 +1,17 @@
 """Any toolset as an mcp low-level `Server`: `to_mcp_server(toolset)`.
 
-- tools/list publishes each `ToolDefinition.published()` exactly. The SDK re-validates
+- tools/list publishes each `ToolDefinition.published()` exactly, `page_size` at a
+  time (`paging.py`: cursors, and invalid ones refused). The SDK re-validates
   results against the negotiated protocol's schema, which drops `null` values at the top
   level of `_meta` on 2026-07-28; a server middleware puts back whatever that pass
   dropped or changed, so the wire equals the definitions.
 - tools/call runs the toolset (validation included: the low-level server validates
-  nothing) and sends its result: error results, structured content, content blocks.
+  nothing) and sends its result: error results, structured content, content blocks. A
+  name the toolset does not show is a protocol error, invalid params (-32602), as the
+  2025-11-25 revision says ("Unknown tool"), not an error result the model would read.
+- A second `initialize` on a connection that has made its handshake (a stdio
+  connection, an HTTP session) is refused (-32600): the first one's capabilities and
+  version stand.
   A toolset failure becomes an error result; the server keeps serving. A `ToolError`'s
   message is sent as written; any other exception as "internal error in tool X (ref N)"
   (its traceback logged under that ref) unless `expose_errors=True`.
@@ -55,9 +61,10 @@ from toolc.runtime.deferred import (
 )
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
-from toolc.runtime.results import ToolResult
+from toolc.runtime.results import ToolResult, UnknownToolResult
 from toolc.runtime.server.approval import Approvals, run_approved
 from toolc.runtime.server.approval_state import ApprovalStates
+from toolc.runtime.server.paging import DEFAULT_PAGE_SIZE, page
 from toolc.runtime.server.served_client import (
     Asked,
     InputRequired,
@@ -113,9 +120,14 @@ def to_mcp_server(
     instructions: str | None = None,
     expose_errors: bool = False,
     deps_factory: Callable[[], Any] | None = None,
+    version: str = "",
+    page_size: int = DEFAULT_PAGE_SIZE,
     approval_states: ApprovalStates | None = None,
 ) -> Server[Any]:
     """Serve `toolset` as an mcp low-level Server; `deps` goes into every RunContext.
+
+    `name` and `version` are the `serverInfo` clients see; tools/list answers in pages
+    of `page_size` tools.
 
     `deps_factory` instead makes the deps: once per client session where the protocol
     has sessions (before 2026-07-28: a stdio connection, a streamable HTTP
@@ -132,11 +144,15 @@ def to_mcp_server(
     replicas that answer each other's requests are given one `ApprovalStates(keys=...)`
     with the key they share.
     """
+    if page_size < 1:
+        raise ValueError(f"page_size must be at least 1, not {page_size}")
     bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors),
                      approval_states or ApprovalStates(audience=name))
     bridge.deps_factory = deps_factory
+    bridge.page_size = page_size
     server = _ToolsetServer(
         name,
+        version=version,
         instructions=instructions,
         lifespan=bridge.lifespan,
         on_list_tools=bridge.on_list_tools,
@@ -163,6 +179,15 @@ async def replace_toolset(server: Server[Any], toolset: AbstractToolset[Any]) ->
     await bridge.replace(toolset)
 
 
+async def listed_names(server: Server[Any]) -> list[str]:
+    """The names tools/list shows now, as to a client without a session (for a log line:
+    what `toolc serve --reload` still serves after a broken save)."""
+    bridge = server.bridge if isinstance(server, _ToolsetServer) else None
+    if bridge is None:
+        raise TypeError("listed_names needs a server made by to_mcp_server")
+    return [tool["name"] for tool in await bridge.published(bridge.run_context())]
+
+
 class _Bridge:
     """The handlers of one server: toolset calls, approvals, list-changed tracking."""
 
@@ -181,6 +206,7 @@ class _Bridge:
         self.levels = LogLevels()          # what each connection asked to hear
         self.questions = Questions(states)  # a handler's questions, from 2026-07-28
         self.deps_factory: Callable[[], Any] | None = None
+        self.page_size = DEFAULT_PAGE_SIZE
         # Each session's deps, forgotten with the session.
         self._session_deps: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
         self.connections: weakref.WeakSet[Any] = weakref.WeakSet()  # handshake-era clients
@@ -236,11 +262,17 @@ class _Bridge:
                 "listing the tools", exc)
             raise MCPError(types.INTERNAL_ERROR, shown) from exc
         self.listed = tools
+        listed, cursor = page(tools, params.cursor if params is not None else None,
+                              self.page_size)
         box = _published_box.get()
         if box is not None:
-            box.append(tools)
+            box.append(listed)
         # ttlMs 0: a filtered or prepared set may change at any call, never cache it.
-        return {"tools": tools, "ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
+        result: dict[str, Any] = {"tools": listed, "ttlMs": 0, "cacheScope": "private",
+                                  "resultType": "complete"}
+        if cursor is not None:
+            result["nextCursor"] = cursor
+        return result
 
     async def keep_definitions(
         self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
@@ -253,6 +285,7 @@ class _Bridge:
         if method == "initialize":  # a handshake-era connection's first request
             connection = _session_of(ctx)
             if connection is not None:
+                _refuse_second_initialize(connection)
                 self.connections.add(connection)
         if method != "tools/list":
             return await call_next(ctx)
@@ -302,6 +335,8 @@ class _Bridge:
             result = outcome
         finally:
             POLICY.reset(token)
+        if type(result) is UnknownToolResult:  # a protocol error, not a result to read
+            raise MCPError(types.INVALID_PARAMS, result.text_content)
         if self.listed is not None and self.fixed is not True:  # (no await when fixed)
             await self._notify_if_changed(ctx)
         return {**result.to_wire(), "resultType": "complete"}
@@ -367,6 +402,17 @@ class _Bridge:
             await self.bus.publish(ToolsListChanged())
         else:
             await ctx.session.send_tool_list_changed()
+
+
+def _refuse_second_initialize(connection: Any) -> None:
+    """A connection that made its handshake keeps it (the SDK commits an initialize
+    only when no middleware refuses it, so the first one's state stands). What counts is
+    an initialize recorded, not a connection ready: a stateless HTTP request's connection
+    is born ready, and its initialize is the first and only one."""
+    if getattr(connection, "client_params", None) is not None:
+        raise MCPError(types.INVALID_REQUEST,
+                       "This connection is initialized already: a client initializes once "
+                       "per connection (over HTTP: a new session, without Mcp-Session-Id).")
 
 
 def _session_of(ctx: ServerRequestContext[Any]) -> Any:
