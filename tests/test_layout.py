@@ -72,3 +72,46 @@ def test_the_architecture_shows_the_pipeline_s_stages_in_their_order() -> None:
 def test_the_stage_list_is_read_from_the_block() -> None:
     text = "<!-- the stages, in the order of pipeline.STAGES -->\n```\nload  a\n      b\nwrite c\n```\n"
     assert documented_stages(text) == ["load", "write"]
+
+
+DURATION = re.compile(r"\b\d[\d.,]*\s?(?:ms|µs|us|s|seconds)\b")
+
+
+def quoted_durations(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each comment or docstring of ``source`` that quotes a duration."""
+    import ast  # lazy: only these tests read the package's source as trees
+    import io
+    import tokenize
+
+    found = [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(
+        io.StringIO(source).readline) if tok.type == tokenize.COMMENT]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            doc = ast.get_docstring(node, clean=False)
+            if doc is not None:
+                found.append((node.body[0].lineno, doc))
+    return [(line, text) for line, text in found if DURATION.search(text)]
+
+
+# Durations that are settings a reader must know (a timeout, a wait), not measurements.
+SETTINGS = {
+    "file_events.py": "watchfiles' Rust timeout, which bounds how late a stop is seen",
+    "runtime/mcp/toolset.py": "the default timeout of a call to an MCP server",
+    "serving/reload.py": "watchfiles' Rust timeout, which bounds how late a stop is seen",
+}
+
+
+def test_no_comment_in_the_package_quotes_a_timing() -> None:
+    """A comment says why; the figure behind it is in bench/RESULTS.md ("Costs behind
+    the code"), where measurements live."""
+    quoted = [f"{path.relative_to(PACKAGE).as_posix()}:{line}: {text.strip()[:60]}"
+              for path in sorted(PACKAGE.rglob("*.py"))
+              if path.relative_to(PACKAGE).as_posix() not in SETTINGS
+              for line, text in quoted_durations(path.read_text(encoding="utf-8"))]
+    assert quoted == []
+
+
+def test_a_timing_is_seen_in_a_comment_and_a_docstring_not_in_code() -> None:
+    source = ('"""Takes 0.1 s."""\nTIMEOUT_S = 5  # within 20 ms\n'
+              'def f():\n    """About 1.5 us."""\n    return "3 s"\n')
+    assert [line for line, _ in quoted_durations(source)] == [2, 1, 4]

@@ -374,8 +374,8 @@ def quick_exit(code: int) -> NoReturn:
     run its parent's exit functions at all).
 
     Why: a build leaves millions of objects (specs, IR, generated text) whose
-    one-by-one deallocation at exit took 60-90 ms of a 1.5 s build (bench/RESULTS.md,
-    0fe22e8). Everything that must happen has happened by then (files committed,
+    one-by-one deallocation at exit is a measurable part of a build (bench/RESULTS.md,
+    "Costs behind the code"). Everything that must happen has happened by then (files committed,
     processes stopped), so only what an orderly exit does that anyone can see is kept:
     the functions registered with :mod:`atexit` run (logging's flush, among others;
     through CPython's ``atexit._run_exitfuncs``, the interpreter's own step, private but

@@ -21,13 +21,13 @@ def collector_paused() -> Iterator[None]:
 
     A build makes millions of objects that all live until it ends and frees almost none;
     each pass of the collector rescans everything made so far, so its cost grows with
-    the project: loading the specs of 10,000 tools took 3.5 s with it, 2.0 s without,
-    and generating took a tenth longer. A certifying process forked meanwhile starts
+    the project (loading and generating 10,000 tools: bench/RESULTS.md, "Costs behind
+    the code"). A certifying process forked meanwhile starts
     with it paused too: importing the SDK makes no garbage worth a pass.
 
     Afterwards they would all still be in the youngest generation, so the collector's
-    first pass once enabled scanned them all (1.2 s, then 0.3 s for the next generation,
-    after a build of 10,000 tools, while its changes were being printed). Freezing and
+    first pass once enabled scanned them all (after a build of 10,000 tools, while its
+    changes were being printed). Freezing and
     unfreezing moves them to the oldest generation at once, without a scan; only when
     nothing was frozen before, so that a caller's own frozen objects stay frozen.
     """

@@ -96,8 +96,8 @@ class ToolIR:
         """The tool as MCP ``tools/list`` shows it: the runtime's wire shape
         (:func:`toolc.runtime.definition.published_tool`), with the approval marker in
         ``_meta`` as the runtime lists it (toolc.runtime.metakeys)."""
-        # lazy: toolc.runtime's package imports pydantic (0.1-0.2 s), which a no-op
-        # build, answered from its cache, never needs
+        # lazy: toolc.runtime's package imports pydantic, which a no-op build,
+        # answered from its cache, never needs
         from .runtime.definition import published_tool
         from .runtime.metakeys import with_approval
 

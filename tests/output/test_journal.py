@@ -6,10 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
+from output_support import write_tree
 from toolc.output import journal as write
 from toolc.output.journal import JOURNAL, recover
 from toolc.output.plan import MANIFEST, plan, read_manifest
-from toolc.output.staging import write_tree
 
 OLD = {"a.py": "old a\n", "schemas/m/t1.json": "{}\n", "schemas/m/gone.json": "{}\n"}
 NEW = {"a.py": "new a\n", "schemas/m/t1.json": "{}\n", "schemas/m/t2.json": "{\"n\": 2}\n"}

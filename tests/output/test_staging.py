@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 from fork_support import wait_until_single_threaded
+from output_support import stage_tree, write_tree
 from toolc.output import files, staging
 from toolc.output import journal as write
 from toolc.output.confine import OutputError
 from toolc.output.journal import JOURNAL
 from toolc.output.plan import read_manifest
-from toolc.output.staging import StagedTree, stage_tree, write_tree
+from toolc.output.staging import StagedTree
 
 OLD = {"a.py": "old a\n", "schemas/m/t1.json": "{}\n", "schemas/m/gone.json": "{}\n"}
 NEW = {"a.py": "new a\n", "schemas/m/t1.json": "{}\n", "schemas/m/t2.json": "{\"n\": 2}\n"}

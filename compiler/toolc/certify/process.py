@@ -250,8 +250,8 @@ class Certifier:
             judge_what_came()
             finished = True
         finally:
-            # Not waited for: winding down (the folder removed, the interpreter left) took
-            # 10-180 ms of a build's tail, which now commits meanwhile.
+            # Not waited for: winding down (the folder removed, the interpreter left) was
+            # a visible part of a build's tail, which now commits meanwhile.
             if finished:
                 self._let_go()
             else:

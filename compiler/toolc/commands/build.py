@@ -76,7 +76,7 @@ def run_build(*, check: bool, write: bool, certify: bool, fmt: str, strict: bool
 def _changes_fail(result: BuildResult, fail_on: str | None) -> bool:
     if fail_on is None or result.diff is None or not result.diff.findings():
         return False  # (a no-op build has no diff: it imports no diff code either)
-    # lazy: the diff package and, through its rules, the runtime (pydantic): 0.1 s
+    # lazy: the diff package and, through its rules, the runtime (pydantic)
     from ..diff import fails
 
     return fails(result.diff.findings(), fail_on)

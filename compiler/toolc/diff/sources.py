@@ -62,7 +62,7 @@ def load_folder(path: str | Path, known: ToolSet | None = None,
             if not os.path.isfile(file):
                 continue
             # A linked folder is never entered: only a file that is a link itself can
-            # lead out of the folder (resolving every path would cost 20 ms a 1,000 files).
+            # lead out of the folder (resolving every path would cost a call per file).
             if not _inside(os.path.realpath(file), real_root):
                 raise DiffInputError(f"{root / relative}: a link to {Path(file).resolve()}, "
                                      f"outside {root}; golden files are read only from "

@@ -141,8 +141,8 @@ def union(*items: Node) -> Node:
 
 
 def distinct(items: Iterable[Node]) -> list[Node]:
-    """``items`` without repeats, in order, in linear time (an ``enum`` of 20,000 values
-    took 50 s with a list's ``in``); a node holding a dict or list is compared by value."""
+    """``items`` without repeats, in order, in linear time (a list's ``in`` made a large
+    ``enum`` quadratic); a node holding a dict or list is compared by value."""
     out: list[Node] = []
     seen: set[Node] = set()
     for item in items:

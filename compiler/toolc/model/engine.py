@@ -7,8 +7,8 @@ is not), and a schema the validator cannot compile stops the build instead of fa
 every call. Nothing is ever retrieved: a reference the document does not hold is an
 error, never a request (see :func:`refuse_retrieval`).
 
-jsonschema-rs costs about 2 ms to import beside the rest of toolc; it is imported here
-only, and this module only by the checks that need it.
+jsonschema-rs has an import cost of its own (bench/RESULTS.md, "Costs behind the code");
+it is imported here only, and this module only by the checks that need it.
 """
 
 from __future__ import annotations

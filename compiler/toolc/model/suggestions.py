@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from ..diagnostics import Fix, Span, replacement
 
 # How many candidates one analysis may compare near misses with, in all. A suggestion
-# compares the word with every candidate: 4,000 unknown tool names among 4,000 tools
-# took 27 s, quadratic. Past the budget, diagnostics go on without a suggestion.
+# compares the word with every candidate, so thousands of unknown names among thousands
+# of tools cost quadratic time (bench/RESULTS.md, "Costs behind the code"). Past the
+# budget, diagnostics go on without a suggestion.
 SUGGESTION_BUDGET = 500_000
 _budget = [SUGGESTION_BUDGET]
 

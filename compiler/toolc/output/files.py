@@ -38,8 +38,8 @@ def replace_file(path: Path, data: bytes) -> None:
 def sync_files(staging: Path, names: list[str]) -> None:
     """Make the staged files durable before the journal names them.
 
-    One fsync per file costs about 0.15 s for a thousand files; Linux's syncfs flushes
-    the whole file system in one call. Elsewhere (or if it fails) each file is fsynced.
+    One fsync per file adds up over a thousand files (bench/RESULTS.md, "Costs behind the
+    code"); Linux's syncfs flushes the whole file system in one call. Elsewhere (or if it fails) each file is fsynced.
     """
     if _syncfs(staging):
         return

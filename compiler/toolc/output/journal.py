@@ -7,7 +7,7 @@ renames run with SIGINT/SIGTERM held back. If the process dies during that short
 phase anyway (a kill -9, a power cut), the next toolc command finds the journal and
 finishes it: the output is then exactly the new build. Before the journal exists,
 nothing in the output has changed. (A build stages its files while it goes on:
-``toolc.output.staging``; ``write_tree`` there does it all at once.) Only files the
+``toolc.output.staging``, committed at once.) Only files the
 manifest owns are removed (``toolc.output.plan``).
 
 The journal is read from the checkout, which a pull request can change: each of its

@@ -41,7 +41,7 @@ def digest(text: str) -> str:
 
 
 def read_manifest_data(out: Path) -> dict[str, Any]:
-    """The whole manifest (files, and what ``write_tree``'s ``extra`` added); {} if none
+    """The whole manifest (files, and what a commit's ``extra`` added); {} if none
     or not JSON (then nothing is owned, so nothing is removed). A link, a FIFO or a
     manifest over its bound is refused."""
     path = out / MANIFEST

@@ -1,8 +1,8 @@
 """Stage a build's files beside the output while the build goes on; commit them at once.
 
-Creating a thousand golden files in a new folder takes 0.1 to 0.6 s on the machines
-toolc is measured on, most of it waiting for the file system (file creation stalls
-while its journal commits), not computing. So a build opens a ``StagedTree`` as soon as
+Creating a thousand golden files in a new folder is mostly waiting for the file system
+(file creation stalls while its journal commits), not computing (bench/RESULTS.md,
+"Costs behind the code"). So a build opens a ``StagedTree`` as soon as
 its front end has succeeded, hands it files as they are made (``add``: the golden
 schemas, then the modules), each batch written to the staging folder by a forked
 process while the build generates, diffs and certifies, and ``commit`` puts everything
@@ -224,18 +224,3 @@ def _write_bookkeeping(staging: Path, name: str, shown: Path, text: str) -> None
         sync_files(staging, [name])
     except OSError as exc:
         raise write_failed(shown, exc) from None
-
-
-def stage_tree(out: Path, files: Mapping[str, str], *, meanwhile: bool = False) -> StagedTree:
-    """A ``StagedTree`` of ``out`` holding ``files`` (one batch)."""
-    staged = StagedTree(out)
-    staged.add(files, meanwhile=meanwhile)
-    return staged
-
-
-def write_tree(out: Path, files: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Plan:
-    """Make ``out`` hold exactly ``files`` (plus the user's own files), atomically.
-
-    ``extra`` is written too but not counted as a change (the manifest's own data).
-    """
-    return stage_tree(out, files).commit(files, extra)

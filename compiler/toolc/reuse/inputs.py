@@ -90,8 +90,8 @@ def code_digest(package: Path) -> str:
 def dependency_versions() -> dict[str, str]:
     """The installed version of each dependency, read from the names of the
     ``.dist-info`` folders on ``sys.path`` (the first one wins, as for imports):
-    ``importlib.metadata`` says the same but costs about 70 ms a build to import and
-    search, a tenth of a small build."""
+    ``importlib.metadata`` says the same but its import and search are a sizeable part
+    of a small build (bench/RESULTS.md, "Costs behind the code")."""
     wanted = {_dist_key(name): name for name in DEPENDENCIES}
     found: dict[str, str] = {}
     for entry in sys.path:

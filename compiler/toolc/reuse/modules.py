@@ -105,7 +105,7 @@ def module_graph(project: ProjectIR) -> Graph:
 def _module_digest(path: str, sources: Mapping[str, str]) -> str:
     # A module's IR is made from its spec and the specs it imports (resolve reads no
     # other file but the schema files, which are in the base): hashing the IR itself
-    # would say no more, and its repr costs 3-4 ms a module of 20 tools.
+    # would say no more, and its repr costs more than the text (bench/RESULTS.md).
     h = hashlib.sha256(path.encode() + b"\0")
     h.update(sources.get(path, "").encode("utf-8", "surrogatepass"))
     return h.hexdigest()

@@ -108,7 +108,9 @@ def resolve_callable(source: Any) -> Any:
     return source.resolve() if isinstance(source, LazyRef) else source
 
 
-_CO_COROUTINE = 0x80  # the flag inspect.iscoroutinefunction tests; inspect costs 7 ms to import
+# The flag inspect.iscoroutinefunction tests: inspect is not imported for it (its import
+# cost: bench/RESULTS.md, "Costs behind the code").
+_CO_COROUTINE = 0x80
 
 
 def is_async_callable(fn: Any) -> bool:

@@ -10,8 +10,8 @@ The validator never fetches anything (``offline=True``): a published schema reso
 on its own, the build sees to that. ``format`` is an annotation, as 2020-12 says,
 unless the tool asks for assertion.
 
-jsonschema-rs costs about 20 ms to import, so it is imported when the first schema is
-compiled, not when a generated module is.
+jsonschema-rs has an import cost of its own (bench/RESULTS.md, "Costs behind the code"),
+so it is imported when the first schema is compiled, not when a generated module is.
 """
 
 from __future__ import annotations
