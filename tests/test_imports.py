@@ -53,7 +53,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("toolc.runtime",),  # its public names
     ("toolc.runtime._generated", "toolc.runtime.mcp", "toolc.runtime.server"),
     ("toolc.runtime.toolsets",),  # the toolset kinds and their contract
-    ("toolc.runtime.context", "toolc.runtime.definition", "toolc.runtime.deferred",
+    ("toolc.runtime.context", "toolc.runtime.client", "toolc.runtime.elicitation",
+     "toolc.runtime.definition", "toolc.runtime.deferred",
      "toolc.runtime.failures", "toolc.runtime.json_pointers", "toolc.runtime.metakeys",
      "toolc.runtime.pausing", "toolc.runtime.results", "toolc.runtime.tool",
      "toolc.runtime.validation", "toolc.runtime.validation_messages"),  # what every part of the runtime shares

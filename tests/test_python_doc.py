@@ -1,5 +1,5 @@
 """docs/python.md runs: its `python` blocks, in order, in one namespace, from a copy of
-the repository's generated/ with the guide's own `mail` spec built beside it.
+the repository's generated/ with the guide's own specs (`mail`, `paint`) built beside it.
 
 A block whose first line is `# file: NAME.py` is a module the guide asks the reader to
 write: it is written to disk (on the python path), not run.
@@ -31,14 +31,17 @@ def files_to_write() -> dict[str, str]:
             if lang == "python" and text.startswith("# file: ")}
 
 
-def build_mail_spec(project: Path) -> None:
-    """The guide's yaml spec, built as `toolc build` would (its handler module written
-    first, so that the build checks the reference), into project/generated."""
-    [spec] = [text for lang, text in BLOCKS if lang == "yaml"]
+def build_guide_specs(project: Path) -> None:
+    """The guide's yaml specs (`mail`, `paint`), built as `toolc build` would (their
+    handler modules written first, so that the build checks the references), into
+    project/generated."""
+    specs = [text for lang, text in BLOCKS if lang == "yaml"]
     for name, text in files_to_write().items():
         (project / name).write_text(text, encoding="utf-8")
     (project / "specs").mkdir()
-    (project / "specs" / "mail.toolc.yaml").write_text(spec, encoding="utf-8")
+    for spec in specs:
+        [module] = re.findall(r"^module: (\w+)$", spec, re.MULTILINE)
+        (project / "specs" / f"{module}.toolc.yaml").write_text(spec, encoding="utf-8")
     (project / "pyproject.toml").write_text(
         '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n',
         encoding="utf-8")
@@ -54,9 +57,10 @@ def build_mail_spec(project: Path) -> None:
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     copy = generated_copy(tmp_path, monkeypatch)
     next(copy)
-    build_mail_spec(tmp_path)
+    build_guide_specs(tmp_path)
     yield tmp_path
-    sys.modules.pop("mail_app", None)
+    for name in ("mail_app", "paint_app"):
+        sys.modules.pop(name, None)
     next(copy, None)  # forget the copy's modules
 
 

@@ -2,9 +2,8 @@
 server scenarios expect, one function per tool.
 
 The session's tools (progress, logging, sampling, elicitation) use the `RunContext`
-methods of issue 25's item 2 (`ctx.report_progress`, `ctx.log`, `ctx.sample`,
-`ctx.elicit`); where toolc has no such method yet, the call fails as an internal error
-and the suite's scenario fails, which the summary says."""
+methods a handler reaches its client with (`ctx.report_progress`, `ctx.log`,
+`ctx.sample`, `ctx.elicit`: issue 25's item 2)."""
 
 from __future__ import annotations
 

@@ -50,3 +50,35 @@ class Deps:
 
     drawing_disabled: bool = False
     read_only: bool = False
+
+
+# A toolset whose handlers ask their caller (toolc.runtime.client): each adapter either
+# answers through its framework's equivalent or refuses saying what and where.
+async def _ask(ctx: Any) -> str:
+    answer = await ctx.elicit("Which colour?", {"type": "object", "properties": {
+        "colour": {"type": "string", "enum": ["red", "blue"]}}})
+    return str(answer.content)
+
+
+async def _shade(ctx: Any) -> str:
+    reply = await ctx.sample("Name a shade of blue.", max_tokens=20, system_prompt="Be brief.")
+    return f"the model says: {reply.text}"
+
+
+async def _steps(ctx: Any) -> str:
+    for step in (1, 2):
+        await ctx.report_progress(step, 2, f"step {step}")
+    await ctx.log("info", "stepped")
+    return "stepped"
+
+
+def asking_toolset() -> Any:
+    from toolc import runtime as rt
+
+    empty = {"type": "object", "properties": {}, "additionalProperties": False}
+    return rt.FunctionToolset([rt.Tool(name, f"{name}.", handler=handler, input_schema=empty)
+                               for name, handler in (("ask", _ask), ("shade", _shade),
+                                                     ("steps", _steps))])
+
+
+NO_ELICIT = "ctx.elicit is not available in {} (no MCP client made this call): there is no user"

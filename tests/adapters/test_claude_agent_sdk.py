@@ -8,7 +8,7 @@ from typing import Any
 
 import mcp_types as types
 import pytest
-from adapter_support import Deps, assert_sent_as_published
+from adapter_support import Deps, asking_toolset, assert_sent_as_published
 from mcp import Client
 
 pytest.importorskip("claude_agent_sdk")
@@ -97,3 +97,24 @@ async def test_external_tools_say_they_cannot_run(showcase: Any) -> None:
 def test_approval_is_checked(showcase: Any) -> None:
     with pytest.raises(ValueError, match="approval"):
         sdk_mcp_server(showcase.toolset, approval="always")  # type: ignore[arg-type]
+
+
+@pytest.mark.anyio
+async def test_a_handler_reaches_the_client_as_any_served_one() -> None:
+    """Progress and log messages go to the client; Claude Code declares neither
+    elicitation nor sampling, so a question says so."""
+    progress: list[float] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(value)
+
+    config = sdk_mcp_server(asking_toolset(), name="asking")
+    async with Client(config["instance"], mode="legacy") as client:
+        stepped = await client.call_tool("steps", {}, progress_callback=on_progress)
+        asked = await client.call_tool("ask", {})
+        sampled = await client.call_tool("shade", {})
+    assert (stepped.content[0].text, progress) == ("stepped", [1, 2])  # type: ignore[union-attr]
+    assert asked.is_error and asked.content[0].text == (  # type: ignore[union-attr]
+        "ctx.elicit is not available to this MCP client: it cannot ask the user (it declared "
+        "no elicitation support)")
+    assert sampled.is_error and "declared no sampling support" in sampled.content[0].text  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapter_support import Deps, assert_sent_as_published
+from adapter_support import NO_ELICIT, Deps, asking_toolset, assert_sent_as_published
 from pydantic import Field
 
 pytest.importorskip("langchain_core")
@@ -143,3 +143,24 @@ async def test_external_tools_run_through_run_external(showcase: Any) -> None:
                                   run_external=lambda name, args: f"opened {args['url']}")
     _, [opened] = await run(tools, ("openPage", {"url": "https://example.com"}))
     assert opened.content == "opened https://example.com"
+
+
+@pytest.mark.anyio
+async def test_progress_is_a_langchain_custom_event_and_questions_are_refused() -> None:
+    from langchain_core.runnables import RunnableLambda
+
+    tools = {t.name: t for t in await langchain_tools(asking_toolset())}
+
+    async def steps(_: Any) -> Any:
+        return await tools["steps"].ainvoke({})
+
+    events = [e async for e in RunnableLambda(steps).astream_events({}, version="v2")
+              if e["event"] == "on_custom_event"]
+    assert [(e["name"], e["data"]) for e in events] == [
+        ("toolc_progress", {"progress": 1, "total": 2, "message": "step 1"}),
+        ("toolc_progress", {"progress": 2, "total": 2, "message": "step 2"})]
+    assert await tools["steps"].ainvoke({}) == "stepped"  # outside a run: nobody to tell
+    _, [asked, sampled] = await run(list(tools.values()), ("ask", {}), ("shade", {}))
+    assert asked.status == "error"
+    assert asked.content.startswith(NO_ELICIT.format("a LangChain tool call"))
+    assert sampled.content.startswith("ctx.sample is not available in a LangChain tool call")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapter_support import Deps, assert_sent_as_published, golden
+from adapter_support import NO_ELICIT, Deps, asking_toolset, assert_sent_as_published, golden
 
 pytest.importorskip("agents")
 
@@ -222,3 +222,14 @@ async def test_external_tools_run_through_run_external_or_say_they_cannot(showca
     await run(Agent(name="t", model=script, tools=tools), "hi", context=Deps())
     assert script.last_output() == "Example Domain"
     assert opened == [("openPage", {"url": "https://example.com"})]
+
+
+@pytest.mark.anyio
+async def test_a_handler_cannot_ask_the_user_or_sample_and_hears_why() -> None:
+    script = Script(("ask", {}), ("shade", {}), ("steps", {}))
+    tools = await function_tools(asking_toolset())
+    await run(Agent(name="t", model=script, tools=tools), "hi")
+    asked, sampled, stepped = (script.inputs[i][-1]["output"] for i in (1, 2, 3))
+    assert asked.startswith(NO_ELICIT.format("an OpenAI Agents SDK run"))
+    assert sampled.startswith("ctx.sample is not available in an OpenAI Agents SDK run")
+    assert stepped == "stepped"

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapter_support import Deps, assert_sent_as_published, golden
+from adapter_support import NO_ELICIT, Deps, asking_toolset, assert_sent_as_published, golden
 
 pytest.importorskip("pydantic_ai")
 
@@ -17,9 +17,11 @@ from pydantic_ai.messages import (
     ModelRequest,
     ModelResponse,
     RetryPromptPart,
+    SystemPromptPart,
     TextPart,
     ToolCallPart,
     ToolReturnPart,
+    UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.tools import (
@@ -222,3 +224,28 @@ def test_on_error_is_checked() -> None:
 
     with pytest.raises(ValueError, match="on_error"):
         PydanticAIToolset(FunctionToolset([]), on_error="ignore")  # type: ignore[arg-type]
+
+
+class Sampled(Script):
+    """A script that answers a request without tools (a handler sampling it) with text."""
+
+    def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if not info.function_tools:
+            self.seen.append((list(messages), info))
+            return ModelResponse(parts=[TextPart("navy")])
+        return super().__call__(messages, info)
+
+
+def test_a_handler_samples_the_agents_own_model_and_cannot_ask_the_user() -> None:
+    script = Sampled(("shade", {}), ("ask", {}), ("steps", {}))
+    tools = PydanticAIToolset(asking_toolset(), on_error="return")
+    run = Agent(FunctionModel(script), toolsets=[tools]).run_sync("hi")
+    assert run.output == "done"
+    returned = [p for m in run.all_messages() if isinstance(m, ModelRequest)
+                for p in m.parts if isinstance(p, ToolReturnPart)]
+    shade, ask, steps = (p.content for p in returned)
+    assert shade == "the model says: navy"
+    [(sampled, _)] = [seen for seen in script.seen if not seen[1].function_tools]
+    assert [type(p) for m in sampled for p in m.parts] == [SystemPromptPart, UserPromptPart]
+    assert str(ask).startswith(NO_ELICIT.format("a pydantic-ai run"))
+    assert steps == "stepped"  # progress goes nowhere, log messages to `logging`

@@ -16,7 +16,7 @@ from toolc.generate.models import AliasDef, FieldDef, ModelDef
 
 
 def _model(name: str, annotation: Sub | Raw) -> ModelDef:
-    field = FieldDef("x", annotation, annotation, Call("Field", ()), [])
+    field = FieldDef("x", "x", annotation, annotation, Call("Field", ()), [])
     return ModelDef(name, None, {"extra": "forbid"}, [field])
 
 

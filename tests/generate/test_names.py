@@ -18,6 +18,8 @@ from toolc.generate.names import (
     ascii_fold,
     camel,
     field_name,
+    handler_names,
+    is_parameter_name,
     is_plain_identifier,
     module_names,
     snake,
@@ -60,6 +62,34 @@ def test_field_names_are_identifiers_and_distinct(raws: list[str]) -> None:
     for name in names:
         assert name.isidentifier() and name.isascii() and not keyword.iskeyword(name)
         assert not name.startswith("_")
+
+
+def test_handlers_get_the_spec_names_wherever_python_takes_them() -> None:
+    called = handler_names(["model_dump_x", "json", "ctx", "self", "_private", "größe",
+                            "my-field", "my_field", "class", "3d", "__dunder", "type"])
+    assert called.args == {
+        "model_dump_x": "model_dump_x", "json": "json", "ctx": "ctx", "self": "self",
+        "_private": "_private", "größe": "größe", "my-field": "my_field2",
+        "my_field": "my_field", "class": "class_", "3d": "field_3d", "__dunder": "dunder",
+        "type": "type"}
+    assert (called.self_name, called.ctx_name) == ("_self", "_ctx")
+    plain = handler_names(["lines"])
+    assert (plain.args, plain.self_name, plain.ctx_name) == ({"lines": "lines"}, "self", "ctx")
+
+
+def test_parameter_names_are_what_a_def_can_declare_as_written() -> None:
+    assert all(map(is_parameter_name, ["model_dump_x", "_x", "größe", "match", "ctx"]))
+    # a keyword; not an identifier; mangled in a class body; not in Python's own (NFKC) form
+    assert not any(map(is_parameter_name, ["class", "a-b", "3d", "__x", "\ufb01le"]))
+
+
+@given(st.lists(st.text(min_size=1, max_size=12), max_size=20))
+def test_handler_names_are_distinct_parameter_names(raws: list[str]) -> None:
+    called = handler_names(list(dict.fromkeys(raws)))
+    names = [*called.args.values(), called.self_name, called.ctx_name]
+    assert len(set(names)) == len(names)
+    assert all(is_parameter_name(n) or n in ("_self", "_ctx") for n in names)
+    assert all(name == raw for raw, name in called.args.items() if is_parameter_name(raw))
 
 
 def test_scope_claims_every_suffix_of_a_stem() -> None:
@@ -147,3 +177,46 @@ def test_a_field_pydantic_reserves_is_aliased_and_makes_no_warning(tmp_path: Pat
             del sys.modules[name]
     assert made.model_dump(by_alias=True) == given
     assert not set(model.model_fields) & set(reserved) - {"model_foo"}
+
+
+def test_a_handler_receives_each_parameter_by_the_spec_name(tmp_path: Path) -> None:
+    """pydantic's reserved names, ``ctx``, ``self`` and ``_private`` arrive as written; a
+    keyword or a name Python cannot take arrives by the one the Protocol declares."""
+    import asyncio
+    import json
+
+    from toolc import runtime as rt
+
+    written = [*_pydantic_reserved(), "model_dump_x", "ctx", "self", "_private", "größe",
+               "match"]
+    other = {"class": "class_", "my-field": "my_field", "3d": "field_3d", "__x": "x"}
+    params = "".join(f"      {json.dumps(name)}: {{type: string, description: The {name}.}}\n"
+                     for name in [*written, *other])
+    project = analyse_text("toolc: 1\nmodule: spec_names\ntools:\n  t:\n"
+                           "    description: T.\n    handler: spec_names_app:t\n"
+                           "    params:\n" + params)
+    package = tmp_path / "generated_spec_names"
+    package.mkdir()
+    for rel, text in generate_project(project).items():
+        (package / rel).write_text(text, encoding="utf-8")
+    (tmp_path / "spec_names_app.py").write_text(
+        "import json\n\n\ndef t(context, /, **params):\n"
+        "    return json.dumps(params, ensure_ascii=False)\n", encoding="utf-8")
+    given = {name: f"value of {name}" for name in [*written, *other]}
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("generated_spec_names.spec_names")
+        result = asyncio.run(module.toolset.call_tool(rt.RunContext(deps=None), "t", given))
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.startswith(("generated_spec_names",
+                                                               "spec_names_app"))]:
+            del sys.modules[name]
+    assert not result.is_error, result.text_content
+    received = json.loads(result.text_content)
+    assert received == {other.get(name, name): value for name, value in given.items()}
+    protocol = (package / "spec_names.py").read_text(encoding="utf-8")
+    for name in ["model_dump", "model_dump_x", "json", "ctx", "self", "_private", "größe",
+                 *other.values()]:
+        assert f"        {name}: str,\n" in protocol, name
+    assert "        _self,\n        _ctx: rt.RunContext[Any],\n" in protocol

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from generate_support import analyse_case
+from generate_support import analyse_case, analyse_text
 from toolc.generate.stubs import handler_stubs, with_stubs
 from toolc.ir import ProjectIR
 
@@ -63,3 +63,20 @@ def test_names_imported_already_are_not_imported_again(workbench: ProjectIR) -> 
     text = with_stubs(existing, stubs_of(workbench, "workbench", "readLog"), "w.yaml")
     assert text.count("import TYPE_CHECKING") == 1 and text.count("RunContext\n") == 1
     assert "if TYPE_CHECKING:\n    from generated.workbench import Severity\n" in text
+
+
+def test_a_tool_with_a_ctx_parameter_gets_a_stub_that_takes_both() -> None:
+    """The spec's `ctx` is the handler's keyword `ctx` (issue 25, item 6): the stub's context
+    takes the Protocol's other name, positional only, and the stub is valid Python."""
+    project = analyse_text("toolc: 1\nmodule: n\ntools:\n  t:\n    description: T.\n"
+                           "    handler: n_app:t\n    params:\n"
+                           "      ctx: {type: string, description: The ctx.}\n"
+                           "      model_dump_x: {type: string, description: X.}\n")
+    text = with_stubs(None, stubs_of(project, "n", "t"), "n.yaml")
+    [function] = [f for f in ast.parse(text).body if isinstance(f, ast.FunctionDef)]
+    assert [a.arg for a in function.args.posonlyargs] == ["_ctx"]
+    assert [a.arg for a in function.args.kwonlyargs] == ["ctx", "model_dump_x"]
+    namespace: dict[str, object] = {}
+    exec(compile(text, "stubs.py", "exec"), namespace)  # noqa: S102
+    with pytest.raises(NotImplementedError, match="tool 't' of spec module 'n'"):
+        namespace["t"](None, ctx="c", model_dump_x="x")  # type: ignore[operator]

@@ -27,6 +27,8 @@ PUBLIC = [
     # one turn of a conversation, and what a call returns
     "RunContext", "ToolResult", "ContentBlock", "TextContent", "ImageContent",
     "AudioContent", "EmbeddedResource", "ResourceLink",
+    # whoever made the call, as a handler asks it (progress, logs, a form, sampling)
+    "CallClient", "ClientUnavailable", "Elicited", "Sampled", "InvalidAnswer",
     # errors
     "ToolError", "ToolsetError", "LazyRefError",
     # approvals and deferred calls

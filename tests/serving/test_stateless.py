@@ -164,6 +164,53 @@ async def _yes(context: Any, params: Any) -> types.ElicitResult:
     return types.ElicitResult(action="accept", content={"confirm": True})
 
 
+CHAT_SPEC = """\
+toolc: 1
+module: chat
+tools:
+  greet:
+    description: Greet the user by the name they give.
+    handler: chat_app:greet
+"""
+CHAT = """\
+async def greet(ctx):
+    await ctx.report_progress(1, 2, "asking")  # (no stream to carry it: not delivered)
+    await ctx.log("warning", "about to ask")
+    answer = await ctx.elicit("Your name?", {"type": "object", "properties": {
+        "name": {"type": "string"}}, "required": ["name"]})
+    return f"hello {answer.content['name']}"
+"""
+
+
+def test_a_handlers_question_asked_by_one_replica_is_answered_on_another(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "specs" / "chat.toolc.yaml").write_text(CHAT_SPEC)
+    (project / "chat_app.py").write_text(CHAT)
+    monkeypatch.setenv("TOOLC_STATE_KEY", KEY)
+    with (http_server(project, "--stateless", spec="specs/chat.toolc.yaml") as one,
+          http_server(project, "--stateless", spec="specs/chat.toolc.yaml") as two):
+        texts = anyio.run(_greet_across, one.url, two.url)
+    assert texts == ["hello Ada", (
+        "ctx.elicit is not available to this MCP client: this server answers each request "
+        "on its own (stateless HTTP), so it cannot ask in the middle of a call; a client of "
+        "the 2026-07-28 protocol can be asked")]
+
+
+async def _greet_across(one: str, two: str) -> list[str]:
+    async with (Client(one, elicitation_callback=_yes) as first,
+                Client(two, elicitation_callback=_yes) as second):
+        asked = await first.session.call_tool("greet", {}, allow_input_required=True)
+        assert isinstance(asked, types.InputRequiredResult)
+        [key] = asked.input_requests or {}
+        answer = {key: types.ElicitResult(action="accept", content={"name": "Ada"})}
+        greeted = await second.call_tool("greet", {}, input_responses=answer,
+                                         request_state=asked.request_state)
+    async with Client(one, mode="legacy", elicitation_callback=_yes) as legacy:
+        told = await legacy.call_tool("greet", {})
+    assert told.is_error
+    return [str(r.content[0].text) for r in (greeted, told)]
+
+
 # -- bearer tokens ------------------------------------------------------------------------
 
 METADATA = "/.well-known/oauth-protected-resource/mcp"

@@ -11,6 +11,10 @@
 - `approval_names(toolset)`: the published names whose calls always ask for approval,
   for frameworks that must know before the call (the OpenAI Agents SDK).
 - `pause_request(exc)`: the one request of a paused call.
+- `FrameworkClient(framework)`: a call's `RunContext.client` where a framework, not an
+  MCP client, made the call: progress and log messages as without a client, a question
+  to the user or a sampling request refused, naming the framework
+  (`toolc.runtime.client`); an adapter whose framework has an equivalent overrides it.
 - `calling(policy)`: how a call's unexpected exceptions read. What a tool answers goes to
   a model provider, as from a server, so by default they read "internal error in tool X
   (ref N)" (the traceback logged under that ref), as `toolc serve` says them; an
@@ -25,6 +29,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
+from toolc.runtime.client import CallClient
 from toolc.runtime.deferred import DeferredCallError, DeferredToolRequest
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.dialects import TARGETS, lower_tool
@@ -37,6 +42,13 @@ from toolc.runtime.toolsets.prefixed import PrefixedToolset
 from toolc.runtime.toolsets.renamed import RenamedToolset
 
 calling = reporting_failures
+
+
+class FrameworkClient(CallClient):
+    """Whoever made an adapter's call: a framework (named in what it cannot do)."""
+
+    def __init__(self, framework: str) -> None:
+        self.where = f"in {framework} (no MCP client made this call)"
 
 
 def failure_policy(expose_errors: bool) -> FailurePolicy:

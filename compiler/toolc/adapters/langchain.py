@@ -33,7 +33,14 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from toolc.adapters._common import calling, failure_policy, pause_request, published_schema, require
+from toolc.adapters._common import (
+    FrameworkClient,
+    calling,
+    failure_policy,
+    pause_request,
+    published_schema,
+    require,
+)
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -48,6 +55,7 @@ from toolc.runtime.toolsets.abstract import AbstractToolset
 
 require("langchain", "langchain_core")
 
+from langchain_core.callbacks.manager import adispatch_custom_event
 from langchain_core.tools import BaseTool, ToolException
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
@@ -60,6 +68,23 @@ RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
 async def _maybe_await(value: Any) -> Any:
     return await value if hasattr(value, "__await__") else value
 
+
+
+class LangChainClient(FrameworkClient):
+    """The caller of a LangChain tool: `ctx.report_progress` dispatches the custom event
+    `toolc_progress` (`{"progress", "total", "message"}`: `astream_events` streams it),
+    the rest as in any framework (`FrameworkClient`)."""
+
+    async def report_progress(self, progress: float, total: float | None = None,
+                              message: str | None = None) -> None:
+        try:
+            await adispatch_custom_event("toolc_progress", {
+                "progress": progress, "total": total, "message": message})
+        except RuntimeError:  # called outside a LangChain run: nobody asked
+            return
+
+
+_CLIENT = LangChainClient("a LangChain tool call")
 
 class ToolcTool(BaseTool):
     """One tool of a toolc toolset; built by `langchain_tools`.
@@ -94,7 +119,7 @@ class ToolcTool(BaseTool):
 
     async def _arun(self, toolc_call: tuple[dict[str, Any], str | None]) -> Any:
         args, call_id = toolc_call
-        ctx = RunContext(deps=self.deps, tool_call_id=call_id)
+        ctx = RunContext(deps=self.deps, tool_call_id=call_id, client=_CLIENT)
         with calling(self.failures or failure_policy(False)):
             result = await self._call(ctx, args)
         if result.is_error:

@@ -46,6 +46,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from toolc.adapters._common import (
+    FrameworkClient,
     approval_names,
     calling,
     failure_policy,
@@ -76,6 +77,10 @@ from agents.tool_context import ToolContext
 
 RunExternal = Callable[[str, dict[str, Any]], Any | Awaitable[Any]]
 """`run_external(name, args)`: run an external tool, returning what its result is."""
+
+
+# A call's RunContext.client: no elicitation or sampling in an SDK run
+_CLIENT = FrameworkClient("an OpenAI Agents SDK run")
 
 
 def strict_problems(schema: Mapping[str, Any]) -> list[str]:
@@ -150,7 +155,7 @@ def _function_tool(
             return "Invalid arguments:\n- (arguments): not an object"
         if canonical is not None:  # sent the view: its arguments as the canonical takes them
             args = canonical_arguments(canonical, args)
-        run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id)
+        run_ctx = RunContext(deps=ctx.context, tool_call_id=ctx.tool_call_id, client=_CLIENT)
         if approval:  # the SDK calls a needs_approval tool only once it is approved
             run_ctx = run_ctx.resume(approvals={ctx.tool_call_id: Approved()})
         with calling(failures):

@@ -51,9 +51,11 @@ Behaviour, as pydantic-ai users expect it:
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 from toolc.adapters._common import (
+    FrameworkClient,
     calling,
     failure_policy,
     pause_request,
@@ -61,6 +63,7 @@ from toolc.adapters._common import (
     require,
     target_view,
 )
+from toolc.runtime.client import Sampled
 from toolc.runtime.context import RunContext as ToolcContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved, ExternalCallRequired
 from toolc.runtime.dialects import canonical_arguments
@@ -70,8 +73,16 @@ from toolc.runtime.toolsets.abstract import AbstractToolset as ToolcToolset
 require("pydantic-ai", "pydantic_ai")
 
 from pydantic_ai import RunContext
+from pydantic_ai.direct import model_request
 from pydantic_ai.exceptions import ApprovalRequired, CallDeferred, ModelRetry, ToolFailed
-from pydantic_ai.messages import BinaryContent
+from pydantic_ai.messages import (
+    BinaryContent,
+    ModelRequest,
+    ModelResponse,
+    SystemPromptPart,
+    TextPart,
+    UserPromptPart,
+)
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 from pydantic_core import SchemaValidator, core_schema
@@ -220,7 +231,52 @@ def toolc_context(ctx: RunContext[Any]) -> ToolcContext[Any]:
     call_id = ctx.tool_call_id
     approvals = {call_id: Approved()} if ctx.tool_call_approved and call_id else {}
     return ToolcContext(deps=ctx.deps, step=ctx.run_step, tool_call_id=call_id,
-                        approvals=approvals)
+                        approvals=approvals, client=PydanticAIClient(ctx.model))
+
+
+class PydanticAIClient(FrameworkClient):
+    """The caller of a pydantic-ai tool: `ctx.sample` asks the agent's own model (text
+    messages), the rest as in any framework (`FrameworkClient`).
+
+    Attributes:
+        model: The run's model (`ctx.model` of pydantic-ai's context), which
+            `ctx.sample` asks.
+    """
+
+    def __init__(self, model: Any) -> None:
+        super().__init__("a pydantic-ai run")
+        self.model = model
+
+    async def sample(self, messages: list[dict[str, Any]], *, max_tokens: int,
+                     options: Mapping[str, Any]) -> Sampled:
+        settings: dict[str, Any] = {"max_tokens": max_tokens}
+        for ours, theirs in (("temperature", "temperature"), ("stopSequences", "stop_sequences")):
+            if ours in options:
+                settings[theirs] = options[ours]
+        asked = _model_messages(messages, options.get("systemPrompt"))
+        response = await model_request(self.model, asked, model_settings=settings)  # type: ignore[arg-type]
+        text = "".join(p.content for p in response.parts if isinstance(p, TextPart))
+        return Sampled("assistant", [{"type": "text", "text": text}],
+                       str(response.model_name or getattr(self.model, "model_name", "")),
+                       response.finish_reason)
+
+
+def _model_messages(messages: list[dict[str, Any]], system: str | None) -> list[Any]:
+    """MCP sampling messages of text as pydantic-ai's: user requests, assistant responses."""
+    out: list[Any] = []
+    for number, message in enumerate(messages):
+        blocks = message.get("content")
+        blocks = blocks if isinstance(blocks, list) else [blocks]
+        if not all(isinstance(b, dict) and b.get("type") == "text" for b in blocks):
+            raise ValueError(f"ctx.sample in a pydantic-ai run takes text only (message "
+                             f"{number} holds another kind of content)")
+        text = "".join(str(b.get("text", "")) for b in blocks)
+        if message.get("role") == "assistant":
+            out.append(ModelResponse(parts=[TextPart(text)]))
+        else:
+            parts: list[Any] = [SystemPromptPart(system)] if system and not out else []
+            out.append(ModelRequest(parts=[*parts, UserPromptPart(text)]))
+    return out
 
 
 def _metadata(definition: ToolcDefinition) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """Import generated modules (from a build in memory, or from the output folder).
 
-``certify`` and ``serve`` both need the generated code of a build as importable
-modules. A build that has not been written yet is staged as a throwaway package in a
-temporary folder; the configured ``python-path`` (where handlers live) goes on
-``sys.path`` beside it, and both are removed again afterwards.
+Certification needs the generated code of a build as importable modules (``toolc
+serve`` imports a spec's under their real names instead, see
+``toolc.serving.generated_modules``). A build not written yet is staged as a throwaway
+package in a temporary folder; the configured ``python-path`` (where handlers live) goes
+on ``sys.path`` beside it, and both are removed again afterwards.
 """
 
 from __future__ import annotations

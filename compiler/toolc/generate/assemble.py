@@ -24,7 +24,7 @@ from .imports import Uses, checking_imports, heads_of, stand_in_names, typing_na
 from .layout import Call, Lit, Node, Raw, Sub, Union, render
 from .literals import WIDTH, code_str, comment_text, docstring, py_literal, py_str
 from .models import AliasDef, Definition, ModelDef, ModelSet
-from .names import ModuleNames, Scope, snake
+from .names import ModuleNames, Scope, handler_names, snake
 from .toolsets import ToolsetWriter, declared_type, tool_args
 
 if TYPE_CHECKING:
@@ -66,6 +66,8 @@ class ModuleWriter:
         self.return_aliases: set[str] = set()             # _AnyReturn, _Structured used
         self.user_modules: dict[str, str] = {}            # user module -> alias
         self.user_scope = Scope()
+        # tool -> {field: the handler's keyword} where the two differ (``rt.Tool``)
+        self.arg_names: dict[str, dict[str, str]] = {}
 
     def _macro(self, name: str, context: Any) -> str:
         """One macro of macros.jinja, without the blank lines around it."""
@@ -111,9 +113,13 @@ class ModuleWriter:
     def _protocol(self, tool: ToolIR, stem: str, model: Definition,
                   result: str | None) -> str:
         assert isinstance(model, ModelDef)
+        called = handler_names([f.raw for f in model.fields])
+        if any(called.args[f.raw] != f.name for f in model.fields):
+            self.arg_names[tool.name] = {f.name: called.args[f.raw] for f in model.fields
+                                         if called.args[f.raw] != f.name}
         lines = []
         for f in model.fields:
-            prefix = f"{f.name}: "
+            prefix = f"{called.args[f.raw]}: "
             lines.append(prefix + render(f.plain, 8, WIDTH - 9 - len(prefix)))
         if result is None:
             answer: Node = Raw("_AnyReturn")
@@ -125,10 +131,13 @@ class ModuleWriter:
         return self._macro("protocol", {
             "name": stem + "Handler",
             "doc": docstring(tool.description, 4),
+            "self": called.self_name,
+            "ctx": called.ctx_name,
             "params": lines,
             # undeclared parameters arrive as keyword arguments too (the runtime passes
             # them on), under a name no declared parameter has
-            "extra": Scope({f.name for f in model.fields}).claim("extra")
+            "extra": Scope({called.self_name, called.ctx_name, *called.args.values()})
+            .claim("extra")
             if model.config.get("extra") == "allow" else "",
             "returns": render(returns, 4, WIDTH - 12),
         })
@@ -214,7 +223,7 @@ class ModuleWriter:
                 continue
             stem = self.names.tools[name]
             funcs[name] = f"_tool_{stem}"
-            args = tool_args(tool, stem + "Params")
+            args = tool_args(tool, stem + "Params", self.arg_names.get(name))
             blocks.append(self._macro("tool", {"func": funcs[name], "args": args}))
         return funcs, blocks
 

@@ -96,6 +96,7 @@ class Typed:
 
 @dataclass(slots=True)
 class FieldDef:
+    raw: str                          # the property, as the spec names it
     name: str
     annotation: Node                  # what the model converts to
     plain: Node                       # what the handler receives
@@ -208,7 +209,7 @@ class ModelSet:
                 default = NONE
                 handler_type = union(handler_type, NONE)
                 annotation = union(annotation, NONE)
-        return FieldDef(name, annotation, handler_type, field_call(kwargs, positional=default),
+        return FieldDef(raw, name, annotation, handler_type, field_call(kwargs, positional=default),
                         typed.notes)
 
     # -- schemas ------------------------------------------------------------------------

@@ -104,6 +104,39 @@ def field_name(raw: str, scope: Scope) -> str:
     return scope.claim(wanted)
 
 
+def is_parameter_name(name: str) -> bool:
+    """A name a handler can take as written: an identifier, not a keyword, in the form
+    Python reads it (NFKC), and not ``__x`` (a class body, the Protocol's, mangles it)."""
+    return (
+        name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__")
+        and (name.isascii() or unicodedata.normalize("NFKC", name) == name)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HandlerNames:
+    """How a handler is called: a keyword per property, and the Protocol's own names."""
+
+    args: dict[str, str]     # property -> keyword argument
+    self_name: str           # the Protocol's ``self``
+    ctx_name: str            # its run-context parameter
+
+
+def handler_names(properties: list[str]) -> HandlerNames:
+    """The handler's keyword for each property: the spec's name as written wherever
+    Python takes it (``model_dump_x``, ``json``, ``ctx``, ``_private``, ``größe``), else
+    one close to it that no written name takes (``class_``, ``my_field2``, ``field_3d``),
+    in the spec's order. The Protocol's positional ``self`` and ``ctx`` step aside."""
+    scope = Scope()
+    args = {raw: scope.claim(raw) for raw in properties if is_parameter_name(raw)}
+    for raw in properties:
+        if raw not in args:
+            args[raw] = scope.claim(snake(raw, lead="field"))
+    ordered = {raw: args[raw] for raw in properties}
+    own = [scope.claim(n if n not in scope.taken else f"_{n}") for n in ("self", "ctx")]
+    return HandlerNames(ordered, *own)
+
+
 @dataclass(slots=True)
 class Scope:
     """A set of taken identifiers; ``claim`` hands out the wanted one or a numbered one."""

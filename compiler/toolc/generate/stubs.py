@@ -40,6 +40,7 @@ class Stub:
     message: str
     params: list[tuple[str, ast.expr]] = field(default_factory=list)
     extra: str | None = None           # the name of ``**extra: Any``, when there is one
+    ctx: str = "ctx"                   # the context's name (``_ctx`` beside a ``ctx`` param)
     returns: ast.expr | None = None    # the result model; None: ``str``
     # name an annotation uses -> (module it is imported from, its name there)
     imports: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -72,6 +73,8 @@ def _stub(tool: ToolIR, call: ast.FunctionDef, names: dict[str, tuple[str, str]]
     stub = Stub(tool.name, tool.handler.attr, docstring(tool.description, 4),
                 f"tool {tool.name!r} of spec module {tool.module!r}: its handler "
                 f"{tool.handler} is a stub of `toolc stubs`, still to be written")
+    if len(call.args.posonlyargs) == 2:  # the Protocol's (self, ctx, /)
+        stub.ctx = call.args.posonlyargs[1].arg
     for arg in call.args.kwonlyargs:
         assert arg.annotation is not None
         stub.params.append((arg.arg, arg.annotation))
@@ -149,9 +152,9 @@ def render_stub(stub: Stub, renamed: dict[str, str], quote: bool) -> str:
 
     context = annotation(None, f"{renamed.get('RunContext', 'RunContext')}"
                                f"[{renamed.get('Any', 'Any')}]")
-    head = [f"    ctx: {context},"]
-    if stub.extra is not None:  # positional only: a keyword `ctx` belongs in **extra
-        head.append("    /,")
+    head = [f"    {stub.ctx}: {context},"]
+    if stub.extra is not None or stub.ctx != "ctx":  # positional only: a keyword `ctx`
+        head.append("    /,")                          # is a parameter, or in **extra
     if stub.params:
         head.append("    *,")
     head += [f"    {name}: {annotation(node, '', stub.written.get(name))},"
@@ -162,7 +165,7 @@ def render_stub(stub: Stub, renamed: dict[str, str], quote: bool) -> str:
     raising = "    raise NotImplementedError"
     message = py_str_block(stub.message, 4, WIDTH - len(raising) - 2)
     call = message if message.startswith("(") else f"({message})"  # its own parentheses
-    signature = f"def {stub.func}(ctx: {context}) -> {returns}:"
+    signature = f"def {stub.func}({stub.ctx}: {context}) -> {returns}:"
     if len(head) > 1 or len(signature) > WIDTH:
         signature = f"def {stub.func}(\n" + "\n".join(head) + f"\n) -> {returns}:"
     return f"{signature}\n    {stub.doc}\n{raising}{call}\n"

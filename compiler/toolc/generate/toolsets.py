@@ -66,14 +66,18 @@ def _positional(value: Any, indent: int = ARG_INDENT) -> str:
     return render(Lit(value), indent, WIDTH - indent - 1)
 
 
-def tool_args(tool: ToolIR, params_model: str) -> list[str]:
+def tool_args(tool: ToolIR, params_model: str,
+              arg_names: dict[str, str] | None = None) -> list[str]:
     """The arguments of ``rt.Tool(...)`` for one tool, each already written out. (The
-    returns model only types the handler: results are validated by the output schema.)"""
+    returns model only types the handler: results are validated by the output schema.)
+    ``arg_names``: the handler's keyword for each model field named otherwise."""
     assert tool.handler is not None
     args = [_positional(tool.name), _positional(tool.description),
             f"params_model=lambda: _lazy.model({py_str(params_model)})",
             f"handler={lazy_ref(tool.handler)}",
             _kwarg("input_schema", json_text(tool.input_schema))]
+    if arg_names:
+        args.append(_kwarg("arg_names", arg_names))
     if tool.output_schema is not None:
         args.append(_kwarg("output_schema", json_text(tool.output_schema)))
     args += _descriptive(tool)

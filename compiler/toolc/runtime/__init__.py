@@ -9,7 +9,8 @@ MCP kinds), re-exported from the parts:
 - `server/`: the MCP server side (`to_mcp_server`);
 - `_generated/`: what only generated modules use (`ClassRecorder`, `LazyModule`),
   imported as `rtg`, not re-exported here;
-- beside this file, what every part shares: `context.py`, `definition.py`
+- beside this file, what every part shares: `context.py` (and what a handler asks of
+  its caller: `client.py`, `elicitation.py`), `definition.py`
   (`ToolDefinition`), `deferred.py` and `pausing.py` (calls that pause), `results.py`,
   `failures.py`, `validation.py` (the schema `Validator`), `tool.py`, `metakeys.py`,
   `json_pointers.py`.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from toolc.runtime.client import CallClient, ClientUnavailable, Elicited, Sampled
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import (
     ApprovalRequiredError,
@@ -34,6 +36,7 @@ from toolc.runtime.deferred import (
     ExternalCallRequired,
 )
 from toolc.runtime.definition import ToolDefinition
+from toolc.runtime.elicitation import InvalidAnswer
 from toolc.runtime.failures import ToolError
 from toolc.runtime.pausing import PausedResult
 from toolc.runtime.results import (
@@ -93,13 +96,16 @@ __all__ = [
     "ApprovalStates",
     "Approved",
     "AudioContent",
+    "CallClient",
     "CallNext",
+    "ClientUnavailable",
     "CombinedToolset",
     "ContentBlock",
     "DeferredCallError",
     "DeferredToolRequest",
     "DelegatingToolset",
     "Denied",
+    "Elicited",
     "EmbeddedResource",
     "ExternalCallRequired",
     "ExternalTool",
@@ -108,6 +114,7 @@ __all__ = [
     "FunctionToolset",
     "HttpServer",
     "ImageContent",
+    "InvalidAnswer",
     "LazyRef",
     "LazyRefError",
     "MCPManager",
@@ -120,6 +127,7 @@ __all__ = [
     "RenamedToolset",
     "ResourceLink",
     "RunContext",
+    "Sampled",
     "StdioServer",
     "TextContent",
     "Tool",

@@ -197,7 +197,9 @@ class Tool:
     """A tool run by a Python handler: `handler(ctx, **params)`.
 
     `params_model` converts validated arguments into the handler's parameter types;
-    without one the handler receives the arguments as they came. `formats=True` asserts
+    without one the handler receives the arguments as they came. `arg_names` maps a
+    model field to the handler's keyword where the two differ (a field cannot be named
+    `model_dump_x` or `json`; the handler's parameter is). `formats=True` asserts
     `format` keywords (by default they only annotate, as JSON Schema 2020-12 says).
     Generated modules make one per tool of the spec; the handler and the model are
     resolved at the first call.
@@ -227,6 +229,7 @@ class Tool:
     """
 
     __slots__ = (
+        "_arg_names",
         "_definition",
         "_handler",
         "_handler_is_async",
@@ -259,8 +262,10 @@ class Tool:
         meta: Mapping[str, Any] | None = None,
         requires_approval: bool = False,
         formats: bool = False,
+        arg_names: Mapping[str, str] | None = None,
     ) -> None:
         self.name = name
+        self._arg_names = dict(arg_names) if arg_names else None
         self.description = description
         self.title = title
         self.annotations = annotations
@@ -367,6 +372,8 @@ class Tool:
                     # which JSON Schema counts as an integer too: once more, those made ints.
                     params = model.model_validate(whole_floats_to_int(args))
                 kwargs = params.__dict__
+                if self._arg_names is not None:
+                    kwargs = {self._arg_names.get(k, k): v for k, v in kwargs.items()}
                 if params.__pydantic_extra__:
                     kwargs = {**kwargs, **params.__pydantic_extra__}
         except Exception as exc:  # noqa: BLE001  # the model refused what the schema took

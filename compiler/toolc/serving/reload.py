@@ -3,8 +3,8 @@
 Beside the server runs a watch (watchfiles) on what the target was made of: for a spec
 target, the project's spec folders (a spec may ``$ref`` another, or a schema file beside
 it); for a module target, the generated module's file. On a change the target is opened
-again exactly as at the start (the spec compiled in memory and staged as a fresh
-package; a module imported afresh), its toolset entered, and swapped in behind the
+again exactly as at the start (the spec compiled, its fresh build imported under the
+modules' real names; a module imported afresh), its toolset entered, and swapped in behind the
 running server, which tells its clients: ``notifications/tools/list_changed`` on each
 connection, and an event on ``subscriptions/listen`` streams
 (:func:`toolc.runtime.server.toolset_server.replace_toolset`). A spec with errors
@@ -13,7 +13,9 @@ last good toolset; the line says which: when it was loaded (at the start, or by 
 reload) and the tools it lists.
 
 Handler modules are imported once: a change to a handler needs a restart (a module
-re-imported under a live server would leave its old objects in the other sets).
+re-imported under a live server would leave its old objects in the other sets). So does a
+handler that imported a generated class (``from generated.clinic import Slot``) to see
+the class a reload made anew.
 """
 
 from __future__ import annotations

@@ -108,9 +108,10 @@ async def _run_http(server: Any, http: HttpOptions, beside: Callable[[], Any] | 
 
 
 def _sigterm_unwinds() -> None:
-    """SIGTERM during start-up unwinds as Ctrl-C does, so the package staged for a spec
-    is removed from the temporary folder (by default the process just ended, and left it
-    there); once serving, anyio's receiver takes SIGTERM (``until_signal``)."""
+    """SIGTERM during start-up unwinds as Ctrl-C does, so what was opened is closed (the
+    toolset's MCP connections, the served modules' import hooks) and the exit is clean (by
+    default the process just ended); once serving, anyio's receiver takes SIGTERM
+    (``until_signal``)."""
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 

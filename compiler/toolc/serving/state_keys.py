@@ -1,9 +1,9 @@
 """What lets replicas answer each other's requests: the state key they share.
 
 Under ``--stateless`` any replica behind a balancer may get any request, so what spans
-requests is carried by the client and signed with a key every replica has: today the
-state of an approval question (asked by one replica, answered on another; see
-:mod:`toolc.runtime.server.approval_state`). The keys come from ``--state-key-file FILE``
+requests is carried by the client and signed with a key every replica has: the state of
+an approval question or of a handler's own (asked by one replica, answered on another;
+see :mod:`toolc.runtime.server.approval_state`). The keys come from ``--state-key-file FILE``
 (one per line, ``#`` comment lines skipped; a Kubernetes Secret mounted as a file works),
 else from ``$TOOLC_STATE_KEY`` (separated by spaces); the first signs and every one
 verifies, so a key is rotated without a flag day; each is at least 32 bytes. Without

@@ -1,10 +1,12 @@
 """What ``toolc serve`` serves: the target found, compiled or imported, its toolset picked.
 
 The target is a spec file (``specs/workbench.toolc.yaml``: the project, the nearest
-pyproject.toml with ``[tool.toolc]`` above it, is compiled in memory, so what is served
-is exactly what the spec says now) or a module: a generated module's bare name
-(``workbench``, from the output folder) or a dotted name (``generated.workbench``). Handlers are imported at this point, from the configured
-``python-path``. Running it is :mod:`toolc.serving.run`.
+pyproject.toml with ``[tool.toolc]`` above it, is compiled, so what is served is exactly
+what the spec says now, as the module ``import generated.workbench`` gives: see
+:mod:`toolc.serving.generated_modules`) or a module: a generated module's bare name
+(``workbench``, from the output folder) or a dotted name (``generated.workbench``),
+imported as it is. Handlers are imported from the configured ``python-path``, at their
+first call. Running it is :mod:`toolc.serving.run`.
 """
 
 from __future__ import annotations
@@ -19,16 +21,16 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from .. import __version__ as TOOLC_VERSION
-from ..certify.staged_import import on_sys_path, staged_package
+from ..certify.staged_import import on_sys_path
 from ..config import PYPROJECT_BYTES, Config
 from ..frontend import compile_specs
 from ..ir import ModuleIR, ProjectIR
-from ..pipeline import render_outputs
 from ..report.diagnostic_formats import render
 from ..runtime import AbstractToolset
 from ..runtime.tool import LazyRef, LazyRefError
 from ..specs import SPEC_SUFFIX, discover
 from ..untrusted import FileRefused, read_untrusted
+from .generated_modules import generated_modules, output_package
 
 
 class ServeError(Exception):
@@ -119,26 +121,34 @@ def open_target(config: Config, target: str, toolset_name: str | None, err: Text
             yield _pick(_import(name, config), toolset_name,
                         lambda: project.modules[short], config)
         return
+    with _open_spec(config, path, toolset_name, err, pinned=pinned) as chosen:
+        yield chosen
+
+
+@contextlib.contextmanager
+def _open_spec(config: Config, path: Path, toolset_name: str | None, err: TextIO, *,
+               pinned: bool) -> Iterator[Target]:
+    """The spec's module as ``import generated.<module>`` gives it, fresh from the spec."""
     project = _compile(config, path if _outside(config, path) else None, err)
     shown = config.relative(path)
     found = next((m for m in project.modules.values() if m.path == shown), None)
     if found is None:
         raise ServeError(f"{shown} is not among the project's specs" + _available(config))
-    with staged_package(render_outputs(project), config.python_path) as package:
+    # lazy: the generator, only for a spec target
+    from ..generate import generate_project
+
+    with contextlib.ExitStack() as opened:
+        opened.enter_context(on_sys_path(config.root, *config.python_path))
+        try:
+            package = opened.enter_context(generated_modules(config,
+                                                             generate_project(project)))
+        except ImportError as exc:  # a package of the user's shadowing `generated`, say
+            raise ServeError(f"cannot import the modules generated from {shown}: {exc}"
+                             + _available(config)) from None
         if pinned:
             _stand_in(package, project)
-        yield _pick(_import(f"{package}.{found.name}", config), toolset_name, lambda: found,
-                        config)
-
-
-def output_package(config: Config) -> str | None:
-    """The dotted name the output folder is imported as from the project root
-    (``generated``); None when it is not a package path below the root."""
-    try:
-        parts = config.output.resolve().relative_to(config.root.resolve()).parts
-    except ValueError:
-        return None
-    return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
+        name = f"{package}.{found.name}" if package else found.name
+        yield _pick(_import(name, config), toolset_name, lambda: found, config)
 
 
 def module_target(config: Config, target: str) -> str:

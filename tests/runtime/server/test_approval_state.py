@@ -1,5 +1,5 @@
-"""The states of approval questions: signed under a key ring, bound to one call and one
-principal, expiring, redeemed once; the memory of used nonces bounded."""
+"""The states of questions (approvals, a handler's own): signed under a key ring, bound to
+one call and one principal, expiring, redeemed once; the memory of used nonces bounded."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from typing import Any
 
 import pytest
 from toolc.runtime.server.approval_state import (
+    APPROVAL,
+    MAX_STATE_CHARS,
+    QUESTIONS,
     ApprovalStates,
     MemoryNonces,
     NoncesFull,
@@ -51,7 +54,7 @@ async def test_keys_rotate_the_first_signing_every_one_verifying() -> None:
 
 
 @pytest.mark.parametrize("state", ["", "v1.", "v2.e30.AAAA", "v1.e30", "v1.e30.!!", "v1.ü.AA",
-                                   "v1." + "A" * 5000 + ".AA"])
+                                   "v1." + "A" * MAX_STATE_CHARS + ".AA"])
 async def test_what_toolc_did_not_make_is_malformed(state: str) -> None:
     assert await reason(ApprovalStates(), state) == "malformed"
 
@@ -85,3 +88,19 @@ async def test_a_store_that_cannot_tell_refuses_the_call() -> None:
         await states.redeem(states.issue("dropAll", ARGS, None), "dropAll", ARGS, None)
     assert (refused.value.reason, refused.value.detail) == (
         "unrecorded", "ConnectionError: the store is down")
+
+
+async def test_a_state_carries_what_it_was_given_and_counts_for_its_own_kind_only() -> None:
+    states = ApprovalStates()
+    carried = {"asked": {"toolc/ask/0": "d1"}, "approved": True}
+    state = states.issue("dropAll", ARGS, None, kind=QUESTIONS, carried=carried)
+    assert (states.kind_of(state), states.kind_of(states.issue("dropAll", ARGS, None))) == (
+        QUESTIONS, APPROVAL)
+    assert await reason(states, state) == "other call"  # not an approval
+    assert await states.redeem(state, "dropAll", ARGS, None, kind=QUESTIONS) == carried
+    assert await states.redeem(states.issue("dropAll", ARGS, None), "dropAll", ARGS, None) == {}
+
+
+@pytest.mark.parametrize("state", ["", "v1.e30", "v1.!!.AA", "v1.W10.AA", "x" * 10])
+def test_the_kind_of_what_toolc_did_not_make_is_none(state: str) -> None:
+    assert ApprovalStates.kind_of(state) is None

@@ -1,4 +1,5 @@
-"""The one handler of tests/fixtures/valid/names: it fits any parameters."""
+"""The one handler of tests/fixtures/valid/names: it fits any parameters (its context is
+positional-only, as a tool with a parameter named ``ctx`` needs)."""
 
 from __future__ import annotations
 
@@ -7,5 +8,5 @@ from typing import Any
 from toolc import runtime as rt
 
 
-def anything(ctx: rt.RunContext[Any], **params: Any) -> str:
+def anything(ctx: rt.RunContext[Any], /, **params: Any) -> str:
     return ", ".join(sorted(params))

@@ -26,7 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved
 from toolc.runtime.results import ToolResult
-from toolc.runtime.server.approval_state import ApprovalStates, StateRefused
+from toolc.runtime.server.approval_state import APPROVAL, ApprovalStates, StateRefused
 
 APPROVAL_KEY = "toolc/approval"
 CONFIRM_SCHEMA: dict[str, Any] = {
@@ -37,14 +37,14 @@ CONFIRM_SCHEMA: dict[str, Any] = {
     "required": ["confirm"],
 }
 
-# Why a state was refused, completing "The approval sent with this call to X ...".
+# Why a state was refused, completing "The approval (answers) sent with this call to X ...".
 _REFUSED = {
     "malformed": "is not one this server gave",
     "other key": "was signed with another key (replicas behind a balancer need the same "
                  "state key: --state-key-file or TOOLC_STATE_KEY)",
     "other call": "was given for another call (another tool, other arguments or another user)",
     "expired": "has expired (an answer holds for {ttl:g} s after the question)",
-    "used": "was used already: an answer approves one call, once",
+    "used": "was used already: an answer {serves} one call, once",
     "unrecorded": "could not be recorded as used ({detail})",
 }
 
@@ -91,11 +91,7 @@ class Approvals:
         refused = _refusal(name, answer)
         if refused is not None:
             return refused
-        approved = run_ctx.resume(approvals={r.call_id: Approved() for r in paused.requests})
-        try:
-            return await call(approved, name, args)
-        except ApprovalRequiredError:
-            return ToolResult.error(f"{name} asked for approval twice; it was not run.")
+        return await run_approved(run_ctx, params, paused, call)
 
     async def _answer_in(
         self, params: types.CallToolRequestParams
@@ -108,12 +104,9 @@ class Approvals:
         if not isinstance(answer, types.ElicitResult) or state is None:
             return self._ask(name, args)
         try:
-            await self.states.redeem(state, name, args, _principal())
+            await self.states.redeem(state, name, args, principal(), kind=APPROVAL)
         except StateRefused as refused:
-            why = _REFUSED[refused.reason].format(ttl=self.states.ttl, detail=refused.detail)
-            return ToolResult.error(
-                f"The approval sent with this call to {name!r} {why}; the call was not run. "
-                f"Call the tool again to be asked anew.")
+            return refusal(self.states, refused, name)
         return answer
 
     def _ask(self, name: str, args: dict[str, Any]) -> types.InputRequiredResult:
@@ -123,9 +116,28 @@ class Approvals:
                 message=_question(name, args), requested_schema=CONFIRM_SCHEMA
             )
         )
-        state = self.states.issue(name, args, _principal())
+        state = self.states.issue(name, args, principal(), kind=APPROVAL)
         return types.InputRequiredResult(input_requests={APPROVAL_KEY: question},
                                          request_state=state)
+
+
+async def run_approved(run_ctx: RunContext[Any], params: types.CallToolRequestParams,
+                       paused: ApprovalRequiredError, call: Call) -> ToolResult:
+    """The call run with the approvals it paused for (the user said yes: in this request,
+    or, from 2026-07-28, in an earlier round of the same call's questions)."""
+    approved = run_ctx.resume(approvals={r.call_id: Approved() for r in paused.requests})
+    try:
+        return await call(approved, params.name, params.arguments or {})
+    except ApprovalRequiredError:
+        return ToolResult.error(f"{params.name} asked for approval twice; it was not run.")
+
+
+def refusal(states: ApprovalStates, refused: StateRefused, name: str, *,
+            what: str = "The approval", serves: str = "approves") -> ToolResult:
+    """The error result of a refused state: why, and that the call did not run."""
+    why = _REFUSED[refused.reason].format(ttl=states.ttl, detail=refused.detail, serves=serves)
+    return ToolResult.error(f"{what} sent with this call to {name!r} {why}; the call was not "
+                            f"run. Call the tool again to be asked anew.")
 
 
 def _refusal(name: str, answer: types.ElicitResult) -> ToolResult | None:
@@ -138,7 +150,7 @@ def _refusal(name: str, answer: types.ElicitResult) -> ToolResult | None:
     return ToolResult.error(f"The user {done} the call to {name!r}; it was not run.")
 
 
-def _principal() -> str | None:
+def principal() -> str | None:
     """Who the bearer token says is calling (its client, issuer and subject); None when
     the server checks no tokens."""
     token = get_access_token()

@@ -1,8 +1,11 @@
-"""The `requestState` of an approval question (2026-07-28): signed, expiring, used once.
+"""The `requestState` of a question (2026-07-28): signed, expiring, used once.
 
 The server asks by answering a call with the question and a state; the client calls
-again with the user's answer and the state, byte for byte. Everything in the state comes
-back from the client, so it is signed, and it says which call it was asked about:
+again with the answer and the state, byte for byte. A question is toolc's approval
+(kind `approval`) or a handler's own (`questions`: a form or a sampling request, through
+`RunContext`; its state carries the answers of earlier rounds and whether the call was
+approved, see `served_client.py`). Everything in the state comes back from the client,
+so it is signed, and it says which call it was asked about:
 
     v1.<claims>.<mac>     claims: base64url JSON; mac: HMAC-SHA256 of "v1.<claims>"
 
@@ -34,8 +37,11 @@ from typing import Any, Protocol
 
 MIN_KEY_BYTES = 32
 DEFAULT_TTL_S = 600.0
-MAX_STATE_CHARS = 4096  # a state toolc made is about 300; anything longer is not one
+# An approval's state is about 300 characters; a handler's questions carry their answers
+# (a sampled message), so theirs grows with them. Longer is not one toolc made.
+MAX_STATE_CHARS = 256 * 1024
 _PREFIX = "v1."
+APPROVAL, QUESTIONS = "approval", "questions"  # the kinds of state
 
 
 class NoncesFull(Exception):
@@ -97,7 +103,8 @@ REASONS = ("malformed", "other key", "other call", "expired", "used", "unrecorde
 
 
 class ApprovalStates:
-    """Makes and redeems the states of approval questions under one key ring.
+    """Makes and redeems the states of questions (approvals, a handler's own) under one
+    key ring.
 
     Args:
         keys: The key ring, each key at least 32 bytes: the first signs, every one
@@ -139,26 +146,32 @@ class ApprovalStates:
         self._ring = ring
         self._clock = clock
 
-    def issue(self, tool: str, args: dict[str, Any], principal: str | None) -> str:
-        """The state of a question about this call, valid for `ttl` seconds."""
+    def issue(self, tool: str, args: dict[str, Any], principal: str | None, *,
+              kind: str = APPROVAL, carried: dict[str, Any] | None = None) -> str:
+        """The state of a question about this call, valid for `ttl` seconds; `carried`
+        (JSON) comes back from `redeem`."""
         claims: dict[str, Any] = {
-            "k": "approval", "aud": self.audience, "t": tool, "a": _digest(args),
+            "k": kind, "aud": self.audience, "t": tool, "a": _digest(args),
             "exp": round(self._clock() + self.ttl, 3), "n": _b64(secrets.token_bytes(16))}
         if principal is not None:
             claims["p"] = _digest(principal)
+        if carried:
+            claims["c"] = carried
         body = _PREFIX + _b64(json.dumps(claims, separators=(",", ":")).encode())
         return f"{body}.{_b64(_mac(self._ring[0], body))}"
 
     async def redeem(self, state: str, tool: str, args: dict[str, Any],
-                     principal: str | None) -> None:
-        """Accept `state` for this call once; raises `StateRefused` saying why not."""
+                     principal: str | None, *, kind: str = APPROVAL) -> dict[str, Any]:
+        """Accept `state` for this call once: what it carried; raises `StateRefused`
+        saying why not."""
         claims = self._verified(state)
-        expected = {"k": "approval", "aud": self.audience, "t": tool, "a": _digest(args),
+        expected = {"k": kind, "aud": self.audience, "t": tool, "a": _digest(args),
                     "p": None if principal is None else _digest(principal)}
         if any(claims.get(key) != value for key, value in expected.items()):
             raise StateRefused("other call")
-        expires, nonce = claims.get("exp"), claims.get("n")
-        if not isinstance(expires, int | float) or not isinstance(nonce, str):
+        expires, nonce, carried = claims.get("exp"), claims.get("n"), claims.get("c", {})
+        if not isinstance(expires, int | float) or not isinstance(nonce, str) \
+                or not isinstance(carried, dict):
             raise StateRefused("malformed")
         if not self._clock() < expires:
             raise StateRefused("expired")
@@ -168,6 +181,21 @@ class ApprovalStates:
             raise StateRefused("unrecorded", f"{type(exc).__name__}: {exc}") from exc
         if not fresh:
             raise StateRefused("used")
+        return carried
+
+    @staticmethod
+    def kind_of(state: str) -> str | None:
+        """The kind `state` says it is, unverified (to route it: `redeem` verifies);
+        None when it is not one toolc made."""
+        body, dot, _ = state.rpartition(".")
+        if len(state) > MAX_STATE_CHARS or not dot or not body.startswith(_PREFIX):
+            return None
+        try:
+            claims = json.loads(_unb64(body[len(_PREFIX):]))
+        except ValueError:
+            return None
+        kind = claims.get("k") if isinstance(claims, dict) else None
+        return kind if isinstance(kind, str) else None
 
     def _verified(self, state: str) -> dict[str, Any]:
         body, dot, mac = state.rpartition(".")

@@ -17,6 +17,8 @@
   (its traceback logged under that ref) unless `expose_errors=True`.
 - Approval-required calls ask the user through MCP elicitation (`approval.py`); external
   tools cannot run here: an error result says so.
+- A handler's `RunContext.client` is the call's MCP client (`served_client.py`): progress,
+  log messages (`logging/setLevel` served for them), elicitation, sampling, cancellation.
 - After each call the server lists the tools again; when a filtered or prepared set
   changed the list, clients hear `notifications/tools/list_changed`: declared as the
   `tools.listChanged` capability and sent on the connection before 2026-07-28, and
@@ -60,9 +62,16 @@ from toolc.runtime.deferred import (
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
 from toolc.runtime.results import ToolResult, UnknownToolResult
-from toolc.runtime.server.approval import Approvals
+from toolc.runtime.server.approval import Approvals, run_approved
 from toolc.runtime.server.approval_state import ApprovalStates
 from toolc.runtime.server.paging import DEFAULT_PAGE_SIZE, page
+from toolc.runtime.server.served_client import (
+    Asked,
+    InputRequired,
+    LogLevels,
+    Questions,
+    ServedClient,
+)
 from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
 
 logger = logging.getLogger("toolc.runtime")
@@ -129,17 +138,18 @@ def to_mcp_server(
     (ref N)", its traceback logged under that ref; `expose_errors=True` sends its type
     and message instead (see `toolc.runtime.failures`).
 
-    `approval_states` signs and redeems the states of 2026-07-28 approval questions
-    (`toolc.runtime.server.approval_state`): by default under a key of this process;
+    `approval_states` signs and redeems the states of 2026-07-28 questions, toolc's
+    approvals and the handlers' own (`toolc.runtime.server.approval_state`): by default
+    under a key of this process;
     replicas that answer each other's requests are given one `ApprovalStates(keys=...)`
     with the key they share.
     """
     if page_size < 1:
         raise ValueError(f"page_size must be at least 1, not {page_size}")
-    bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors))
+    bridge = _Bridge(toolset, deps, instructions, FailurePolicy(expose=expose_errors),
+                     approval_states or ApprovalStates(audience=name))
     bridge.deps_factory = deps_factory
     bridge.page_size = page_size
-    bridge.approvals = Approvals(approval_states or ApprovalStates(audience=name))
     server = _ToolsetServer(
         name,
         version=version,
@@ -150,6 +160,10 @@ def to_mcp_server(
         on_subscriptions_listen=ListenHandler(bridge.bus),
     )
     server.middleware.append(bridge.keep_definitions)
+    # (added, not passed to the constructor: that warns that logging is deprecated from
+    # 2026-07-28, where the SDK does not route the method anyway)
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams,
+                               bridge.levels.on_set_level)
     server.bridge = bridge
     return server
 
@@ -178,7 +192,7 @@ class _Bridge:
     """The handlers of one server: toolset calls, approvals, list-changed tracking."""
 
     def __init__(self, toolset: AbstractToolset[Any], deps: Any, instructions: str | None,
-                 failures: FailurePolicy) -> None:
+                 failures: FailurePolicy, states: ApprovalStates) -> None:
         self.toolset = toolset
         self.failures = failures
         self.deps = deps
@@ -188,7 +202,9 @@ class _Bridge:
         self.listed: list[dict[str, Any]] | None = None  # the last published listing
         self.fixed: bool | None = None  # True: no call can change the listing
         self._last: tuple[list[ToolDefinition], list[dict[str, Any]]] = ([], [])
-        self.approvals = Approvals()
+        self.approvals = Approvals(states)
+        self.levels = LogLevels()          # what each connection asked to hear
+        self.questions = Questions(states)  # a handler's questions, from 2026-07-28
         self.deps_factory: Callable[[], Any] | None = None
         self.page_size = DEFAULT_PAGE_SIZE
         # Each session's deps, forgotten with the session.
@@ -292,17 +308,28 @@ class _Bridge:
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> dict[str, Any] | types.InputRequiredResult:
         self.step += 1
+        asked = Asked() if params.request_state is None else await self.questions.resume(
+            params)  # (2026-07-28: the answers of earlier rounds)
+        if isinstance(asked, ToolResult):
+            return {**asked.to_wire(), "resultType": "complete"}
         name, args = params.name, params.arguments or {}
         deps = self.deps if self.deps_factory is None else self.deps_of(_session_of(ctx))
         run_ctx = RunContext(deps=deps, step=self.step,
-                             tool_call_id=None if ctx.request_id is None else str(ctx.request_id))
+                             tool_call_id=None if ctx.request_id is None else str(ctx.request_id),
+                             client=ServedClient(ctx, self.levels, asked))
         # (the failure policy set by hand, not by a context manager: this runs at every
         # served call, and the calls it makes cost as much as the rest of toolc's share)
         token = POLICY.set(self.failures)
         try:
-            result = await self._call(run_ctx, name, args)
-        except ApprovalRequiredError as paused:  # (the policy still applies to approving)
-            outcome = await self.approvals.approve(ctx, params, run_ctx, paused, self._call)
+            try:
+                result = await self._call(run_ctx, name, args)
+            except ApprovalRequiredError as paused:  # (the policy still applies to approving)
+                outcome = await self._approve(ctx, params, run_ctx, paused, asked)
+                if isinstance(outcome, types.InputRequiredResult):
+                    return outcome
+                result = outcome
+        except InputRequired as pending:  # 2026-07-28: the handler asked the client
+            outcome = self.questions.ask(params, pending, asked)
             if isinstance(outcome, types.InputRequiredResult):
                 return outcome
             result = outcome
@@ -313,6 +340,20 @@ class _Bridge:
         if self.listed is not None and self.fixed is not True:  # (no await when fixed)
             await self._notify_if_changed(ctx)
         return {**result.to_wire(), "resultType": "complete"}
+
+    async def _approve(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams,
+                       run_ctx: RunContext[Any], paused: ApprovalRequiredError, asked: Asked
+                       ) -> ToolResult | types.InputRequiredResult:
+        """Ask the user (`approval.py`), unless they approved this call in an earlier
+        round of its questions; a question the approved handler asks next carries that."""
+        if asked.approved:
+            return await run_approved(run_ctx, params, paused, self._call)
+
+        async def call(approved: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
+            asked.approved = True
+            return await self._call(approved, name, args)
+
+        return await self.approvals.approve(ctx, params, run_ctx, paused, call)
 
     async def _call(self, run_ctx: RunContext[Any], name: str, args: dict[str, Any]) -> ToolResult:
         """The toolset's result; every failure but a pending approval as an error result."""
