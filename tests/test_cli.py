@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC
 from toolc.cli import main
 from toolc.model import spec_json_schema
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC
 from toolc.commands.build import run_build
 from toolc.commands.diff import run_diff
 from toolc.commands.validate import validate

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC
 from toolc.output.lock import build_lock
 
 SPEC = NOTES_SPEC

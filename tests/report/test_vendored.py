@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC
 from toolc.cli import main
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import

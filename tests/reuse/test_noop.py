@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import toolc
-from notes_spec import WRAPPED_NOTES_SPEC, edit, wrapped_notes_project
+from project_support import WRAPPED_NOTES_SPEC, edit, wrapped_notes_project
 from toolc.config import Config, load_config
 from toolc.frontend import compile_specs
 from toolc.pipeline import build
