@@ -76,22 +76,26 @@ def pyproject(specs: str = "specs", *, output: str | None = None,
 
 
 def make_project(root: Path, specs: Mapping[str, str] | None = None, *,
-                 files: Mapping[str, str] | None = None, specs_dir: str = "specs",
+                 files: Mapping[str, str | bytes] | None = None, specs_dir: str = "specs",
                  output: str | None = None, python_path: Sequence[str] = (),
                  extra: str = "") -> Path:
     """A project in ``root`` (made if missing): ``pyproject.toml`` (see ``pyproject``),
     each of ``specs`` (module name to text) as ``SPECS_DIR/NAME.toolc.yaml``, and each of
-    ``files`` (a path relative to ``root`` to its text: handler modules, wrappers) with
-    the folders it needs. Returns ``root``."""
+    ``files`` (a path relative to ``root`` to its text, or its bytes as they are: handler
+    modules, wrappers, a server's tool list) with the folders it needs. Returns ``root``."""
     folder = root / specs_dir
     folder.mkdir(parents=True, exist_ok=True)
     (root / "pyproject.toml").write_text(
-        pyproject(specs_dir, output=output, python_path=python_path, extra=extra))
+        pyproject(specs_dir, output=output, python_path=python_path, extra=extra),
+        encoding="utf-8")
     for name, text in (specs or {}).items():
-        (folder / f"{name}.toolc.yaml").write_text(text)
-    for path, text in (files or {}).items():
+        (folder / f"{name}.toolc.yaml").write_text(text, encoding="utf-8")
+    for path, content in (files or {}).items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+        if isinstance(content, bytes):
+            (root / path).write_bytes(content)
+        else:
+            (root / path).write_text(content, encoding="utf-8")
     return root
 
 
