@@ -15,9 +15,9 @@ from import_support import (
     canonical,
     golden_tools,
     http_server,
+    import_project,
     list_http,
     list_stdio,
-    make_project,
     original_tools,
     run,
     running,
@@ -55,7 +55,7 @@ def assert_same_tools(got: list[dict[str, Any]] | dict[str, dict[str, Any]],
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CI", raising=False)
-    return make_project(tmp_path)
+    return import_project(tmp_path)
 
 
 def test_stdio_import_builds_offline_and_serves_back_the_servers_json(project: Path) -> None:

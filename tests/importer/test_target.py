@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from import_support import make_project, run
+from import_support import import_project, run
 from toolc.commands.import_specs import run_import
 
 IMPORT = {"stdio": "some-server", "http": None, "config_file": None, "module": "tools",
@@ -27,7 +27,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "outside").mkdir()
     monkeypatch.chdir(root)
     monkeypatch.delenv("CI", raising=False)
-    return make_project(root)
+    return import_project(root)
 
 
 def outside_files(project: Path) -> dict[str, str]:
