@@ -6,11 +6,14 @@ needs beyond the plain project it passes as arguments."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 from toolc.config import Config, load_config
+
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 NOTES_SPEC = """\
 toolc: 1
@@ -97,6 +100,15 @@ def make_project(root: Path, specs: Mapping[str, str] | None = None, *,
         else:
             (root / path).write_text(content, encoding="utf-8")
     return root
+
+
+def bundled_project(root: Path) -> Path:
+    """The repository's own two-module project in ``root``: a copy of its ``specs/``, its
+    ``examples/`` (the handlers) on the python-path. Returns ``root``."""
+    shutil.copytree(REPOSITORY / "specs", root / "specs")
+    shutil.copytree(REPOSITORY / "examples", root / "examples",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return make_project(root, output="generated", python_path=["examples"])
 
 
 def enter(root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
