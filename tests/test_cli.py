@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC, enter, make_project
 from toolc.cli import main
 from toolc.model import spec_json_schema
 
@@ -22,12 +22,7 @@ GOOD = NOTES_SPEC
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(GOOD)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path
+    return enter(make_project(tmp_path, {"notes": GOOD}), monkeypatch)
 
 
 def run(*args: str) -> tuple[int, str, str]:

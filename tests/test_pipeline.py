@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import pytest
 from fork_support import wait_until_single_threaded
-from notes_spec import edit, wrapped_notes_project
+from project_support import edit, wrapped_notes_project
 from toolc.config import Config
 from toolc.frontend import compile_specs
 from toolc.pipeline import build, render_outputs

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from project_support import bundled_project
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -41,12 +42,7 @@ def local_hooks() -> dict[str, object]:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    project = tmp_path / "project"
-    shutil.copytree(ROOT / "specs", project / "specs")
-    shutil.copytree(ROOT / "examples", project / "examples",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    (project / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["examples"]\n')
+    project = bundled_project(tmp_path / "project")
     # JSON is YAML: no YAML writer is needed to hand pre-commit its configuration.
     (project / ".pre-commit-config.yaml").write_text(json.dumps(local_hooks(), indent=2))
     (project / ".gitignore").write_text(".toolc-cache/\n__pycache__/\n")

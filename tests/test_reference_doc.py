@@ -19,6 +19,7 @@ from docs_support import (
     python_blocks,
     reference_pages,
 )
+from project_support import pyproject
 
 PAGES = reference_pages()
 
@@ -27,8 +28,7 @@ PAGES = reference_pages()
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A project of the bundled modules: `toolc serve workbench` works from it."""
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\n'
-        f"python-path = [{str(ROOT / 'examples')!r}]\n", encoding="utf-8")
+        pyproject(output="generated", python_path=[str(ROOT / "examples")]), encoding="utf-8")
     yield from generated_copy(tmp_path, monkeypatch)
 
 

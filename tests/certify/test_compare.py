@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import anyio
+import project_support
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 from toolc import runtime as rt
@@ -46,15 +47,13 @@ tools:
 
 def make_project(tmp_path: Path, spec: str = SPEC, extra: str = "",
                  modules: dict[str, str] | None = None) -> tuple[Config, ProjectIR]:
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "logs.toolc.yaml").write_text(spec + extra)
     # (references are looked up in the sources: the handler is there, never imported;
     # `broken_module` is there too, and raises when certification imports it)
     sources = {"logs_app": "def read_log(ctx, lines): ...\ndef dig(ctx, **kw): ...\n",
                "broken_module": "raise RuntimeError('broken at import')\ndef blank(): ...\n",
                **(modules or {})}
-    for name, source in sources.items():
-        (tmp_path / f"{name}.py").write_text(textwrap.dedent(source))
+    project_support.make_project(tmp_path, {"logs": spec + extra}, python_path=["."], files={
+        f"{name}.py": textwrap.dedent(source) for name, source in sources.items()})
     config = Config(root=tmp_path, specs=(tmp_path / "specs",), output=tmp_path / "generated",
                     python_path=(tmp_path,))
     compiled = compile_specs(config)
@@ -387,8 +386,6 @@ def test_the_forked_certifier_certifies_under_each_context_too(
     from click.testing import CliRunner
     from toolc.cli import main
 
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\npython-path = ["."]\n')
     make_project(tmp_path, CONTEXT_SPEC.replace("logs_app:", "logs_cli_app:"),
                  modules={"logs_cli_app": CONTEXT_APP})  # a module no other test imported
     monkeypatch.chdir(tmp_path)
@@ -438,8 +435,6 @@ def test_a_prepare_that_blanks_every_tool_is_one_diagnostic_naming_it(
     from click.testing import CliRunner
     from toolc.cli import main
 
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\npython-path = ["."]\n')
     handlers = "".join(f"def t{i}(ctx, a): ...\n" for i in range(3))
     make_project(tmp_path, MANY.replace("toolc: 1\nmodule: desk", "toolc: 1\nmodule: logs"),
                  modules={"desk_app": handlers, "desk_blank": BLANKING_PREPARE})

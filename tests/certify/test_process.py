@@ -22,6 +22,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import mcp  # noqa: F401 - imported once here, so that forked processes start with it
+import project_support
 import pytest
 from fork_support import wait_until_single_threaded
 from serve_support import ctrl_c_by_default
@@ -37,16 +38,7 @@ from toolc.generate import generate_project
 from toolc.ir import ModuleIR
 from toolc.pipeline import build, render_outputs
 
-SPEC = """\
-toolc: 1
-module: logs
-tools:
-  readLog:
-    description: Return the newest lines of the server log.
-    handler: logs_app:read_log
-    params:
-      lines: {type: integer, description: How many lines to return., default: 50}
-"""
+SPEC = project_support.LOGS_SPEC
 
 
 def spec(module: str, toolsets: str = "") -> str:
@@ -90,14 +82,10 @@ class Wrap(WrapperToolset):
 
 
 def make_project(root: Path, specs: dict[str, str], code: dict[str, str] | None = None) -> Config:
-    (root / "specs").mkdir(parents=True)
-    for name, text in specs.items():
-        (root / "specs" / f"{name}.toolc.yaml").write_text(text)
     # (references are looked up in the sources: the handler is there, never imported)
-    for name, source in {"logs_app": "def read_log(ctx, lines): ...\n", **(code or {})}.items():
-        (root / f"{name}.py").write_text(source)
-    (root / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\noutput = "generated"\n'
-                                         'python-path = ["."]\n')
+    sources = {"logs_app": "def read_log(ctx, lines): ...\n", **(code or {})}
+    project_support.make_project(root, specs, output="generated", python_path=["."],
+                                 files={f"{name}.py": text for name, text in sources.items()})
     return Config(root=root, specs=(root / "specs",), output=root / "generated",
                   python_path=(root,))
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from project_support import make_project, pyproject
 from toolc.cli import main
 
 SPEC = """\
@@ -28,14 +29,13 @@ export: wb
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "desk.toolc.yaml").write_text(SPEC)
+    make_project(tmp_path, {"desk": SPEC})
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
 def validate(project: Path, config: str) -> tuple[int, list[dict[str, object]], str]:
-    (project / "pyproject.toml").write_text(f'[tool.toolc]\nspecs = "specs"\n{config}')
+    (project / "pyproject.toml").write_text(pyproject(extra=config))
     result = CliRunner().invoke(main, ["validate", "--format", "json"])
     found = json.loads(result.stdout)["diagnostics"] if result.stdout.strip() else []
     return result.exit_code, found, result.stderr

@@ -7,32 +7,17 @@ import io
 import subprocess
 from pathlib import Path
 
+from project_support import TAGGED_NOTES_SPEC, make_project, pyproject
 from toolc.commands.build import run_build
 from toolc.commands.diff import run_diff
 
-SPEC = """\
-toolc: 1
-module: notes
-tools:
-  addNote:
-    description: Add a note.
-    handler: notes_app:add
-    params:
-      text: {type: string, description: The note.}
-      tags:
-        type: array
-        description: Labels for the note.
-        items: {type: string}
-        required: false
-"""
+SPEC = TAGGED_NOTES_SPEC
 
 
 def committed_project(root: Path, spec: str, text: str) -> Path:
     """``root`` as a project of one spec (``specs/<spec>``), built and committed in a new
     git repository: the base of the next comparison. The caller is in ``root``."""
-    (root / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (root / "specs").mkdir()
-    (root / "specs" / spec).write_text(text)
+    make_project(root, {spec.removesuffix(".toolc.yaml"): text})
     assert build() == 0
     git(root, "init", "-q", "-b", "main")
     commit(root, "base")
@@ -70,8 +55,8 @@ def edit(repo: Path, old: str, new: str) -> None:
 
 def relax_missing_descriptions(repo: Path, extra: str = "") -> None:
     """A team that made TC201 a warning: the diff must still catch the loss."""
-    (repo / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n[tool.toolc.severity]\n'
-                                         f'missing-description = "warning"\n{extra}')
+    (repo / "pyproject.toml").write_text(pyproject(
+        extra=f'[tool.toolc.severity]\nmissing-description = "warning"\n{extra}'))
 
 
 BREAKING = [("required: false", "required: true"),

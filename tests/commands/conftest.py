@@ -11,10 +11,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from commands_support import SPEC, committed_project
+from project_support import enter
 
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return committed_project(tmp_path, "notes.toolc.yaml", SPEC)
+    return committed_project(enter(tmp_path, monkeypatch), "notes.toolc.yaml", SPEC)

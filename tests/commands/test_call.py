@@ -14,12 +14,14 @@ import select
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from serve_support import ctrl_c_by_default, make_project
+from project_support import make_project
+from serve_support import ctrl_c_by_default
 from toolc.budget import definition_tokens, export_budget
 from toolc.cli import main
 from toolc.commands.call import run_call
@@ -101,10 +103,16 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "workspace"
 
 
+def probe_project(root: Path, spec: str = PROBE_SPEC) -> Path:
+    """The probe spec in ``root``, its handler module beside it: its path."""
+    make_project(root, {"probe": spec}, output="generated", python_path=["."],
+                 files={"probe_app.py": textwrap.dedent(PROBE_HANDLERS)})
+    return root / "specs" / "probe.toolc.yaml"
+
+
 @pytest.fixture
 def probe(tmp_path: Path) -> Path:
-    root = make_project(tmp_path / "probe", "probe", PROBE_SPEC, PROBE_HANDLERS)
-    return root / "specs" / "probe.toolc.yaml"
+    return probe_project(tmp_path / "probe")
 
 
 # -- calls ---------------------------------------------------------------------------------
@@ -379,8 +387,7 @@ def test_a_spec_with_errors_is_reported_at_its_lines_and_nothing_runs(
         tmp_path: Path) -> None:
     broken = PROBE_SPEC.replace("{type: integer, description: A count.", "{type: intger, "
                                 "description: A count.")
-    spec = make_project(tmp_path / "bad", "probe", broken, PROBE_HANDLERS) / "specs" / \
-        "probe.toolc.yaml"
+    spec = probe_project(tmp_path / "bad", broken)
     code, out, err = call(str(spec), "show", ("count=1",))
     assert (code, out) == (1, ""), err
     assert "probe.toolc.yaml:9:21: error[TC305]: " in err and "unknown type 'intger'; did you mean " \
@@ -389,11 +396,10 @@ def test_a_spec_with_errors_is_reported_at_its_lines_and_nothing_runs(
 
 
 def test_a_toolset_that_cannot_be_entered_is_said_not_raised(tmp_path: Path) -> None:
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
+    make_project(tmp_path, {"far": "toolc: 1\nmodule: far\ntoolsets:\n  away:\n    kind: mcp\n"
+                            f"    stdio: {{command: {tmp_path / 'no-such-server'}}}\n"
+                            "export: away\n"})
     spec = tmp_path / "specs" / "far.toolc.yaml"
-    spec.write_text("toolc: 1\nmodule: far\ntoolsets:\n  away:\n    kind: mcp\n"
-                    f"    stdio: {{command: {tmp_path / 'no-such-server'}}}\nexport: away\n")
     code, out, err = call(str(spec), list_tools=True)
     assert (code, out) == (1, ""), err
     assert err.startswith("error: the toolset could not be served: MCP server stdio: ")

@@ -9,13 +9,13 @@ import ast
 import importlib.util
 import io
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from commands_support import build
+from project_support import enter, make_project
 from toolc.commands import check_handlers as command
 from toolc.commands.check_handlers import check_handlers
 from toolc.commands.init import init_project
@@ -59,11 +59,9 @@ def invoice_total(ctx: RunContext[Any], invoice: {invoice}) -> str:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mypy_cache: Path) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("MYPYPATH", raising=False)
     monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
-    return tmp_path
+    return enter(tmp_path, monkeypatch)
 
 
 def run() -> tuple[int, str, str]:
@@ -81,14 +79,10 @@ def defined_at(path: Path, *names: str) -> list[int]:
 
 def test_each_wrong_handler_predicate_and_wrapper_is_reported_at_its_def(project: Path
                                                                          ) -> None:
-    (project / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\npython-path = ["src"]\n')
-    (project / "specs").mkdir()
-    shutil.copy(WRONG_SPEC, project / "specs")
+    make_project(project, {"wrong": WRONG_SPEC.read_text()}, python_path=["src"],
+                 files={"src/fixture_handlers/__init__.py": "",
+                        "src/fixture_handlers/wrong.py": WRONG_CODE.read_text()})
     package = project / "src" / "fixture_handlers"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    shutil.copy(WRONG_CODE, package)
     assert build() == 0  # the build finds every name; only mypy the types
     code, out, _ = run()
     assert code == 1

@@ -24,6 +24,7 @@ from commands_support import (
     reexports_repo,
     relax_missing_descriptions,
 )
+from project_support import enter, make_project
 from toolc.commands.build import run_build
 from toolc.commands.diff import run_diff
 
@@ -52,12 +53,8 @@ def test_after_a_writing_build_diff_still_shows_the_change_against_the_commit(
 
 def test_outside_git_diff_says_it_compared_the_files_on_disk(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
-    monkeypatch.chdir(tmp_path)
+    enter(make_project(tmp_path, {"notes": SPEC}), monkeypatch)
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
-    monkeypatch.delenv("CI", raising=False)
     assert build() == 0
     code, out, err = diff()
     assert code == 0 and "No changes" in out
@@ -187,13 +184,8 @@ export: both
 
 
 def _served_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, transport: str) -> Path:
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "served.toolc.yaml").write_text(
-        SERVED_SPEC.format(transport=transport))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path
+    return enter(make_project(tmp_path, {"served": SERVED_SPEC.format(transport=transport)}),
+                 monkeypatch)
 
 
 def _marking_command(tmp_path: Path, marker: Path) -> str:

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import project_support
 import pytest
 from commands_support import SPEC, build, cli, commit, diff, edit
 from report_support import rendered
@@ -18,13 +19,12 @@ SECOND = """\
     params:
       id: {type: string, description: The note's id.}
 """
-PROJECT = '[tool.toolc]\nspecs = "specs"\n'
 RELAXED = '[tool.toolc.severity]\nmissing-description = "warning"\n'  # a team's own rule
 DROPPED = "        description: Labels for the note.\n"
 
 
 def pyproject(repo: Path, extra: str = "") -> None:
-    (repo / "pyproject.toml").write_text(PROJECT + extra)
+    (repo / "pyproject.toml").write_text(project_support.pyproject(extra=extra))
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from project_support import make_project
 from toolc.commands.fmt import run_fmt
 
 UNFORMATTED = """\
@@ -38,10 +39,7 @@ tools:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(UNFORMATTED)
-    (tmp_path / "specs" / "done.toolc.yaml").write_text(FORMATTED.replace("notes", "done"))
+    make_project(tmp_path, {"notes": UNFORMATTED, "done": FORMATTED.replace("notes", "done")})
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from commands_support import build
+from project_support import enter, make_project
 from toolc.commands.stubs import run_stubs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,16 +57,9 @@ def list_notes(ctx: RunContext[Any]) -> str:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["app"]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
-    (tmp_path / "app" / "notes_app").mkdir(parents=True)
-    (tmp_path / "app" / "notes_app" / "__init__.py").write_text("")
-    (tmp_path / "app" / "notes_app" / "tools.py").write_text(EXISTING)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path
+    make_project(tmp_path, {"notes": SPEC}, output="generated", python_path=["app"],
+                 files={"app/notes_app/__init__.py": "", "app/notes_app/tools.py": EXISTING})
+    return enter(tmp_path, monkeypatch)
 
 
 def stubs(module: str | None = None, write: bool = False) -> tuple[int, str, str]:
@@ -206,22 +200,18 @@ class Logged(rt.WrapperToolset):
 def stubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The valid fixtures' specs in one project, every handler pointing at a module of
     `stubbed` that does not exist (other code references at `policy`)."""
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["app"]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "app").mkdir()
-    (tmp_path / "app" / "policy.py").write_text(POLICY)
     count = iter(range(1000))
+    specs = {}
     for case in ("every_kind", "names", "schemas", "workbench"):
         for spec in (VALID / case).glob("*.toolc.yaml"):
             text = re.sub(r"handler: fixture_handlers\.(\w+):(\w+)",
                           lambda m: f"handler: stubbed.{m[1]}:{m[2]}_{next(count)}",
                           spec.read_text())
-            text = text.replace('"fixture_handlers.kinds:', '"policy:')
-            (tmp_path / "specs" / spec.name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path
+            specs[spec.name.removesuffix(".toolc.yaml")] = text.replace(
+                '"fixture_handlers.kinds:', '"policy:')
+    make_project(tmp_path, specs, output="generated", python_path=["app"],
+                 files={"app/policy.py": POLICY})
+    return enter(tmp_path, monkeypatch)
 
 
 def mypy(project: Path, cache: Path) -> subprocess.CompletedProcess[str]:

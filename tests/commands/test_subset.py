@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from project_support import bundled_project, enter
 from toolc.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,14 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def bundled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The bundled two-module project: showcase uses workbench's toolset `main`."""
-    shutil.copytree(ROOT / "specs", tmp_path / "specs")
-    shutil.copytree(ROOT / "examples", tmp_path / "examples",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["examples"]\n')
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path
+    return enter(bundled_project(tmp_path), monkeypatch)
 
 
 def validate(*paths: str) -> tuple[int, str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -15,6 +14,7 @@ from typing import Any
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from net_support import start_on_free_port
+from project_support import make_project
 from toolc.importer.listing import list_raw
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "import"
@@ -22,17 +22,14 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "import"
 # through import, build and serve: the invisible characters are an error where the build
 # reads them (TC702, tests/checks/test_texts.py), off in these projects (never folded,
 # it would be printed in full beside the folded lines these tests read).
-PYPROJECT = ('[tool.toolc]\nspecs = "specs"\noutput = "generated"\n\n'
-             '[tool.toolc.severity]\ninvisible-character = "off"\n')
+SEVERITY = '\n[tool.toolc.severity]\ninvisible-character = "off"\n'
 
 
-def make_project(root: Path) -> Path:
-    """A toolc project with the test server and its tools file copied in."""
-    (root / "pyproject.toml").write_text(PYPROJECT)
-    (root / "specs").mkdir()
-    shutil.copy(FIXTURES / "server.py", root / "server.py")
-    shutil.copy(FIXTURES / "tools.json", root / "tools.json")
-    return root
+def import_project(root: Path) -> Path:
+    """A toolc project without specs, the test server and its tools file copied in."""
+    return make_project(root, output="generated", extra=SEVERITY,
+                        files={name: (FIXTURES / name).read_bytes()
+                               for name in ("server.py", "tools.json")})
 
 
 def stdio_command(root: Path, tools: str = "tools.json") -> str:

@@ -15,15 +15,16 @@ from import_support import (
     canonical,
     golden_tools,
     http_server,
+    import_project,
     list_http,
     list_stdio,
-    make_project,
     original_tools,
     run,
     running,
     stdio_command,
 )
 from net_support import refusing_port
+from project_support import enter
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import
 from toolc.commands.validate import validate
@@ -53,9 +54,7 @@ def assert_same_tools(got: list[dict[str, Any]] | dict[str, dict[str, Any]],
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return make_project(tmp_path)
+    return enter(import_project(tmp_path), monkeypatch)
 
 
 def test_stdio_import_builds_offline_and_serves_back_the_servers_json(project: Path) -> None:

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from import_support import make_project, run, stdio_command
+from import_support import import_project, run, stdio_command
+from project_support import enter
 from toolc.commands.build import run_build
 from toolc.commands.diff import run_diff
 from toolc.commands.import_specs import run_import
@@ -25,9 +26,7 @@ def do_import(**options: Any) -> int:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return make_project(tmp_path)
+    return enter(import_project(tmp_path), monkeypatch)
 
 
 def live_diff(fmt: str = "text", fail_on: str = "error") -> tuple[int, str, str]:

@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from project_support import make_project
 from toolc.config import Config
 from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
@@ -167,12 +168,11 @@ def drop_descriptions(ctx, tools):
 
 def test_certification_lists_pinned_tools_offline_and_catches_a_lost_description(
         tmp_path: Path) -> None:
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "pinned_policy.py").write_text(POLICY)
     spec = SPEC.replace("command: srv", "command: /nonexistent/server")
+    make_project(tmp_path, {"third": spec}, output="generated", python_path=["."],
+                 files={"pinned_policy.py": POLICY})
     config = Config(root=tmp_path, specs=(tmp_path / "specs",), output=tmp_path / "generated",
                     python_path=(tmp_path,))
-    (tmp_path / "specs" / "third.toolc.yaml").write_text(spec)
     result = build(config, check=True)
     assert result.ok, [d.message for d in result.compiled.bag if str(d.severity) == "error"]
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from import_support import canonical, golden_tools, list_stdio, make_project, run
+from import_support import canonical, golden_tools, import_project, list_stdio, run
+from project_support import enter
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import
 from toolc.importer.listing import Server, list_live
@@ -27,9 +28,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_a_public_server_round_trips(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    make_project(tmp_path)
+    enter(import_project(tmp_path), monkeypatch)
     assert EVERYTHING is not None
     server = Server("everything", stdio={"command": EVERYTHING, "args": ["stdio"]})
     original = {t["name"]: t for t in anyio.run(list_live, server, 30.0).tools}

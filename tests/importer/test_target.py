@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from import_support import make_project, run
+from import_support import import_project, run
+from project_support import enter
 from toolc.commands.import_specs import run_import
 
 IMPORT = {"stdio": "some-server", "http": None, "config_file": None, "module": "tools",
@@ -22,12 +23,8 @@ def do_import(**options: Any) -> tuple[int, str, str]:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
     (tmp_path / "outside").mkdir()
-    monkeypatch.chdir(root)
-    monkeypatch.delenv("CI", raising=False)
-    return make_project(root)
+    return enter(import_project(tmp_path / "project"), monkeypatch)
 
 
 def outside_files(project: Path) -> dict[str, str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types as lsp
+from project_support import make_project
 from suggestion_support import CASES
 
 from .lsp_support import (
@@ -29,13 +30,9 @@ from .lsp_support import (
 
 
 def project_of(case: str, into: Path) -> dict[Path, str]:
-    root = into / case.replace(" ", "-")
-    root.mkdir()
-    (root / "pyproject.toml").write_text('[tool.toolc]\nspecs = "."\n', encoding="utf-8")
     texts = CASES[case] if isinstance(CASES[case], dict) else {"m.toolc.yaml": CASES[case]}
     assert isinstance(texts, dict)
-    for name, text in texts.items():
-        (root / name).write_text(text, encoding="utf-8")
+    root = make_project(into / case.replace(" ", "-"), specs_dir=".", files=texts)
     return {root / name: text for name, text in sorted(texts.items())}
 
 

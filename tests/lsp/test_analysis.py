@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
+from project_support import make_project
 from toolc.config import load_config
 from toolc.frontend import compile_specs
 from toolc.lsp.analysis import Snapshot, analyse
@@ -38,7 +39,7 @@ SPECS = {
          "    handler: app.tools:run\n",
     "f": "tools:\n" + TOOL.format(n=6) + TOOL.format(n=7),
 }
-PYPROJECT = '[tool.toolc]\nspecs = "specs"\ntoken-budget = 60\n'
+TOKEN_BUDGET = "token-budget = 60\n"
 
 
 def edits(rng: random.Random, name: str, text: str) -> str:
@@ -109,11 +110,6 @@ def test_a_typo_is_analysed_alone_and_said_as_a_full_analysis_says_it(
 
 
 def _project(root: Path) -> dict[Path, str]:
-    (root / "pyproject.toml").write_text(PYPROJECT)
-    folder = root / "specs"
-    folder.mkdir()
-    texts = {}
-    for name, body in SPECS.items():
-        texts[folder / f"{name}.toolc.yaml"] = f"toolc: 1\nmodule: {name}\n{body}"
-        (folder / f"{name}.toolc.yaml").write_text(texts[folder / f"{name}.toolc.yaml"])
-    return texts
+    texts = {name: f"toolc: 1\nmodule: {name}\n{body}" for name, body in SPECS.items()}
+    make_project(root, texts, extra=TOKEN_BUDGET)
+    return {root / "specs" / f"{name}.toolc.yaml": text for name, text in texts.items()}

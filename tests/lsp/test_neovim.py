@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from project_support import make_project
 
 from .lsp_support import PATIENCE_S
 
@@ -87,11 +88,7 @@ tools:
 
 @pytest.mark.skipif(NVIM is None, reason=WHY_NOT)
 def test_neovim_shows_the_diagnostics_and_formats_as_toolc_fmt(tmp_path: Path) -> None:
-    specs = tmp_path / "specs"
-    specs.mkdir()
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    spec = specs / "app.toolc.yaml"
-    spec.write_text(SPEC, encoding="utf-8")
+    spec = make_project(tmp_path, {"app": SPEC}) / "specs" / "app.toolc.yaml"
     out, script = tmp_path / "seen.json", tmp_path / "init.lua"
     values = {"arg_out": str(out), "arg_spec": str(spec), "arg_toolc": sys.executable,
               "arg_root": str(tmp_path), "arg_wait_ms": int(PATIENCE_S * 800)}

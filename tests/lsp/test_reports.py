@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from lsprotocol import types as lsp
+from project_support import pyproject
 from toolc.commands.validate import validate
 from toolc.report.diagnostic_formats import bounded, escape_controls
 
@@ -36,9 +37,8 @@ def project_of(case: str, into: Path) -> Path:
     """The case as a project: its files (links kept), a pyproject.toml naming them."""
     root = into / case
     shutil.copytree(INVALID / case, root, symlinks=True)
-    handlers = ', python-path = ["handlers"]' if (root / "handlers").is_dir() else ""
-    (root / "pyproject.toml").write_text(f'[tool.toolc]\nspecs = "."{handlers}\n'.replace(
-        ', python-path', '\npython-path'), encoding="utf-8")
+    handlers = ["handlers"] if (root / "handlers").is_dir() else []
+    (root / "pyproject.toml").write_text(pyproject(".", python_path=handlers), encoding="utf-8")
     return root
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC, enter, make_project, wrapped_notes_project
 from toolc.commands.build import run_build
 from toolc.commands.diff import run_diff
 from toolc.commands.validate import validate
@@ -47,12 +47,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (outside / "sentinel.txt").write_text("keep me\n")
     (outside / "victim.txt").write_text("do not delete\n")
     (outside / "empty").mkdir()
-    root = tmp_path / "project"
-    (root / "specs").mkdir(parents=True)
-    (root / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (root / "specs" / "notes.toolc.yaml").write_text(SPEC)
-    monkeypatch.chdir(root)
-    monkeypatch.delenv("CI", raising=False)
+    root = enter(make_project(tmp_path / "project", {"notes": SPEC}), monkeypatch)
     code, _, err = build(check=False)
     assert code == 0, err
     return root
@@ -301,18 +296,8 @@ def test_a_generated_file_replaced_by_a_link_is_replaced_not_written_through(
 
 def test_a_certifying_check_leaves_no_bytecode_beside_the_users_code(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "handlers").mkdir()
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\npython-path = ["handlers"]\n')
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(
-        SPEC + "toolsets:\n  app: {kind: function, tools: [addNote]}\n"
-        "  main: {kind: wrapper, inner: app, wrapper: notes_wrap:Pass}\nexport: main\n")
-    (tmp_path / "handlers" / "notes_wrap.py").write_text(
-        "from toolc import runtime as rt\n\n\nclass Pass(rt.WrapperToolset):\n    pass\n")
-    (tmp_path / "handlers" / "notes_app.py").write_text("def add(ctx, text): ...\n")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
+    wrapped_notes_project(tmp_path)
+    enter(tmp_path, monkeypatch)
     monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as without PYTHONDONTWRITEBYTECODE
     assert run_build(check=False, write=True, certify=False, fmt="text", strict=False,
                      out=io.StringIO(), err=io.StringIO()) == 0

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC, make_project
 from toolc.output.lock import build_lock
 
 SPEC = NOTES_SPEC
@@ -18,10 +18,7 @@ SPEC = NOTES_SPEC
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "pyproject.toml").write_text('[tool.toolc]\nspecs = "specs"\n')
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(SPEC)
-    return tmp_path
+    return make_project(tmp_path, {"notes": SPEC})
 
 
 def toolc(root: Path, *args: str, **popen: object) -> subprocess.Popen[str]:

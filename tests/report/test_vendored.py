@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from notes_spec import NOTES_SPEC
+from project_support import NOTES_SPEC, enter, make_project
 from toolc.cli import main
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import
@@ -66,15 +66,10 @@ def located(out: str, kind: str = "warning") -> list[str]:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\n\n[tool.toolc.severity]\n'
-        'missing-description = "warning"\n'
-        'invisible-character = "off"\n')  # the test server's NUL and BOM (TC702)
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "notes.toolc.yaml").write_text(OWN)
-    return tmp_path
+    make_project(tmp_path, {"notes": OWN}, extra=(
+        '\n[tool.toolc.severity]\nmissing-description = "warning"\n'
+        'invisible-character = "off"\n'))  # the test server's NUL and BOM (TC702)
+    return enter(tmp_path, monkeypatch)
 
 
 @pytest.fixture

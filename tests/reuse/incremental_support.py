@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from project_support import pyproject
 from toolc.pipeline import BuildResult
 from toolc.report.diagnostic_formats import render_text
 
@@ -136,8 +137,7 @@ def write(root: Path, state: State) -> None:
                           *[state.config] * state.config.startswith("TC")])
     extra = "" if state.config.startswith("TC") else state.config
     (root / "pyproject.toml").write_text(
-        f'[tool.toolc]\nspecs = "specs"\npython-path = ["handlers"]\n{extra}\n'
-        f"severity = {{ {severity} }}\n")
+        pyproject(python_path=["handlers"], extra=f"{extra}\nseverity = {{ {severity} }}\n"))
     specs = root / "specs"
     specs.mkdir(exist_ok=True)
     texts = state.texts()

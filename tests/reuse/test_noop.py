@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import toolc
-from notes_spec import WRAPPED_NOTES_SPEC, edit, wrapped_notes_project
+from project_support import WRAPPED_NOTES_SPEC, edit, make_project, wrapped_notes_project
 from toolc.config import Config, load_config
 from toolc.frontend import compile_specs
 from toolc.pipeline import build
@@ -196,14 +196,9 @@ def test_without_the_cache_every_stage_runs(project: Config) -> None:
 def test_a_handler_module_edited_is_no_up_to_date_answer(tmp_path: Path) -> None:
     """The handler check reads the modules on the python-path (TC340-TC342): what it
     found is an input of the build, as the specs are."""
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\npython-path = ["src"]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "m.toolc.yaml").write_text(
-        "toolc: 1\nmodule: m\ndescription: M.\ntools:\n  t:\n    description: T.\n"
-        "    handler: app:handle\n")
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "app.py").write_text("async def handle(ctx):\n    return 1\n")
+    make_project(tmp_path, {"m": "toolc: 1\nmodule: m\ndescription: M.\ntools:\n  t:\n"
+                                  "    description: T.\n    handler: app:handle\n"},
+                 python_path=["src"], files={"src/app.py": "async def handle(ctx):\n    return 1\n"})
     assert build(load_config(tmp_path), certify=False).ok
     assert build(load_config(tmp_path), certify=False).up_to_date
     (tmp_path / "src" / "app.py").write_text("async def other(ctx):\n    return 1\n")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from project_support import make_project
 
 SPEC = """toolc: 1
 module: {module}
@@ -37,15 +38,11 @@ CHILD = ("import resource, runpy, sys; "
          "sys.argv = ['toolc', *sys.argv[1:]]; runpy.run_module('toolc', run_name='__main__')")
 
 
-def make_project(root: Path) -> Path:
+def two_components(root: Path) -> Path:
     """Two specs, two components (no imports between them)."""
-    (root / "specs").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (root / "app.py").write_text("async def handle(ctx, x):\n    return x\n")
-    edit(root, "a")
-    edit(root, "b")
-    return root
+    return make_project(root, {module: SPEC.format(module=module, edit="") for module in "ab"},
+                        output="generated", python_path=["."],
+                        files={"app.py": "async def handle(ctx, x):\n    return x\n"})
 
 
 def edit(root: Path, module: str, text: str = "") -> None:
@@ -82,7 +79,7 @@ def sha(path: Path) -> str:
 
 @pytest.fixture
 def built(tmp_path: Path) -> Path:
-    root = make_project(tmp_path / "project")
+    root = two_components(tmp_path / "project")
     first = build(root)
     assert first.returncode == 0, first.stdout + first.stderr
     return root
