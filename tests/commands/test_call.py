@@ -392,7 +392,7 @@ def test_a_spec_with_errors_is_reported_at_its_lines_and_nothing_runs(
     assert (code, out) == (1, ""), err
     assert "probe.toolc.yaml:9:21: error[TC305]: " in err and "unknown type 'intger'; did you mean " \
         "'integer'?" in err
-    assert err.endswith("error: the specs have errors; nothing is served\n")
+    assert err.endswith("error: the specs have errors; the tool was not called\n")
 
 
 def test_a_toolset_that_cannot_be_entered_is_said_not_raised(tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ def run_call(target: str, tool: str | None = None, words: Sequence[str] = (), *,
                                    deps_factory=named_callable("--deps", deps) if deps else None)
             outcome: Outcome = anyio.run(_session, server, request, approval)
     except ServeError as exc:
-        err.write(f"error: {exc}\n")
+        err.write(f"error: {exc}; the tool was not called\n")
         return exc.code
     except Exception as exc:  # noqa: BLE001  # entering the toolset failed: said, not a traceback
         err.write(f"error: the toolset could not be served: {_failure(exc)}\n")

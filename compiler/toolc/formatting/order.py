@@ -34,8 +34,8 @@ PINNED_TOOL_KEYS = ("title", "description", "annotations", "input_schema", "outp
                     "meta", "extra")
 
 ORDERS: dict[str, tuple[str, ...]] = {
-    TOP: ("toolc", "module", "description", "format", "targets", "types", "tools", "toolsets",
-          "export", "certify"),
+    TOP: ("toolc", "module", "description", "version", "format", "targets", "types", "tools",
+          "toolsets", "export", "certify"),
     TOOL: TOOL_KEYS,
     EXTERNAL_TOOL: ("title", "description", "annotations", "input_schema"),
     PINNED_TOOL: PINNED_TOOL_KEYS,
