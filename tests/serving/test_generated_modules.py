@@ -102,7 +102,7 @@ def clinic(tmp_path: Path) -> Path:
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "clinic.toolc.yaml").write_text(SPEC)
     (tmp_path / "clinic_tools.py").write_text(HANDLERS)
-    built = subprocess.run(toolc_cmd("build", "--no-certify"), cwd=tmp_path,
+    built = subprocess.run(toolc_cmd("build", "--write", "--no-certify"), cwd=tmp_path,
                            capture_output=True, text=True, timeout=300, check=False)
     assert built.returncode == 0, built.stderr
     return tmp_path
