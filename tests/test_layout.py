@@ -4,7 +4,10 @@ placed in the table too)."""
 
 from __future__ import annotations
 
+import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,10 +82,6 @@ DURATION = re.compile(r"\b\d[\d.,]*\s?(?:ms|µs|us|s|seconds)\b")
 
 def quoted_durations(source: str) -> list[tuple[int, str]]:
     """(line, text) of each comment or docstring of ``source`` that quotes a duration."""
-    import ast  # lazy: only these tests read the package's source as trees
-    import io
-    import tokenize
-
     found = [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(
         io.StringIO(source).readline) if tok.type == tokenize.COMMENT]
     for node in ast.walk(ast.parse(source)):
