@@ -29,7 +29,8 @@ from ..config import Config, glob_problem
 from ..diagnostics import RULES, Severity
 from ..output.confine import project_target
 from ..output.files import replace_file
-from ..report.diagnostic_formats import escape_controls, render
+from ..report.escaping import escape_controls
+from ..report.render import render_diagnostics
 from ..report.vendored import PinnedServer, fold
 from .clientconfig import read_config
 from .listing import ImportFailure, Listing, Server, list_live, read_saved
@@ -236,7 +237,7 @@ def _check_written(config: Config, target: Path, out: TextIO) -> int:
     mine = [d for d in compiled.bag.sorted() if d.span is None or d.span.path == shown]
     own, servers = fold(mine, compiled.sources)
     if own:
-        out.write(render(own, "text", compiled.sources) + "\n")
+        out.write(render_diagnostics(own, "text", compiled.sources) + "\n")
     if servers:
         out.write(server_findings(shown, servers))
     errors = sum(1 for d in mine if d.severity is Severity.ERROR)
