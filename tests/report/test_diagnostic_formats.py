@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -163,3 +165,40 @@ def test_the_caret_stays_under_the_column_of_a_line_holding_escapes(line: str, c
     assert quoted == f"1 | {shown}"
     before = escape_controls(line[:col - 1].replace("\t", " "))
     assert caret.rstrip("^") == "  | " + " " * len(before)  # under what the column shows
+
+
+LOADED = """
+import sys
+from toolc.diagnostics import Diagnostic, Severity, Span
+from toolc.report.render import render_changes, render_diagnostics
+d = Diagnostic("TC901", Severity.WARNING, "odd", Span("a.yaml", 1, 1, 1))
+for fmt in ("text", "json", "github"):
+    render_diagnostics([d], fmt, {"a.yaml": "x: 1\\n"})
+print(sorted({m.split(".")[1] for m in sys.modules if m.startswith("toolc.")}))
+if sys.argv[1:] == ["changes"]:  # a stand-in for diff.Change, which would import toolc.diff
+    class Added:
+        tool, also, tools, pointer, rule = "t", (), ("t",), "", "TOOL_ADDED"
+        severity, message, old, new, accepted, reason, spec = (
+            Severity.INFO, "added", None, None, False, None, None)
+
+        def sort_key(self):
+            return ("t", (), "TOOL_ADDED")
+
+    print(render_changes([Added()], "text").splitlines()[-1])
+    print("toolc.diff" in sys.modules)
+"""
+
+
+def _loaded(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True,
+                          text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def test_rendering_diagnostics_in_every_format_imports_no_diff() -> None:
+    """Every command renders diagnostics and few render changes: the formats import the
+    change report's toolc.diff (and the runtime under it) only once a change is shown."""
+    (packages,) = _loaded()
+    assert "diff" not in packages and "runtime" not in packages, packages
+    # Rendering a change does (its summary judges by toolc.diff's policy): the check sees it.
+    assert _loaded("changes")[1:] == ["1 change in 1 tool: 1 compatible; none fails CI", "True"]
