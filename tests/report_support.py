@@ -18,8 +18,8 @@ from cmarkgfm.cmark import Options
 from hypothesis import strategies as st
 from toolc.diagnostics import Severity
 from toolc.diff import Change, SpecPlace
-from toolc.report.changes import WHOLE_TOOL, tools_label
-from toolc.report.diagnostic_formats import escape_controls
+from toolc.report.change_parts import WHOLE_TOOL, tools_label
+from toolc.report.escaping import escape_controls
 from toolc.report.summary import rules_summary, summary
 
 

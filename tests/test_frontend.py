@@ -18,7 +18,7 @@ from toolc.diagnostics import RULES, DiagnosticBag, Severity, SpecError
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR
 from toolc.loader import LoadedFile, load_file, load_text
-from toolc.report.diagnostic_formats import render_text
+from toolc.report.text import diagnostics_text
 
 INVALID = Path(__file__).parent / "fixtures" / "invalid"
 CASES = sorted(p.name for p in INVALID.iterdir() if p.is_dir())
@@ -43,7 +43,7 @@ def run_case(folder: Path) -> tuple[str, DiagnosticBag, ProjectIR | None]:
     handlers = folder / "handlers"
     ir = analyse(loaded, bag, python_path=(handlers,) if handlers.is_dir() else (),
                  unread=unread)
-    return render_text(bag.sorted(), sources) + "\n", bag, ir
+    return diagnostics_text(bag.sorted(), sources) + "\n", bag, ir
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -51,7 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "toolc.file_events", "toolc.untrusted"),  # the records and tools every stage shares
     ("toolc.adapters",),  # a toolset inside an agent framework: the runtime alone below
     ("toolc.runtime",),  # its public names
-    ("toolc.runtime._generated", "toolc.runtime.mcp", "toolc.runtime.server"),
+    ("toolc.runtime._generated", "toolc.runtime.mcp", "toolc.runtime.mcp_server"),
     ("toolc.runtime.toolsets",),  # the toolset kinds and their contract
     ("toolc.runtime.context", "toolc.runtime.client", "toolc.runtime.elicitation",
      "toolc.runtime.definition", "toolc.runtime.deferred",

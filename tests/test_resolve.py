@@ -21,7 +21,7 @@ from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
 from toolc.ir import CombinedToolsetIR, MCPToolsetIR, ProjectIR, ToolIR, ToolsetIR
 from toolc.loader import load_file, load_text
-from toolc.report.diagnostic_formats import render_text
+from toolc.report.text import diagnostics_text
 
 RESOLVE = Path(__file__).parent / "fixtures" / "resolve"
 CASES = sorted(p.name for p in RESOLVE.iterdir() if p.is_dir())
@@ -32,7 +32,7 @@ def _analyse(folder: Path) -> tuple[ProjectIR, DiagnosticBag, dict[str, str]]:
     files = [load_file(str(p), p.name) for p in sorted(folder.glob("*.toolc.yaml"))]
     bag = DiagnosticBag()
     ir = analyse(files, bag)
-    assert ir is not None, render_text(bag.sorted(), {f.path: f.text for f in files})
+    assert ir is not None, diagnostics_text(bag.sorted(), {f.path: f.text for f in files})
     return ir, bag, {f.path: f.text for f in files}
 
 
@@ -86,7 +86,7 @@ def _tool_fields(t: ToolIR) -> dict[str, Any]:
 
 def _outputs(ir: ProjectIR, bag: DiagnosticBag, sources: dict[str, str]) -> dict[str, str]:
     out = {"ir.json": _dump(_summary(ir)),
-           "diagnostics.txt": render_text(bag.sorted(), sources) + "\n"}
+           "diagnostics.txt": diagnostics_text(bag.sorted(), sources) + "\n"}
     for m in ir.modules.values():
         for tool in m.exported_tools:
             out[f"{m.name}/{tool.name}.json"] = _dump(tool.published())

@@ -91,7 +91,7 @@ def load_specs(config: Config, paths: Sequence[Path] = (), progress: Progress | 
             continue
         if progress:
             # lazy: 2 more toolc modules, only with progress shown (a file name may hold ESC)
-            from .report.diagnostic_formats import escape_controls
+            from .report.escaping import escape_controls
 
             progress(f"loading {i}/{len(files)} {escape_controls(shown)}")
         try:

@@ -13,7 +13,7 @@ import pytest
 from toolc.budget import published_tokens
 from toolc.commands.call_approval import TerminalApproval, confirmation_field
 from toolc.commands.call_output import SUMMARY_CHARS, block_text, render_listing, render_result
-from toolc.runtime.server.approval import CONFIRM_SCHEMA
+from toolc.runtime.mcp_server.approval import CONFIRM_SCHEMA
 
 
 @pytest.mark.parametrize(("block", "shown"), [

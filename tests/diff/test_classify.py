@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from toolc.diagnostics import Severity
 from toolc.diff import RULES, Change, diff_tools, golden_text, load_folder
 from toolc.diff.rules import POLICY_RULES
-from toolc.report.changes import render
+from toolc.report.render import render_changes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "diff"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "old").is_dir())
@@ -41,7 +41,7 @@ def test_every_rule_has_a_fixture() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_fixture_matches_expected_json(case: str, expect: Callable[[Path, str], None]) -> None:
-    expect(FIXTURES / case / "expected.json", render(changes_of(case), "json") + "\n")
+    expect(FIXTURES / case / "expected.json", render_changes(changes_of(case), "json") + "\n")
 
 
 @pytest.mark.parametrize("rule", SCHEMA_RULES)
@@ -287,7 +287,7 @@ def test_any_json_is_classified_without_error_and_key_order_never_counts(
     assert diff_tools({"t": old}, {"t": shuffled(old, rnd)}) == []
     assert diff_tools({"t": shuffled(old, rnd)}, {"t": shuffled(new, rnd)}) == changes
     for fmt in ("text", "markdown", "json", "github"):
-        render(changes, fmt, paths={"t": "m/t.json"}, new_texts={"t": golden_text(new)})
+        render_changes(changes, fmt, paths={"t": "m/t.json"}, new_texts={"t": golden_text(new)})
 
 
 def test_pointers_follow_the_side_that_has_the_branches() -> None:

@@ -16,7 +16,7 @@ from toolc.ir import ProjectIR
 from toolc.loader import load_text
 from toolc.pipeline import build
 from toolc.publish import publish_project
-from toolc.report.diagnostic_formats import render
+from toolc.report.render import render_diagnostics
 
 SPEC = """\
 toolc: 1
@@ -49,7 +49,7 @@ def analysed(text: str, *more: str) -> tuple[ProjectIR | None, str, DiagnosticBa
     files = [load_text(t, f"spec{i}.toolc.yaml") for i, t in enumerate((text, *more))]
     bag = DiagnosticBag()
     project = analyse(files, bag)
-    shown = render(bag.sorted(), "text", {f.path: f.text for f in files})
+    shown = render_diagnostics(bag.sorted(), "text", {f.path: f.text for f in files})
     return project, shown, bag
 
 

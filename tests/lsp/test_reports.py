@@ -22,7 +22,7 @@ import pytest
 from lsprotocol import types as lsp
 from project_support import pyproject
 from toolc.commands.validate import validate
-from toolc.report.diagnostic_formats import bounded, escape_controls
+from toolc.report.escaping import bounded, escape_controls
 
 from .lsp_support import diagnostics_of, open_spec, session, switch
 

@@ -24,8 +24,10 @@ from toolc.diff import Change, Policy, SpecPlace, ToolSet, diff_tools, golden_te
 from toolc.diff.gate import PYPROJECT
 from toolc.diff.result import SchemaDiff
 from toolc.diff.rules import POLICY_RULES
-from toolc.report.changes import FORMATS, WHOLE_TOOL, render, render_diff, want_color
-from toolc.report.diagnostic_formats import escape_controls
+from toolc.report.change_parts import WHOLE_TOOL
+from toolc.report.escaping import escape_controls
+from toolc.report.render import CHANGE_FORMATS, render_changes, render_diff
+from toolc.report.text import want_color
 
 MULTI = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "_multi"
 EXPECTED = {"text": "report.txt", "markdown": "report.md", "json": "report.json",
@@ -43,8 +45,9 @@ def sets() -> tuple[ToolSet, ToolSet]:
 
 def rendered(fmt: str, *, color: bool = False) -> str:
     old, new = sets()
-    return render(diff_tools(old, new, POLICY), fmt, color=color, golden_root="generated/schemas",
-                  paths={**old.paths, **new.paths}, new_texts=new.texts, old_texts=old.texts)
+    return render_changes(diff_tools(old, new, POLICY), fmt, color=color,
+                          golden_root="generated/schemas", paths={**old.paths, **new.paths},
+                          new_texts=new.texts, old_texts=old.texts)
 
 
 def check_expected(path: Path, actual: str) -> None:
@@ -54,7 +57,7 @@ def check_expected(path: Path, actual: str) -> None:
     assert actual == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", CHANGE_FORMATS)
 def test_multi_change_fixture_in_every_format(fmt: str) -> None:
     check_expected(MULTI / EXPECTED[fmt], rendered(fmt) + "\n")
 
@@ -89,11 +92,12 @@ def test_github_annotations_sit_on_the_lines_that_changed() -> None:
 
 def test_github_without_files_and_lines_still_reports() -> None:
     change = Change("t", "/inputSchema/x", "TYPE_NARROWED", Severity.ERROR, "a, b: 100%\nnext")
-    out = render([change], "github")
+    out = render_changes([change], "github")
     assert out == ("::error title=TYPE_NARROWED in t (error)::a, b: 100%25%0Anext"
                    "%0Apointer: /inputSchema/x")
     text = golden_text({"name": "t", "inputSchema": {"x": 1}})
-    out = render([change], "github", golden_root="", paths={"t": "t.json"}, new_texts={"t": text})
+    out = render_changes([change], "github", golden_root="", paths={"t": "t.json"},
+                         new_texts={"t": text})
     assert out.startswith("::error file=t.json,line=3,title=")
 
 
@@ -106,35 +110,36 @@ def test_tools_of_one_name_in_two_modules_are_reported_apart() -> None:
     new = ToolSet.from_texts({"showcase/wb_readLog.json": golden_text(published("Reads.")),
                               "workbench/wb_readLog.json": golden_text(published("Read!"))})
     changes = diff_tools(old, new)
-    text = render(changes, "text", paths=new.paths)
+    text = render_changes(changes, "text", paths=new.paths)
     assert [line for line in text.splitlines() if line.startswith("tool ")] == [
         "tool showcase/wb_readLog (generated/schemas/showcase/wb_readLog.json)",
         "tool workbench/wb_readLog (generated/schemas/workbench/wb_readLog.json)"]
     assert "tool 'showcase/wb_readLog': description changed" in text
     assert text.endswith("2 changes in 2 tools: 2 compatible; none fails CI")
-    markdown = render(changes, "markdown")
+    markdown = render_changes(changes, "markdown")
     assert markdown.count("#### `showcase/wb_readLog`") == 1
     assert markdown.count("#### `workbench/wb_readLog`") == 1
-    github = render(changes, "github", paths=new.paths, new_texts=new.texts,
-                    old_texts=old.texts).splitlines()
+    github = render_changes(changes, "github", paths=new.paths, new_texts=new.texts,
+                            old_texts=old.texts).splitlines()
     assert [line.split(",title=")[1].split("::")[0] for line in github] == [
         "DESCRIPTION_CHANGED in showcase/wb_readLog (info)",
         "DESCRIPTION_CHANGED in workbench/wb_readLog (info)"]
     assert github[0].startswith("::notice file=generated/schemas/showcase/wb_readLog.json,line=")
-    assert [row["tool"] for row in json.loads(render(changes, "json"))["changes"]] == [
+    assert [row["tool"] for row in json.loads(render_changes(changes, "json"))["changes"]] == [
         "showcase/wb_readLog", "workbench/wb_readLog"]
 
 
 def test_no_changes() -> None:
-    assert render([], "text") == "No changes in the published tools."
-    assert render([], "json") == '{\n  "changes": [],\n  "warnings": []\n}'
-    assert render([], "github") == ""
-    assert render([], "markdown").endswith("### Schema changes\n\nNo changes in the published tools.")
+    assert render_changes([], "text") == "No changes in the published tools."
+    assert render_changes([], "json") == '{\n  "changes": [],\n  "warnings": []\n}'
+    assert render_changes([], "github") == ""
+    assert render_changes([], "markdown").endswith(
+        "### Schema changes\n\nNo changes in the published tools.")
 
 
 def test_unknown_format() -> None:
     with pytest.raises(ValueError, match="unknown format 'yaml'"):
-        render([], "yaml")
+        render_changes([], "yaml")
 
 
 def test_want_color_needs_a_terminal_and_no_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,7 +162,7 @@ def test_control_characters_from_golden_files_never_reach_the_terminal() -> None
                     message=f"property 'p{hostile}' was removed", old={"d": hostile},
                     accepted=True, reason=f"because{hostile}")
     for fmt in ("text", "markdown", "github"):
-        out = render([change], fmt, color=False)
+        out = render_changes([change], fmt, color=False)
         assert not any(ch in out for ch in "\x1b\x07\x9b"), fmt
         assert "\\x1b]0;pwned\\x07" in out, fmt
 
@@ -173,44 +178,45 @@ def _placed(spec: object, pointer: str = "/inputSchema/properties/level") -> Cha
 def test_each_format_shows_the_spec_place_beside_the_pointer() -> None:
 
     change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
-    text = render([change], "text")
+    text = render_changes([change], "text")
     assert "  error[REQUIRED_ADDED] /inputSchema/properties/level  specs/desk.toolc.yaml:14:7\n" \
         in text
-    github = render([change], "github", paths={"desk/note": "desk/note.json"})
+    github = render_changes([change], "github", paths={"desk/note": "desk/note.json"})
     assert github.startswith("::error file=generated/schemas/desk/note.json,")
     assert "%0Apointer: /inputSchema/properties/level%0Aspec: specs/desk.toolc.yaml:14:7%0A" \
         in github
-    (row,) = json.loads(render([change], "json"))["changes"]
+    (row,) = json.loads(render_changes([change], "json"))["changes"]
     assert row["spec"] == {"path": "specs/desk.toolc.yaml", "line": 14, "col": 7, "note": None}
     removed = _placed(SpecPlace("specs/desk.toolc.yaml", 1, 1, "removed"), "")
-    assert "(whole tool)  specs/desk.toolc.yaml:1:1 (removed)\n" in render([removed], "text")
+    shown = render_changes([removed], "text")
+    assert "(whole tool)  specs/desk.toolc.yaml:1:1 (removed)\n" in shown
 
 
 def test_markdown_links_spec_lines_from_the_repository_root() -> None:
 
     change = _placed(SpecPlace("specs/desk.toolc.yaml", 14, 7))
     gone = _placed(None, "/inputSchema/properties/old")
-    out = render([change, gone], "markdown")
+    out = render_changes([change, gone], "markdown")
     assert "| severity | rule | spec | pointer | change | old | new |" in out
     assert ("| **error** | `REQUIRED_ADDED` | [`specs/desk.toolc.yaml:14`]"
             "(specs/desk.toolc.yaml#L14) | `/inputSchema/properties/level` |") in out
     assert "| **error** | `REQUIRED_ADDED` | (removed) | `/inputSchema/properties/old` |" in out
     # A project below the repository root; a base URL for a pull-request comment.
-    linked = render([change], "markdown", spec_prefix="app/",
-                    link_base="https://github.com/o/r/blob/abc123")
+    linked = render_changes([change], "markdown", spec_prefix="app/",
+                            link_base="https://github.com/o/r/blob/abc123")
     assert ("[`app/specs/desk.toolc.yaml:14`]"
             "(https://github.com/o/r/blob/abc123/app/specs/desk.toolc.yaml#L14)") in linked
     # Folders compared: no spec column at all.
-    assert "| spec |" not in render([_placed(None)], "markdown")
+    assert "| spec |" not in render_changes([_placed(None)], "markdown")
 
 
 def test_markdown_spec_links_cannot_be_broken_by_file_names() -> None:
 
     hostile = _placed(SpecPlace("specs/a) [x](evil|b.toolc.yaml", 3, 1, "removed"))
-    out = render([hostile], "markdown")
+    out = render_changes([hostile], "markdown")
     assert ("[`specs/a) [x](evil\\|b.toolc.yaml:3`]"
             "(specs/a%29%20%5Bx%5D%28evil%7Cb.toolc.yaml#L3) (removed)") in out
-    outside = render([_placed(SpecPlace("/elsewhere/x.toolc.yaml", 3, 1))], "markdown")
+    outside = render_changes([_placed(SpecPlace("/elsewhere/x.toolc.yaml", 3, 1))], "markdown")
     assert "| `/elsewhere/x.toolc.yaml:3` |" in outside  # no link out of the repository
 
 
@@ -240,7 +246,8 @@ def test_no_text_of_a_change_starts_a_workflow_command_or_forges_a_property(
     properties only; its text arrives with its line breaks, controls shown. The changes
     to the gate's rules come first, on pyproject.toml's line when they have one."""
     paths = {c.tool: files.get(c.tool, "m/t.json") for c in items}
-    out = render(items, "github", paths=paths, golden_root="generated/schemas", policy=policy)
+    out = render_changes(items, "github", paths=paths, golden_root="generated/schemas",
+                         policy=policy)
     assert raw_controls(out) == [] and out.encode("utf-8")
     commands = workflow_commands(out)
     every = [*(policy or ()), *items]
@@ -265,7 +272,8 @@ def test_no_text_of_a_change_starts_a_workflow_command_or_forges_a_property(
 def test_json_is_one_document_that_reads_back_whatever_the_data(
         items: list[Change], policy: list[Change] | None, warnings: list[str],
         files: dict[str, str]) -> None:
-    out = render(items, "json", policy=policy, warnings=warnings, paths=files, golden_root="")
+    out = render_changes(items, "json", policy=policy, warnings=warnings, paths=files,
+                         golden_root="")
     assert raw_controls(out) == [] and out.encode("utf-8")
 
     def rows(changes: list[Change]) -> list[dict[str, object]]:
@@ -279,7 +287,7 @@ def test_json_is_one_document_that_reads_back_whatever_the_data(
 
 @given(hostile_changes())
 def test_text_shows_control_characters_and_never_sends_them(items: list[Change]) -> None:
-    out = render(items, "text", paths={c.tool: "m/t.json" for c in items})
+    out = render_changes(items, "text", paths={c.tool: "m/t.json" for c in items})
     assert raw_controls(out) == [] and out.encode("utf-8")
     for change in items:
         assert f"tool {escape_controls(change.tool)} (generated/schemas/m/t.json)" in out
@@ -299,7 +307,7 @@ def test_a_row_in_three_modules_names_every_key_and_golden_file_in_every_format(
     (row,) = rows(diff_tools(old, new), texts=(old.texts, new.texts))
     files = [f"generated/schemas/{m}/addNote.json" for m in ("alpha", "beta", "core")]
     shown = {fmt: render_diff(SchemaDiff([row], old, new), fmt, golden_root="generated/schemas")
-             for fmt in FORMATS}
+             for fmt in CHANGE_FORMATS}
     assert shown["text"].startswith("tool addNote in alpha, beta, core\n"
                                     + "".join(f"  {f}\n" for f in files)
                                     + "  info[DESCRIPTION_CHANGED] /description\n"

@@ -20,9 +20,9 @@ from report_support import (
 )
 from toolc.diagnostics import Severity
 from toolc.diff import Change, Policy, SpecPlace, diff_tools, load_folder
-from toolc.report.changes import render
-from toolc.report.diagnostic_formats import escape_controls
-from toolc.report.markdown_escape import code_span, escape_text, link_base
+from toolc.report.escaping import escape_controls
+from toolc.report.markdown import code_span, escape_text, link_base
+from toolc.report.render import render_changes
 
 BASE = "https://github.com/o/r/blob/abc123/"
 
@@ -103,7 +103,7 @@ def test_a_link_base_is_an_http_url_and_cannot_end_the_link() -> None:
 
 def test_render_refuses_a_link_base_that_is_not_an_http_url() -> None:
     with pytest.raises(ValueError, match="not an http\\(s\\) URL"):
-        render([], "markdown", link_base="javascript:alert(1)")
+        render_changes([], "markdown", link_base="javascript:alert(1)")
 
 
 # -- the whole report ---------------------------------------------------------------------
@@ -130,8 +130,8 @@ def test_the_issues_hostile_inputs_render_as_text() -> None:
         hostile_change("m/u", severity=Severity.INFO, spec=SpecPlace(
             "specs/a) [x](evil|b.toolc.yaml", 3, 1, "**No changes.** <img src=x>"))]
     for base in ("", BASE):
-        out = render(changes, "markdown", compared="`HEAD` with **b** <img src=x>",
-                     link_base=base)
+        out = render_changes(changes, "markdown", compared="`HEAD` with **b** <img src=x>",
+                             link_base=base)
         page = check_report(changes, out, compared="`HEAD` with **b** <img src=x>", base=base)
         (link,) = page.root.all("a")
         assert link.attrs["href"] == f"{base}specs/a%29%20%5Bx%5D%28evil%7Cb.toolc.yaml#L3"
@@ -144,14 +144,15 @@ def test_a_real_diff_renders_with_the_reports_elements_only() -> None:
         {"tool": "oldTool", "rule": "TOOL_REMOVED", "reason": f"retired: {ISSUE}"}]})
     changes = diff_tools(load_folder(folder / "old"), load_folder(folder / "new"), policy)
     assert sum(c.accepted for c in changes) == 1
-    check_report(changes, render(changes, "markdown"))
+    check_report(changes, render_changes(changes, "markdown"))
 
 
 def test_spec_paths_that_leave_the_repository_are_not_linked() -> None:
     for path in ("/etc/x.toolc.yaml", "../x.toolc.yaml", "specs/../../x.toolc.yaml",
                  "c:/x.toolc.yaml", "javascript:alert(1)", "specs\\..\\x.toolc.yaml"):
         change = hostile_change("m/t", spec=SpecPlace(path, 3, 1))
-        page = check_report([change], render([change], "markdown", link_base=BASE), base=BASE)
+        comment = render_changes([change], "markdown", link_base=BASE)
+        page = check_report([change], comment, base=BASE)
         assert page.root.all("a") == [], path
 
 
@@ -164,8 +165,8 @@ def test_no_element_of_any_report_comes_from_its_data(
         warnings: list[str], fail_on: str, files: dict[str, str]) -> None:
     """Any changes, any changes to the gate's rules and any warnings (globs, acceptances
     and their reasons are the pull request's text too), golden files of any name."""
-    out = render(items, "markdown", compared=compared, link_base=base, policy=policy,
-                 warnings=warnings, fail_on=fail_on, paths=files, golden_root="")
+    out = render_changes(items, "markdown", compared=compared, link_base=base, policy=policy,
+                         warnings=warnings, fail_on=fail_on, paths=files, golden_root="")
     check_report(items, out, compared=compared, base=base, policy=policy or (),
                  warnings=warnings, fail_on=fail_on)
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from project_support import pyproject
 from toolc.pipeline import BuildResult
-from toolc.report.diagnostic_formats import render_text
+from toolc.report.text import diagnostics_text
 
 HANDLERS = '''\
 """Handlers, predicate and prepare function of the incremental-build test (version {version})."""
@@ -174,7 +174,7 @@ def shown(result: BuildResult) -> dict[str, Any]:
     build that took components over has found them in another)."""
     plan = result.plan
     return {"ok": result.ok,
-            "diagnostics": render_text(result.compiled.bag.sorted(), result.compiled.sources),
+            "diagnostics": diagnostics_text(result.compiled.bag.sorted(), result.compiled.sources),
             "written": plan.written if plan else None,
             "removed": plan.removed if plan else None,
             "unchanged": plan.unchanged if plan else None}

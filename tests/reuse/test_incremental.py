@@ -23,7 +23,7 @@ import pytest
 from incremental_support import WORDS, State, output_of, returns_of, shown, write
 from toolc.config import load_config
 from toolc.pipeline import build
-from toolc.report.diagnostic_formats import render_text
+from toolc.report.text import diagnostics_text
 from toolc.reuse import components
 from toolc.reuse import modules as incremental
 from toolc.reuse.memory import MEMORY
@@ -211,7 +211,7 @@ def test_a_planted_or_broken_record_only_costs_time(tmp_path: Path) -> None:
     ours = build(load_config(tmp_path))
     (tmp_path / ".toolc-cache" / "modules.json").write_text("{not json")
     assert shown(ours) == shown(build(load_config(clean), use_cache=False))
-    assert "planted" not in render_text(ours.compiled.bag, ours.compiled.sources)
+    assert "planted" not in diagnostics_text(ours.compiled.bag, ours.compiled.sources)
     assert build(load_config(tmp_path)).ok  # an unreadable record: a full build
 
 

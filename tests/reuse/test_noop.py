@@ -13,7 +13,7 @@ from project_support import WRAPPED_NOTES_SPEC, edit, make_project, wrapped_note
 from toolc.config import Config, load_config
 from toolc.frontend import compile_specs
 from toolc.pipeline import build
-from toolc.report.diagnostic_formats import render_text
+from toolc.report.text import diagnostics_text
 from toolc.reuse.noop import input_key, remember_build
 from toolc.specs import discover
 
@@ -166,8 +166,8 @@ def test_a_build_with_warnings_is_recorded_and_says_them_again(project: Config) 
     assert first.ok and first.compiled.bag.has_warnings
     second = build(project, certify=False)
     assert second.up_to_date and list(second.compiled.bag) == list(first.compiled.bag)
-    shown = render_text(second.compiled.bag, second.compiled.sources)
-    assert shown == render_text(first.compiled.bag, first.compiled.sources)
+    shown = diagnostics_text(second.compiled.bag, second.compiled.sources)
+    assert shown == diagnostics_text(first.compiled.bag, first.compiled.sources)
     assert "add.note:" in shown  # the source line is quoted, as the first time
 
 

@@ -74,7 +74,7 @@ def sdk_mcp_server(
 ) -> McpSdkServerConfig:
     """An `McpSdkServerConfig` for `ClaudeAgentOptions.mcp_servers`, served by toolc."""
     # lazy: loads mcp (about a second)
-    from toolc.runtime.server.toolset_server import to_mcp_server
+    from toolc.runtime.mcp_server.toolset_server import to_mcp_server
 
     if approval not in ("elicit", "permissions"):
         raise ValueError(f"approval must be 'elicit' or 'permissions', not {approval!r}")

@@ -224,7 +224,7 @@ def _import_sdk() -> None:
     # lazy: imported ahead on purpose, while the build does other work
     from ..runtime.mcp.listing import list_raw_tools  # noqa: F401
     from ..runtime.mcp.pinned import PinnedToolset  # noqa: F401
-    from ..runtime.server.toolset_server import to_mcp_server  # noqa: F401
+    from ..runtime.mcp_server.toolset_server import to_mcp_server  # noqa: F401
     from .compare import list_over_mcp  # noqa: F401
 
 

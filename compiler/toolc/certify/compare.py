@@ -105,7 +105,7 @@ def _import_mcp() -> None:
 
     # lazy: imported ahead on purpose, while the build does other work
     from ..runtime.mcp.listing import list_raw_tools  # noqa: F401
-    from ..runtime.server.toolset_server import to_mcp_server  # noqa: F401
+    from ..runtime.mcp_server.toolset_server import to_mcp_server  # noqa: F401
 
 
 def compare_module(module: ModuleIR, wire: list[dict[str, Any]], files: Mapping[str, str],
@@ -355,7 +355,7 @@ async def list_over_mcp(toolset: Any, deps: Any = None) -> list[dict[str, Any]]:
     from ..runtime.mcp.listing import list_raw_tools
 
     # lazy: loads mcp (about a second)
-    from ..runtime.server.toolset_server import to_mcp_server
+    from ..runtime.mcp_server.toolset_server import to_mcp_server
 
     # The build's own client: its diagnostics need the real failure, not a masked ref.
     server = to_mcp_server(toolset, name="toolc-certify", deps=deps, expose_errors=True)

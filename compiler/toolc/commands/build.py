@@ -10,7 +10,8 @@ from typing import TextIO
 from ..collector import collector_paused
 from ..config import Config
 from ..pipeline import BuildResult, build, in_ci
-from ..report.diagnostic_formats import json_text, render_json
+from ..report.json import diagnostics_json, json_text
+from ..report.render import render_diff
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -88,9 +89,6 @@ def _print_changes(result: BuildResult, config: Config, fmt: str, out: TextIO,
     change is not an error of the specs), closed by what CI will make of them."""
     if result.diff is None or not result.diff.findings():
         return
-    # lazy: the report of changes (8 more toolc modules), only when there are changes
-    from ..report.changes import render_diff
-
     golden_root = f"{config.relative(config.output)}/schemas"
     if fmt == "github":
         out.write(render_diff(result.diff, "github", golden_root=golden_root) + "\n")
@@ -117,13 +115,11 @@ def _build_json(result: BuildResult, config: Config, checking: bool, strict: boo
     compiled = result.compiled
     shown, servers = shown_diagnostics(compiled.bag, compiled.sources, strict=strict,
                                        vendor=vendor)
-    doc: dict[str, object] = json.loads(render_json(shown, vendor=[s.as_json() for s in servers]))
+    doc: dict[str, object] = json.loads(
+        diagnostics_json(shown, vendor=[s.as_json() for s in servers]))
     golden_root = f"{config.relative(config.output)}/schemas"
     doc["changes"] = []
     if result.diff is not None:
-        # lazy: the report of changes (8 more toolc modules), only when there is a diff
-        from ..report.changes import render_diff
-
         rows = json.loads(render_diff(result.diff, "json", golden_root=golden_root))
         doc["changes"] = rows["changes"]
         if "policy" in rows:  # judged by HEAD's rules: the changes to them

@@ -87,7 +87,7 @@ def run_call(target: str, tool: str | None = None, words: Sequence[str] = (), *,
             import anyio
 
             # lazy: loads mcp (about a second)
-            from ..runtime.server.toolset_server import to_mcp_server
+            from ..runtime.mcp_server.toolset_server import to_mcp_server
 
             server = to_mcp_server(chosen.toolset, name=chosen.name,
                                    instructions=chosen.instructions,

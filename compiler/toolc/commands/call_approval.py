@@ -1,7 +1,7 @@
 """``toolc call``'s answer to the server's approval question, asked on the terminal.
 
 A tool that requires approval makes the server ask the user through MCP elicitation (a
-form with one boolean field, ``toolc.runtime.server.approval``); the client's
+form with one boolean field, ``toolc.runtime.mcp_server.approval``); the client's
 elicitation callback is this. The question is written to stderr, inert (every control
 character escaped: it quotes the arguments, and a tool's name comes from a spec), and
 the answer is read from stdin, a line: ``y``/``yes`` approves, ``n``/``no``, an empty

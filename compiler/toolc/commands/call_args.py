@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..report.diagnostic_formats import bounded, escape_controls
+from ..report.escaping import bounded, escape_controls
 from ..runtime.json_pointers import MISSING, resolve_pointer
 from ..runtime.validation import MAX_PROBLEMS, Validator, ValidatorBroken
 

@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..budget import published_tokens
-from ..report.diagnostic_formats import ELLIPSIS, bounded, escape_controls, json_text
+from ..report.escaping import ELLIPSIS, bounded, escape_controls
+from ..report.json import json_text
 from ..runtime.metakeys import REQUIRES_APPROVAL
 
 # A --list line's description is cut at this many characters.

@@ -24,8 +24,9 @@ from typing import TextIO
 from ..config import Config, load_config
 from ..diagnostics import Diagnostic, DiagnosticBag, Severity, SpecError
 from ..output.files import fsync_dir
-from ..report.diagnostic_formats import render, render_json
-from ..report.vendored import PinnedServer, fold, render_folded
+from ..report.json import diagnostics_json
+from ..report.render import render_diagnostics, render_folded
+from ..report.vendored import PinnedServer, fold
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -34,7 +35,7 @@ def config_or_report(fmt: str, err: TextIO, start: Path | None = None) -> Config
     try:
         return load_config(start)
     except SpecError as exc:
-        err.write(render(exc.diagnostics, fmt, {}) + "\n")
+        err.write(render_diagnostics(exc.diagnostics, fmt, {}) + "\n")
         return None
 
 
@@ -47,10 +48,10 @@ def print_diagnostics(bag: DiagnosticBag, sources: dict[str, str], fmt: str,
     Returns the diagnostics shown in full."""
     shown, servers = shown_diagnostics(bag, sources, strict=strict, vendor=vendor)
     if fmt == "json":
-        out.write(render_json(shown, vendor=[s.as_json() for s in servers]) + "\n")
+        out.write(diagnostics_json(shown, vendor=[s.as_json() for s in servers]) + "\n")
         return shown
     if shown:
-        out.write(render(shown, fmt, sources, color=color) + "\n")
+        out.write(render_diagnostics(shown, fmt, sources, color=color) + "\n")
     if servers:
         out.write(render_folded(servers, fmt) + "\n")
     if fmt == "text":

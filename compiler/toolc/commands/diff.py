@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..collector import collector_paused
 from ..config import Config
-from ..report.changes import render_diff
-from ..report.diagnostic_formats import render
-from ..report.markdown_escape import link_base as checked_link_base
+from ..report.markdown import link_base as checked_link_base
+from ..report.render import render_changes, render_diagnostics, render_diff
 from .common import (
     EXIT_ERRORS,
     EXIT_OK,
@@ -126,12 +125,12 @@ def _rules_changed(config: Config, base: Base, spec_paths: list[str], err: TextI
     to the rules that judged them (a severity it lowered is why an error is still one)."""
     # lazy: loads pydantic
     from ..diff.gate import own_text, rule_changes
-    from ..report.changes import render
 
     rules = rule_changes(base, config.gate_rules(), [], own_text(config), spec_paths)
     if rules:
-        err.write(render([], "text", color=color, policy=rules, closing="The specs have "
-                         "errors, so no golden file was compared.") + "\n")
+        err.write(render_changes([], "text", color=color, policy=rules,
+                                 closing="The specs have errors, so no golden file was "
+                                 "compared.") + "\n")
 
 
 def _base(config: Config, old: str | None, against: str | None) -> Base | None:
@@ -184,4 +183,5 @@ def _print_problems(result: SchemaDiff, compiled: Compiled, err: TextIO, color: 
     for problem in result.problems:
         bag.report(problem.code, problem.message, problem.span, notes=problem.notes)
     if len(bag.items) > before:
-        err.write(render(bag.items[before:], "text", compiled.sources, color=color) + "\n")
+        err.write(render_diagnostics(bag.items[before:], "text", compiled.sources, color=color)
+                  + "\n")

@@ -27,7 +27,8 @@ from ..config import Config
 from ..diagnostics import SpecError
 from ..formatting import FormatBug, format_text
 from ..loader import load_bytes, read_bytes
-from ..report.diagnostic_formats import escape_controls, render
+from ..report.escaping import escape_controls
+from ..report.render import render_diagnostics
 from ..specs import SPEC_SUFFIX, discover, shown_path
 from .common import (
     EXIT_ERRORS,
@@ -109,8 +110,9 @@ def _one(config: Config, path: Path, run: _Run, *, check: bool, diff: bool) -> N
         text = load_bytes(raw, shown).text
         formatted = format_text(text, shown)
     except SpecError as exc:
-        run.err.write(render(exc.diagnostics, "text", {shown: _readable(path, shown)},
-                             color=run.color) + "\n")
+        quoted = {shown: _readable(path, shown)}
+        run.err.write(render_diagnostics(exc.diagnostics, "text", quoted, color=run.color)
+                      + "\n")
         run.err.write(f"error: {said} was not formatted: it does not parse\n")
         run.failed = True
         return

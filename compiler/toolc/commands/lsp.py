@@ -1,4 +1,5 @@
-"""``toolc lsp``: the language server over stdio, for an editor to start (docs/editors.md)."""
+"""The ``toolc lsp`` command, for an editor to start (docs/editors.md): the language
+server run on stdio (:func:`toolc.lsp.serve_stdio`), or exit 2 without the ``lsp`` extra."""
 
 from __future__ import annotations
 

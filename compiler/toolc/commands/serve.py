@@ -1,4 +1,7 @@
-"""``toolc serve``: the bind rule checked, then a toolset served over stdio or HTTP."""
+"""The ``toolc serve`` command: its options checked (HTTP-only flags given over stdio,
+a bind that the bind rule refuses, a malformed ``--allow-host`` or ``--allow-origin``:
+usage errors), the project found from the target, then :func:`toolc.serving.run.serve`
+runs it; the exit code."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from ..generate.stubs import handler_stubs, with_stubs
 from ..ir import ProjectIR, Ref
 from ..output.files import write_new_file
 from ..python_source import MAX_SOURCE, SourceIndex, inside, source_index
-from ..report.diagnostic_formats import escape_controls
+from ..report.escaping import escape_controls
 from ..untrusted import FileRefused, read_untrusted
 from .common import (
     EXIT_ERRORS,

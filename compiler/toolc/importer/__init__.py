@@ -5,9 +5,11 @@
 - :mod:`.clientconfig`: ``{"mcpServers": ...}`` client configurations (``read_config``);
 - :mod:`.pinning`: MCP tools -> pinned tools -> the spec (``server_spec``, ``manager_spec``);
 - :mod:`.yamlout`: the spec as YAML that reads back as the same JSON (``dump``);
-- :mod:`.command`: the ``toolc import`` command (``run_import``);
-- :mod:`.pinned`: pinned definitions standing in for live servers (certification, serve);
-- ``toolc serve --pinned`` is ``toolc.serving.run.serve(pinned=True)`` over :mod:`.pinned`;
+- :mod:`.run`: one import, from the request to the checked spec (``import_servers``;
+  the command, ``toolc.commands.import_specs``, only hands it the options);
+- the pinned definitions that stand in for live servers (certification, serve) are the
+  runtime's, ``toolc.runtime.mcp.pinned``; ``toolc serve --pinned`` is
+  ``toolc.serving.run.serve(pinned=True)`` over them;
 - :mod:`.drift`: ``toolc diff --live`` and ``toolc build --live``.
 
 See docs/import.md. Nothing here imports the mcp SDK until a server is listed or served.

@@ -28,7 +28,7 @@ from ..loader import LoadedFile, load_file, load_text
 from ..pipeline import new_golden, schema_changes
 from ..publish import publish_project
 from ..publish.json_documents import to_json
-from ..report.changes import render_diff
+from ..report.render import render_diagnostics, render_diff
 from ..specs import discover, shown_path
 from .listing import ImportFailure, Server, list_live
 from .pinning import pinned_tools
@@ -145,13 +145,10 @@ def print_drift(drift: Drift, fmt: str, *, out: TextIO, err: TextIO, golden_root
     # lazy: 7 more toolc module(s), only when this runs
     from ..diff import fails
 
-    # lazy: 2 more toolc module(s), only when this runs
-    from ..report.diagnostic_formats import render
-
     err.writelines(f"error: {failure}\n" for failure in drift.failures)
     if drift.diagnostics:
         err.write("error: with the live tools pinned, the specs do not compile:\n")
-        err.write(render(drift.diagnostics, "text", drift.sources) + "\n")
+        err.write(render_diagnostics(drift.diagnostics, "text", drift.sources) + "\n")
     changes = drift.diff.changes if drift.diff is not None else []
     if drift.diff is not None and changes:
         out.write(render_diff(drift.diff, fmt, color=color, golden_root=golden_root,
@@ -175,12 +172,9 @@ def run_live_diff(config: Config, *, fmt: str, fail_on: str, out: TextIO, err: T
                   color: bool = False, timeout_s: float = 30.0) -> int:
     """``toolc diff --live``: the exit code (1 on drift at or above ``fail_on``, or when a
     server cannot be listed)."""
-    # lazy: 2 more toolc module(s), only when this runs
-    from ..report.diagnostic_formats import render
-
     compiled = compile_specs(config)
     if compiled.project is None:
-        err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
+        err.write(render_diagnostics(compiled.bag.sorted(), "text", compiled.sources) + "\n")
         return 1
     drift = live_drift(config, compiled.project, compiled.sources, timeout_s)
     golden_root = f"{config.relative(config.output)}/schemas"

@@ -19,7 +19,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from ..diagnostics import Span
 
-# The line breaks YAML counts (report.diagnostic_formats splits its quoted lines so too).
+# The line breaks YAML counts (report.text splits its quoted lines so too).
 _YAML_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 

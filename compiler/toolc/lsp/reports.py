@@ -18,7 +18,7 @@ from lsprotocol import types as lsp
 from pygls.workspace.position_codec import PositionCodec
 
 from ..diagnostics import Diagnostic, Fix, Severity, Span
-from ..report.diagnostic_formats import bounded, escape_controls
+from ..report.escaping import bounded, escape_controls
 from .analysis import Analysis
 from .places import Lines, span_range, uri_of
 

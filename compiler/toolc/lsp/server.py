@@ -1,4 +1,5 @@
-"""``toolc lsp``: the language server, over stdio, on pygls.
+"""The language server itself (``ToolcServer``, a pygls ``LanguageServer``): its state and
+its one worker thread.
 
 The server keeps the project analysed as the editor holds it. Each change to an open
 spec (or a file saved or changed on disk) schedules an analysis (:mod:`.schedule`),

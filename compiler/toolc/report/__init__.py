@@ -1,1 +1,2 @@
-"""Formatters: one result type, several renderings (text, json, github, markdown)."""
+"""Reports: diagnostics and classified changes, one module per format (text, json,
+github, markdown)."""

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..diagnostics import TEXT_CODES, Diagnostic, Severity, Span, SpecError
 from ..loader import YList, YMap, load_text
-from .diagnostic_formats import bounded, escape_controls, escape_github_data, escape_github_property
+from .escaping import bounded
 
 # What the per-server line sends the reader to.
 SEE_ALL = "see `toolc validate --vendor`"
@@ -142,12 +142,3 @@ def fold(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str], *,
 def _foldable(d: Diagnostic, failing: Severity) -> bool:
     return d.severity < failing and d.code not in TEXT_CODES
 
-
-def render_folded(servers: Iterable[PinnedServer], fmt: str) -> str:
-    """One line per server: ``path:line:col: <summary>`` in text, a notice on GitHub."""
-    if fmt == "github":
-        return "\n".join(
-            f"::notice file={escape_github_property(s.spec)},line={s.span.line},col={s.span.col},"
-            f"title=pinned MCP server::{escape_github_data(s.summary())}" for s in servers)
-    return "\n".join(escape_controls(f"{bounded(str(s.span))}: {s.summary()}")
-                     for s in servers)

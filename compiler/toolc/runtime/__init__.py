@@ -6,7 +6,7 @@ MCP kinds), re-exported from the parts:
 
 - `toolsets/`: the toolset kinds, one module each; the contract in `toolsets/abstract.py`;
 - `mcp/`: the MCP client side (`MCPToolset`, `MCPManager`, pinned definitions);
-- `server/`: the MCP server side (`to_mcp_server`);
+- `mcp_server/`: the MCP server side, any toolset served over MCP (`to_mcp_server`);
 - `_generated/`: what only generated modules use (`ClassRecorder`, `LazyModule`),
   imported as `rtg`, not re-exported here;
 - beside this file, what every part shares: `context.py` (and what a handler asks of
@@ -63,20 +63,20 @@ from toolc.runtime.toolsets.wrapper import CallNext, WrapperToolset, lazy_wrappe
 if TYPE_CHECKING:
     from toolc.runtime.mcp.manager import MCPManager
     from toolc.runtime.mcp.toolset import HttpServer, MCPServerError, MCPToolset, StdioServer
-    from toolc.runtime.server.approval_state import ApprovalStates, MemoryNonces
-    from toolc.runtime.server.toolset_server import to_mcp_server
+    from toolc.runtime.mcp_server.approval_state import ApprovalStates, MemoryNonces
+    from toolc.runtime.mcp_server.toolset_server import to_mcp_server
 
 # Loaded on first access: they pull in asyncio and anyio, which `import toolc.runtime`
 # should not pay for.
 _LAZY = {
-    "ApprovalStates": "toolc.runtime.server.approval_state",
+    "ApprovalStates": "toolc.runtime.mcp_server.approval_state",
     "HttpServer": "toolc.runtime.mcp.toolset",
     "MCPManager": "toolc.runtime.mcp.manager",
     "MCPServerError": "toolc.runtime.mcp.toolset",
     "MCPToolset": "toolc.runtime.mcp.toolset",
-    "MemoryNonces": "toolc.runtime.server.approval_state",
+    "MemoryNonces": "toolc.runtime.mcp_server.approval_state",
     "StdioServer": "toolc.runtime.mcp.toolset",
-    "to_mcp_server": "toolc.runtime.server.toolset_server",
+    "to_mcp_server": "toolc.runtime.mcp_server.toolset_server",
 }
 
 

@@ -5,7 +5,7 @@ A handler reaches these through its `RunContext` (`await ctx.report_progress(...
 hands them to its `client`, a `CallClient`:
 
 - served over MCP (`toolc serve`, `rt.to_mcp_server`, the Claude Agent SDK's in-process
-  server) the client is the MCP client of the call (`toolc.runtime.server.served_client`),
+  server) the client is the MCP client of the call (`toolc.runtime.mcp_server.served_client`),
   in either protocol era;
 - in process (`toolset.call_tool(ctx, ...)`, the adapters) there is none unless the
   caller gives one (`RunContext(deps, client=...)`, a subclass of `CallClient`, say with

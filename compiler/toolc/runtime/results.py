@@ -2,7 +2,7 @@
 
 The blocks are small dataclasses mirroring MCP's content blocks; `to_wire()` gives the
 MCP JSON shape (camelCase keys, absent fields left out) and `block_from_wire()` reads
-it back, so that only `server/` and `mcp/` ever touch the mcp SDK's own types.
+it back, so that only `mcp_server/` and `mcp/` ever touch the mcp SDK's own types.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the ``toolc serve`` command adds around the runtime's MCP server
-(``toolc.runtime.server``, which is all a user serving a toolset from Python needs).
+(``toolc.runtime.mcp_server``, which is all a user serving a toolset from Python needs).
 
 - ``targets.py``: what to serve: a spec (its project found from its path, compiled in
   memory) or a generated module, and the toolset picked from it;

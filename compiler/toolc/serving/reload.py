@@ -7,7 +7,7 @@ again exactly as at the start (the spec compiled, its fresh build imported under
 modules' real names; a module imported afresh), its toolset entered, and swapped in behind the
 running server, which tells its clients: ``notifications/tools/list_changed`` on each
 connection, and an event on ``subscriptions/listen`` streams
-(:func:`toolc.runtime.server.toolset_server.replace_toolset`). A spec with errors
+(:func:`toolc.runtime.mcp_server.toolset_server.replace_toolset`). A spec with errors
 mid-edit is reported (its diagnostics on stderr) and the server goes on serving the
 last good toolset; the line says which: when it was loaded (at the start, or by which
 reload) and the tools it lists.
@@ -110,7 +110,7 @@ class Reloader:
         import anyio
 
         # lazy: loads mcp (about a second)
-        from ..runtime.server.toolset_server import replace_toolset
+        from ..runtime.mcp_server.toolset_server import replace_toolset
 
         opened, entered = contextlib.ExitStack(), contextlib.AsyncExitStack()
         try:
@@ -130,7 +130,7 @@ class Reloader:
     async def _listing(self) -> str:
         """": N tools: a, b, ..." as a client is shown them now; "" if they cannot be listed."""
         # lazy: loads mcp (about a second)
-        from ..runtime.server.toolset_server import listed_names
+        from ..runtime.mcp_server.toolset_server import listed_names
 
         try:
             names = await listed_names(self.server)

@@ -1,4 +1,5 @@
-"""``toolc serve``: a target's toolset served to real MCP clients over stdio or HTTP.
+"""One serve from start to end: a target's toolset served to real MCP clients over stdio
+or HTTP until the client leaves or a signal comes.
 
 The server is the runtime's (``toolc.runtime.to_mcp_server``), made for the toolset that
 :mod:`toolc.serving.targets` opened, with the deps ``--deps`` names made per client
@@ -56,7 +57,7 @@ def serve(config: Config, target: str, *, toolset_name: str | None = None,
         _sigterm_unwinds()
         with open_target(config, target, toolset_name, err, pinned=pinned) as chosen:
             # lazy: loads mcp (about a second)
-            from ..runtime.server.toolset_server import to_mcp_server
+            from ..runtime.mcp_server.toolset_server import to_mcp_server
 
             http = http or HttpOptions()
             states, auth = _replica_settings(http, chosen.name) if transport == "http" else (
@@ -94,7 +95,7 @@ def _replica_settings(http: HttpOptions, name: str) -> tuple[Any, Any]:
     states = None
     if keys is not None:
         # lazy: the approval states (stdlib only), when a key is given
-        from ..runtime.server.approval_state import ApprovalStates
+        from ..runtime.mcp_server.approval_state import ApprovalStates
 
         states = ApprovalStates(keys, audience=name)
     return states, load_auth(http.auth, http.auth_issuer, http.resource_url, http.auth_scopes)

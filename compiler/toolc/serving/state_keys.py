@@ -3,7 +3,7 @@
 Under ``--stateless`` any replica behind a balancer may get any request, so what spans
 requests is carried by the client and signed with a key every replica has: the state of
 an approval question or of a handler's own (asked by one replica, answered on another;
-see :mod:`toolc.runtime.server.approval_state`). The keys come from ``--state-key-file FILE``
+see :mod:`toolc.runtime.mcp_server.approval_state`). The keys come from ``--state-key-file FILE``
 (one per line, ``#`` comment lines skipped; a Kubernetes Secret mounted as a file works),
 else from ``$TOOLC_STATE_KEY`` (separated by spaces); the first signs and every one
 verifies, so a key is rotated without a flag day; each is at least 32 bytes. Without
@@ -26,7 +26,7 @@ from .targets import ServeError
 
 STATE_KEY_ENV = "TOOLC_STATE_KEY"
 KEY_FILE_BYTES = 64 * 1024
-MIN_KEY_BYTES = 32  # as toolc.runtime.server.approval_state requires (not imported: mcp)
+MIN_KEY_BYTES = 32  # as toolc.runtime.mcp_server.approval_state requires (not imported: mcp)
 MAKE_ONE = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
 
 

@@ -25,7 +25,7 @@ from ..certify.staged_import import on_sys_path
 from ..config import PYPROJECT_BYTES, Config
 from ..frontend import compile_specs
 from ..ir import ModuleIR, ProjectIR
-from ..report.diagnostic_formats import render
+from ..report.render import render_diagnostics
 from ..runtime import AbstractToolset
 from ..runtime.tool import LazyRef, LazyRefError
 from ..specs import SPEC_SUFFIX, discover
@@ -190,7 +190,7 @@ def _module_ir(config: Config, module: ModuleType) -> ModuleIR | None:
 def _compile(config: Config, extra: Path | None, err: TextIO) -> ProjectIR:
     compiled = compile_specs(config, (*config.specs, extra) if extra else ())
     if compiled.project is None:
-        err.write(render(compiled.bag.sorted(), "text", compiled.sources) + "\n")
+        err.write(render_diagnostics(compiled.bag.sorted(), "text", compiled.sources) + "\n")
         raise ServeError("the specs have errors", code=1)
     return compiled.project
 

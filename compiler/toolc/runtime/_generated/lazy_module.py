@@ -1,4 +1,4 @@
-"""Support code used by generated modules (and by nothing else).
+"""``LazyModule``: how a generated module makes its names at first use.
 
 Every generated module needs the same PEP 562 machinery, which makes its models,
 Protocols, type aliases and toolsets at first use (with ``toolc.runtime._generated.recorded``). It

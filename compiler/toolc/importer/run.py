@@ -1,16 +1,15 @@
-"""``toolc import``: pin the tools of MCP servers into a spec.
-
-    toolc import --stdio "npx -y @modelcontextprotocol/server-everything"
-    toolc import --http https://example.com/mcp --header "Authorization=Bearer ..."
-    toolc import --from tools.json --stdio "my-server --flag"     # not contacted
-    toolc import --config claude_desktop_config.json --module desktop
+"""Pinning MCP servers' tools into a spec, from the request to the checked file: the
+servers an :class:`ImportRequest` names are listed (live, a saved listing, or a client
+configuration's: :mod:`.listing`, :mod:`.clientconfig`), their tools pinned into one
+spec (:mod:`.pinning`) and written as YAML (:mod:`.yamlout`).
 
 The spec is written to ``--out`` (default ``<first specs folder>/<module>.toolc.yaml``;
-``-`` prints it), then checked with the rest of the project, and its diagnostics shown:
-errors in full, for what cannot be built as is (a tool name outside the MCP rule, two
-servers of a config giving the same name); the warnings about the servers' tools (what
-they leave undescribed, a draft-07 ``$schema``) once, per server and rule with a count,
-and the line that silences them (later builds fold them: :mod:`toolc.report.vendored`).
+``-`` prints it) inside the project and through no link, then checked with the rest of
+the project, and its diagnostics shown: errors in full, for what cannot be built as is
+(a tool name outside the MCP rule, two servers of a config giving the same name); the
+warnings about the servers' tools (what they leave undescribed, a draft-07 ``$schema``)
+once, per server and rule with a count, and the line that silences them (later builds
+fold them: :mod:`toolc.report.vendored`).
 """
 
 from __future__ import annotations
@@ -29,7 +28,8 @@ from ..config import Config, glob_problem
 from ..diagnostics import RULES, Severity
 from ..output.confine import project_target
 from ..output.files import replace_file
-from ..report.diagnostic_formats import escape_controls, render
+from ..report.escaping import escape_controls
+from ..report.render import render_diagnostics
 from ..report.vendored import PinnedServer, fold
 from .clientconfig import read_config
 from .listing import ImportFailure, Listing, Server, list_live, read_saved
@@ -78,9 +78,10 @@ class ImportRequest:
         return None
 
 
-def run_import(config: Config, request: ImportRequest, *, out: TextIO = sys.stdout,
-               err: TextIO = sys.stderr) -> int:
-    """Import, write the spec, check it; the exit code."""
+def import_servers(config: Config, request: ImportRequest, *, out: TextIO = sys.stdout,
+                   err: TextIO = sys.stderr) -> int:
+    """List the servers ``request`` names, pin their tools, write the spec and check it;
+    the exit code."""
     problem = request.check()
     if problem:
         err.write(f"error: {problem}\n")
@@ -236,7 +237,7 @@ def _check_written(config: Config, target: Path, out: TextIO) -> int:
     mine = [d for d in compiled.bag.sorted() if d.span is None or d.span.path == shown]
     own, servers = fold(mine, compiled.sources)
     if own:
-        out.write(render(own, "text", compiled.sources) + "\n")
+        out.write(render_diagnostics(own, "text", compiled.sources) + "\n")
     if servers:
         out.write(server_findings(shown, servers))
     errors = sum(1 for d in mine if d.severity is Severity.ERROR)

@@ -1,4 +1,4 @@
-"""A served handler's RunContext reaches its MCP client (toolc.runtime.server.served_client):
+"""A served handler's RunContext reaches its MCP client (toolc.runtime.mcp_server.served_client):
 progress, log messages, elicitation with the handler's form, sampling and cancellation,
 through the real SDK client, in both protocol eras ("auto" negotiates 2026-07-28, where
 questions ride an InputRequiredResult; "legacy" the 2025-11-25 handshake, where they are

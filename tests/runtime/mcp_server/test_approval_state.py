@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from toolc.runtime.server.approval_state import (
+from toolc.runtime.mcp_server.approval_state import (
     APPROVAL,
     MAX_STATE_CHARS,
     QUESTIONS,

@@ -61,17 +61,17 @@ from toolc.runtime.deferred import (
 )
 from toolc.runtime.definition import ToolDefinition
 from toolc.runtime.failures import POLICY, FailurePolicy, failure_result
-from toolc.runtime.results import ToolResult, UnknownToolResult
-from toolc.runtime.server.approval import Approvals, run_approved
-from toolc.runtime.server.approval_state import ApprovalStates
-from toolc.runtime.server.paging import DEFAULT_PAGE_SIZE, page
-from toolc.runtime.server.served_client import (
+from toolc.runtime.mcp_server.approval import Approvals, run_approved
+from toolc.runtime.mcp_server.approval_state import ApprovalStates
+from toolc.runtime.mcp_server.paging import DEFAULT_PAGE_SIZE, page
+from toolc.runtime.mcp_server.served_client import (
     Asked,
     InputRequired,
     LogLevels,
     Questions,
     ServedClient,
 )
+from toolc.runtime.results import ToolResult, UnknownToolResult
 from toolc.runtime.toolsets.abstract import AbstractToolset, ToolsetError
 
 logger = logging.getLogger("toolc.runtime")
@@ -139,7 +139,7 @@ def to_mcp_server(
     and message instead (see `toolc.runtime.failures`).
 
     `approval_states` signs and redeems the states of 2026-07-28 questions, toolc's
-    approvals and the handlers' own (`toolc.runtime.server.approval_state`): by default
+    approvals and the handlers' own (`toolc.runtime.mcp_server.approval_state`): by default
     under a key of this process;
     replicas that answer each other's requests are given one `ApprovalStates(keys=...)`
     with the key they share.

@@ -228,7 +228,7 @@ async def test_a_changed_list_is_published_to_listen_streams() -> None:
 
 
 async def test_a_replaced_toolset_is_announced_to_every_handshake_connection() -> None:
-    from toolc.runtime.server.toolset_server import replace_toolset
+    from toolc.runtime.mcp_server.toolset_server import replace_toolset
 
     server = rt.to_mcp_server(rt.FunctionToolset([make_tool("echo")]))
     heard: dict[str, list[Any]] = {"a": [], "b": []}
@@ -251,7 +251,7 @@ async def test_a_replaced_toolset_is_announced_to_every_handshake_connection() -
 
 
 async def test_a_replaced_toolset_is_published_to_listen_streams() -> None:
-    from toolc.runtime.server.toolset_server import replace_toolset
+    from toolc.runtime.mcp_server.toolset_server import replace_toolset
 
     server = rt.to_mcp_server(rt.FunctionToolset([make_tool("echo")]))
     async with Client(server) as client:
@@ -266,7 +266,7 @@ async def test_a_replaced_toolset_is_published_to_listen_streams() -> None:
 
 async def test_replace_toolset_needs_a_toolc_server() -> None:
     from mcp.server import Server
-    from toolc.runtime.server.toolset_server import replace_toolset
+    from toolc.runtime.mcp_server.toolset_server import replace_toolset
 
     with pytest.raises(TypeError):
         await replace_toolset(Server("plain"), rt.FunctionToolset([]))

@@ -13,7 +13,7 @@ import pytest
 import toolc.runtime as rt
 from mcp import Client
 from runtime_support import make_tool
-from toolc.runtime.server.approval import APPROVAL_KEY
+from toolc.runtime.mcp_server.approval import APPROVAL_KEY
 
 pytestmark = pytest.mark.anyio
 ERAS = pytest.mark.parametrize("mode", ["auto", "legacy"])

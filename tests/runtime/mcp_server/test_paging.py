@@ -13,7 +13,7 @@ import toolc.runtime as rt
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from runtime_support import make_tool
-from toolc.runtime.server.paging import DEFAULT_PAGE_SIZE, MAX_CURSOR_CHARS, _encode, page
+from toolc.runtime.mcp_server.paging import DEFAULT_PAGE_SIZE, MAX_CURSOR_CHARS, _encode, page
 
 pytestmark = pytest.mark.anyio
 

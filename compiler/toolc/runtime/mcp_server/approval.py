@@ -25,8 +25,8 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolc.runtime.context import RunContext
 from toolc.runtime.deferred import ApprovalRequiredError, Approved
+from toolc.runtime.mcp_server.approval_state import APPROVAL, ApprovalStates, StateRefused
 from toolc.runtime.results import ToolResult
-from toolc.runtime.server.approval_state import APPROVAL, ApprovalStates, StateRefused
 
 APPROVAL_KEY = "toolc/approval"
 CONFIRM_SCHEMA: dict[str, Any] = {

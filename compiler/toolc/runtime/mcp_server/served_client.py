@@ -42,14 +42,14 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from toolc.runtime.client import LOG_LEVELS, CallClient, ClientUnavailable, Elicited, Sampled
-from toolc.runtime.results import ToolResult
-from toolc.runtime.server.approval import principal, refusal
-from toolc.runtime.server.approval_state import (
+from toolc.runtime.mcp_server.approval import principal, refusal
+from toolc.runtime.mcp_server.approval_state import (
     MAX_STATE_CHARS,
     QUESTIONS,
     ApprovalStates,
     StateRefused,
 )
+from toolc.runtime.results import ToolResult
 
 ASK_KEY = "toolc/ask/"      # input request keys: toolc/ask/0, toolc/ask/1, ...
 
