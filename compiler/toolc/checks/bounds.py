@@ -29,7 +29,7 @@ from ..diagnostics import Span
 from ..loader import MAX_DEPTH, YList, YMap
 from ..model.keywords import JSON_TYPES
 from ..model.named import TypeDef
-from .facts import Finding, ProjectFacts, SchemaRoot
+from .facts import ProjectFacts, SchemaRoot, StepFinding
 from .parsed import ParsedProject
 from .reporting import Reporter
 
@@ -131,11 +131,11 @@ def _as_root(td: TypeDef, root: SchemaRoot) -> SchemaRoot:
 
 
 def measure_bounds(project: ParsedProject, roots: tuple[SchemaRoot, ...],
-                   ) -> tuple[frozenset[SchemaRoot], tuple[Finding, ...]]:
+                   ) -> tuple[frozenset[SchemaRoot], tuple[StepFinding, ...]]:
     """The schema documents past a bound, and the findings that say so (TC230, TC231):
     measuring and finding where the bound is passed are one walk."""
     measure = _Measure(project)
-    found: list[Finding] = []
+    found: list[StepFinding] = []
     failed = {root for root in roots if root.errors}  # the walk's problems, then these
     too_deep = [root for root in roots if _too_deep(measure, root)]
     deep_types = {root.type_def for root in too_deep if root.type_def is not None}
@@ -152,8 +152,9 @@ def measure_bounds(project: ParsedProject, roots: tuple[SchemaRoot, ...],
             continue  # a type it uses is too large by itself, and says so
         notes = (("named types are written out in place at every use; a type used "
                   "twice in each of many types doubles each time"),) if root.refs else ()
-        found.append(Finding("TC231", f"{root.describe()} would publish more than "
-                             f"{MAX_PUBLISHED_NODES:,} schema nodes", root.span, notes=notes))
+        found.append(StepFinding("TC231", f"{root.describe()} would publish more than "
+                                 f"{MAX_PUBLISHED_NODES:,} schema nodes", root.span,
+                                 notes=notes))
     _check_project_size(found, roots, failed, measure)
     return frozenset(r for r in failed if not r.errors), tuple(found)
 
@@ -163,7 +164,7 @@ def check_bounds(facts: ProjectFacts, report: Reporter) -> None:
     report.relay(facts.found)
 
 
-def _check_project_size(found: list[Finding], roots: tuple[SchemaRoot, ...],
+def _check_project_size(found: list[StepFinding], roots: tuple[SchemaRoot, ...],
                         failed: set[SchemaRoot], measure: _Measure) -> None:
     """TC231 once, at the tool whose schemas take the project past its total bound; that
     tool and every one after it are then written out by no later check."""
@@ -176,11 +177,11 @@ def _check_project_size(found: list[Finding], roots: tuple[SchemaRoot, ...],
             continue
         total += measure.size(root.node, root)
         if total > MAX_PROJECT_NODES:
-            found.append(Finding("TC231", f"the project's tools would publish more than "
-                                 f"{MAX_PROJECT_NODES:,} schema nodes together; "
-                                 f"{root.describe()} takes it past that", root.span,
-                                 notes=(("named types are written out in place at every use "
-                                         "of them, in every tool"),)))
+            found.append(StepFinding(
+                "TC231", f"the project's tools would publish more than {MAX_PROJECT_NODES:,} "
+                f"schema nodes together; {root.describe()} takes it past that", root.span,
+                notes=(("named types are written out in place at every use of them, in "
+                        "every tool"),)))
             failed.add(root)
             past = True
 
@@ -190,7 +191,7 @@ def _too_deep(measure: _Measure, root: SchemaRoot) -> bool:
     return measure.height(root.node, root, budget) >= budget
 
 
-def _report_depth(found: list[Finding], measure: _Measure, root: SchemaRoot,
+def _report_depth(found: list[StepFinding], measure: _Measure, root: SchemaRoot,
                   deep_types: set[TypeDef], reported: set[Span]) -> None:
     """Follow the deepest branch down to the first level past the bound and report there,
     unless the branch goes through a type too deep by itself: that type's own report
@@ -218,8 +219,8 @@ def _report_depth(found: list[Finding], measure: _Measure, root: SchemaRoot,
         names = list(dict.fromkeys(through))
         shown = names if len(names) <= 5 else [*names[:2], "...", *names[-2:]]
         notes.append(f"reached through {len(names)} named type(s): {' -> '.join(shown)}")
-    found.append(Finding("TC230", f"{root.describe()} nests deeper than {MAX_DEPTH} levels "
-                         "when published", span, notes=tuple(notes)))
+    found.append(StepFinding("TC230", f"{root.describe()} nests deeper than {MAX_DEPTH} "
+                             "levels when published", span, notes=tuple(notes)))
 
 
 def _deeper_child(measure: _Measure, node: Any, root: SchemaRoot, budget: int,

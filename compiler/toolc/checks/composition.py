@@ -32,9 +32,9 @@ from ..model.toolsets import (
 from .facts import (
     Composition,
     Entry,
-    Finding,
     MissingRename,
     ProjectFacts,
+    StepFinding,
     ToolKey,
     ToolsetKey,
 )
@@ -76,7 +76,7 @@ class Composer:
         self.deep = deep
         self.path: list[tuple[ParsedModule, str]] = []
         self.compositions: dict[ToolsetKey, Composition] = {}
-        self.found: list[Finding] = []
+        self.found: list[StepFinding] = []
         self.missing_renames: list[MissingRename] = []
 
     def compose(self, parsed: ParsedModule, name: str) -> Composition:
@@ -139,8 +139,9 @@ class Composer:
         for i, (m, n) in enumerate(self.path):
             if m is found[0] and n == found[1]:
                 cycle = [self._shown(parsed, mm, nn) for mm, nn in self.path[i:]]
-                self.found.append(Finding("TC401", f"toolset '{self.path[-1][1]}' closes a "
-                                          f"cycle: {' -> '.join([*cycle, cycle[0]])}", span))
+                self.found.append(StepFinding(
+                    "TC401", f"toolset '{self.path[-1][1]}' closes a cycle: "
+                    f"{' -> '.join([*cycle, cycle[0]])}", span))
                 return _UNKNOWN
         return self.compose(*found)
 
@@ -183,7 +184,7 @@ class Composer:
             if new in seen:
                 culprit = e.name if e.name in ts.names else seen[new].tool.name
                 span = names.value_spans.get(culprit, node.span)
-                self.found.append(Finding(
+                self.found.append(StepFinding(
                     "TC407", f"toolset '{name}' publishes '{new}' twice, once for "
                     f"'{seen[new].tool.name}' and once for '{e.tool.name}'", span))
                 continue
@@ -233,7 +234,7 @@ class Composer:
                 else:
                     note = ("give `conflicts: last_wins` to let the later server win, "
                             "or combine prefixed `mcp` sets instead")
-                self.found.append(Finding(
+                self.found.append(StepFinding(
                     "TC402", f"{what} '{refs[i]}' of toolset '{name}' publishes "
                     f"{_listed(clashing)}, already published by {what} '{refs[j]}'",
                     spans[i], notes=(note,)))
@@ -253,7 +254,7 @@ class Composer:
             else:
                 message = f"{maker} makes published names that break the rule: " + \
                     _listed([n for n, _ in names])
-            self.found.append(Finding(code, message, span, notes=(rule_note(code),)))
+            self.found.append(StepFinding(code, message, span, notes=(rule_note(code),)))
 
 
 def _listed(names: list[str], limit: int = 5) -> str:

@@ -4,7 +4,7 @@ The analysis steps (:mod:`toolc.checks.steps`) compute each fact once and return
 :class:`ProjectFacts` holds them all, frozen. The checks read it and report; resolve
 (:mod:`toolc.resolve`) and the front end read it after them. Where computing a fact and
 finding a problem are one walk (the schema walk, the bounds, composition, the handler
-lookups), the step keeps what it found as :class:`Finding` records, which the check that
+lookups), the step keeps what it found as :class:`StepFinding` records, which the check that
 declares their code reports.
 """
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class StepFinding:
     """A problem an analysis step found, as the check that declares its code reports it."""
 
     code: str
@@ -188,7 +188,7 @@ class ProjectFacts:
     # module -> the specs (as shown) of the references to it held back (an unread spec
     # may declare it), in the order found
     held: Mapping[str, tuple[str, ...]]
-    found: tuple[Finding, ...]                        # the steps' findings, in order
+    found: tuple[StepFinding, ...]                        # the steps' findings, in order
 
     # -- what the parsed project has ---------------------------------------------------------
 
@@ -252,7 +252,7 @@ class Walk:
 
     project: ParsedProject
     root: SchemaRoot
-    found: list[Finding]
+    found: list[StepFinding]
     # named type -> the properties it leaves undescribed (see ProjectFacts)
     undescribed: dict[TypeDef, list[tuple[str, Span]]]
     held: list[tuple[str, Span]]   # (module, at): references held back for an unread spec
@@ -264,7 +264,7 @@ class Walk:
     def report(self, code: str, message: str, span: Span, *, notes: tuple[str, ...] = (),
                severity: Severity | None = None, fixes: tuple[Fix, ...] = ()) -> None:
         """A finding that does not stop the document from being written out."""
-        self.found.append(Finding(code, message, span, notes, severity, fixes))
+        self.found.append(StepFinding(code, message, span, notes, severity, fixes))
 
     def error(self, code: str, message: str, span: Span, notes: tuple[str, ...] = (),
               fixes: tuple[Fix, ...] = ()) -> None:

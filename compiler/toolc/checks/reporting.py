@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..diagnostics import DiagnosticBag, Fix, Related, Severity, Span
-from .facts import Finding, ProjectFacts
+from .facts import ProjectFacts, StepFinding
 
 
 class Reporter:
@@ -36,7 +36,7 @@ class Reporter:
         self.bag.report(code, message, span, notes=notes, severity=severity, fixes=fixes,
                         related=related)
 
-    def relay(self, found: Iterable[Finding]) -> None:
+    def relay(self, found: Iterable[StepFinding]) -> None:
         """Report, in order, those of the analysis' findings whose code this check declares."""
         for f in found:
             if f.code in self.codes:

@@ -31,7 +31,7 @@ from ..model.keywords import (
 from ..model.named import TypeDef
 from ..model.toolsets import ExternalToolset, MCPToolset
 from .descriptions import check_property_description
-from .facts import Finding, ProjectFacts, SchemaRoot, Walk
+from .facts import ProjectFacts, SchemaRoot, StepFinding, Walk
 from .metaschema import check_metaschema
 from .parsed import ParsedProject
 from .reporting import Reporter
@@ -53,7 +53,7 @@ class SchemaWalk:
 
     roots: tuple[SchemaRoot, ...]
     type_roots: dict[TypeDef, SchemaRoot]
-    found: tuple[Finding, ...]
+    found: tuple[StepFinding, ...]
     undescribed: dict[TypeDef, list[tuple[str, Span]]]
     held: tuple[tuple[str, Span], ...]   # (module, at): held back for an unread spec
 
@@ -66,7 +66,7 @@ def walk_schemas(project: ParsedProject) -> SchemaWalk:
                                    check_metaschema)
     roots = collect_roots(project)
     type_roots: dict[TypeDef, SchemaRoot] = {}
-    found: list[Finding] = []
+    found: list[StepFinding] = []
     undescribed: dict[TypeDef, list[tuple[str, Span]]] = {}
     held: list[tuple[str, Span]] = []
     for root in roots:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from ..loader import MAX_DEPTH
 from ..model.parse import ParsedModule
-from .facts import Finding, ProjectFacts, ToolsetKey
+from .facts import ProjectFacts, StepFinding, ToolsetKey
 from .parsed import ParsedProject
 from .reporting import Reporter
 
@@ -30,12 +30,12 @@ Node = tuple[ParsedModule, str]
 
 
 def measure_toolset_depth(project: ParsedProject,
-                          ) -> tuple[frozenset[ToolsetKey], tuple[Finding, ...]]:
+                          ) -> tuple[frozenset[ToolsetKey], tuple[StepFinding, ...]]:
     """The toolsets past the nesting bound, which composition leaves out, and TC233 at
     the first toolset past the bound on each too deep chain."""
     heights = _heights(project)
     deep: set[ToolsetKey] = set()
-    found: list[Finding] = []
+    found: list[StepFinding] = []
     for parsed in project.modules:
         toolsets = parsed.section("toolsets")
         for name in parsed.toolsets:
@@ -44,7 +44,7 @@ def measure_toolset_depth(project: ParsedProject,
                 continue
             deep.add((id(parsed), name))
             if height == MAX_DEPTH + 1:  # the deepest ones contain this one: it says it
-                found.append(Finding(
+                found.append(StepFinding(
                     "TC233", f"toolset '{name}' nests {height} toolsets deep; at most "
                     f"{MAX_DEPTH} are allowed", toolsets.key_spans.get(name),
                     notes=(("each `inner`, member of `toolsets` or server is one level "
@@ -107,10 +107,10 @@ def _refs(project: ParsedProject, parsed: ParsedModule, name: str) -> Iterator[N
             yield found
 
 
-def too_many(parsed: ParsedModule, name: str, count: int) -> Finding:
+def too_many(parsed: ParsedModule, name: str, count: int) -> StepFinding:
     """TC234 for a set whose composition came to ``count`` tools."""
     span = parsed.section("toolsets").key_spans.get(name)
-    return Finding("TC234", f"toolset '{name}' would publish {count:,} tools; at most "
-                   f"{MAX_SET_TOOLS:,} are allowed", span,
-                   notes=(("`combined` sets of `prefixed` or `renamed` copies multiply the "
-                          "tools at every level"),))
+    return StepFinding("TC234", f"toolset '{name}' would publish {count:,} tools; at most "
+                       f"{MAX_SET_TOOLS:,} are allowed", span,
+                       notes=(("`combined` sets of `prefixed` or `renamed` copies multiply "
+                               "the tools at every level"),))
