@@ -75,3 +75,13 @@ def test_the_facts_are_read_only() -> None:
         facts.roots = ()  # type: ignore[misc]
     with pytest.raises(TypeError):
         facts.compositions[(0, "x")] = None  # type: ignore[index]
+
+
+def test_a_finding_no_check_reports_is_a_bug_not_silence(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolc.checks
+
+    without = tuple(c for c in CHECKS if "TC101" not in c.codes)
+    monkeypatch.setattr(toolc.checks, "CHECKS", without)
+    with pytest.raises(AssertionError, match="1 of the analysis' findings were reported by no"):
+        _facts(DiagnosticBag(), SPEC.replace("description: The name.", "descripton: The name."))
+    _facts(DiagnosticBag())  # nothing found: nothing to lose

@@ -167,7 +167,7 @@ def check_bounds(facts: ProjectFacts, report: Reporter) -> None:
 def _check_project_size(found: list[StepFinding], roots: tuple[SchemaRoot, ...],
                         failed: set[SchemaRoot], measure: _Measure) -> None:
     """TC231 once, at the tool whose schemas take the project past its total bound; that
-    tool and every one after it are then written out by no later check."""
+    tool and every one after it are then not clean: nothing writes them out."""
     total, past = 0, False
     for root in roots:
         if root.kind not in _PUBLISHED or root in failed:

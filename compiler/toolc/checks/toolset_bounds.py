@@ -8,7 +8,7 @@ each combine two prefixed copies of the one before double the tools at every lev
 
 - depth (TC233): no toolset nests more than :data:`~toolc.loader.MAX_DEPTH` toolsets
   deep, the one nesting bound of the format (a set that refers to none is level 1);
-  measured here without recursion, before the composition check, which then never
+  measured here without recursion, before composing (``steps.py``), which then never
   follows a set past the bound;
 - breadth (TC234): no toolset publishes more than :data:`MAX_SET_TOOLS` tools; the
   composition finds it (:func:`too_many`) and goes on with the set unknown.
