@@ -41,7 +41,7 @@ from .loader import LoadedFile
 from .specs import KeptSpec, Loaded, Progress, load_specs
 
 if TYPE_CHECKING:
-    from .checks import ClientView, Project, UnreadSpecs
+    from .checks import ClientView, ProjectFacts, UnreadSpecs
     from .model.parse import ParsedModule
 
 Mark = tuple[Span, tuple[str, ...], tuple[str, ...]]  # a suppression: comment, written, used
@@ -142,7 +142,7 @@ def analyse_loaded(config: Config, loaded: Loaded, progress: Progress | None = N
     if progress:
         progress(f"checking {len(loaded.files)} spec(s)")
     # lazy: the client profiles (pydantic), only when specs are analysed
-    from .checks.project import ClientView
+    from .checks.parsed import ClientView
 
     view = ClientView(config.clients, config.server_name, config.server_names)
     missed: set[str] = set()
@@ -213,17 +213,17 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
 
     reset_suggestions()  # near misses are suggested within a budget per analysis
     waiting = UnreadSpecs.of(unread) if unread else None
-    project = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
+    facts = run_checks(parse_files(files, bag), bag, root, python_path, clients, waiting)
     if missed is not None:
-        missed.update(project.by_name.missed)
+        missed.update(facts.by_name.missed)
     if waiting is not None:
-        say_held_back(bag, waiting)
+        say_held_back(bag, waiting, facts.held)
     ir = None
     if not bag.has_errors:
-        ir = dataclasses.replace(resolve(project, formats=formats), inputs=spec_inputs(project))
-        ir = module_targets(ir, project.modules, targets, refs)
-        check_texts(ir, project.modules, bag)
-        check_targets(ir, project.modules, bag)
+        ir = dataclasses.replace(resolve(facts, formats=formats), inputs=spec_inputs(facts))
+        ir = module_targets(ir, facts.modules, targets, refs)
+        check_texts(ir, facts.modules, bag)
+        check_targets(ir, facts.modules, bag)
     # Every rule of the front end has spoken: a suppression of one that suppressed
     # nothing is reported (those of later stages, when they have run; those of the
     # checks on the resolved tools only when they ran).
@@ -232,19 +232,20 @@ def analyse(files: Sequence[LoadedFile], bag: DiagnosticBag, root: Path | None =
     return None if bag.has_errors else ir
 
 
-def say_held_back(bag: DiagnosticBag, unread: UnreadSpecs) -> None:
+def say_held_back(bag: DiagnosticBag, unread: UnreadSpecs,
+                  held: Mapping[str, tuple[str, ...]]) -> None:
     """One note at each unread spec's own error: the references to the modules it may
     declare that were not reported (they name a module only because it did not load),
     and the specs they are in."""
     # lazy: the checks' words (pydantic), only when specs are analysed
-    from .checks.project import HELD_BACK
+    from .checks.parsed import HELD_BACK
 
     per_spec: dict[str, list[str]] = {}
-    for module in sorted(unread.held):
+    for module in sorted(held):
         per_spec.setdefault(unread.spec_of(module), []).append(module)
     for spec, modules in per_spec.items():
-        places = sorted({path for m in modules for path in unread.held[m]})
-        count = sum(len(unread.held[m]) for m in modules)
+        places = sorted({path for m in modules for path in held[m]})
+        count = sum(len(held[m]) for m in modules)
         named = ", ".join(f"'{m}'" for m in modules)
         note = (f"{count} reference(s) to module {named} in {', '.join(places)} {HELD_BACK}")
         at = next((i for i, d in enumerate(bag.items) if d.span and d.span.path == spec), None)
@@ -253,13 +254,13 @@ def say_held_back(bag: DiagnosticBag, unread: UnreadSpecs) -> None:
             bag.items[at] = dataclasses.replace(first, notes=(*first.notes, note))
 
 
-def spec_inputs(project: Project) -> dict[str, SpecInputs]:
+def spec_inputs(facts: ProjectFacts) -> dict[str, SpecInputs]:
     """Per spec, the schema files it inlines and the handler modules it looked up."""
-    index = project.code_index
+    index = facts.code_index
     found = {}
-    for parsed in project.modules:
+    for parsed in facts.modules:
         origin = parsed.file.origin
-        schema_files = project.files.used.get(origin, set()) if origin is not None else set()
+        schema_files = facts.files.used.get(origin, set()) if origin is not None else set()
         asked = index.asked.get(parsed.path, set()) if index is not None else set()
         code = tuple((name, tuple(index.outcomes[name])) for name in sorted(asked)
                      if index is not None and name in index.outcomes)

@@ -1,8 +1,9 @@
 """Checked spec models -> the immutable :class:`toolc.ir.ProjectIR`.
 
-Runs only once every check has passed, on what the checks already computed (written-out
-schemas, static compositions), so the published schemas, the generated code and the
-diagnostics all come from the same data.
+Runs only once every check has passed, on what the analysis already computed
+(:class:`toolc.checks.facts.ProjectFacts`: written-out schemas, static compositions), so
+the published schemas, the generated code and the diagnostics all come from the same
+data.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypedDict
 
-from .checks.project import Composition, Entry, Project, SchemaRoot, ToolKey
+from .checks.facts import Composition, Entry, ProjectFacts, SchemaRoot, ToolKey
 from .diagnostics import Span
 from .generate.names import allocate_names
 from .ir import (
@@ -57,15 +58,15 @@ from .runtime.metakeys import ALWAYS_LOAD
 IMPLICIT_EXPORT = "toolset"
 
 
-def resolve(project: Project, *, formats: str = "annotate") -> ProjectIR:
+def resolve(facts: ProjectFacts, *, formats: str = "annotate") -> ProjectIR:
     """The IR of every module (the first of each name; duplicates are errors already).
     ``formats`` is the project's `format` mode (``[tool.toolc] format``)."""
-    resolver = _Resolver(project, formats)
-    named = sorted(project.by_name.items())
+    resolver = _Resolver(facts, formats)
+    named = sorted(facts.by_name.items())
     tools = {name: resolver.tools(parsed) for name, parsed in named}
     resolver.all_tools = tools
     modules = {name: resolver.module(parsed, tools[name]) for name, parsed in named}
-    return ProjectIR(modules, dict(project.files.read))
+    return ProjectIR(modules, dict(facts.files.read))
 
 
 def _str(value: Any) -> str | None:
@@ -82,11 +83,11 @@ def _code_ref(text: str) -> Ref:
 
 
 class _Resolver:
-    def __init__(self, project: Project, formats: str = "annotate"):
-        self.project = project
+    def __init__(self, facts: ProjectFacts, formats: str = "annotate"):
+        self.facts = facts
         self.formats = formats
         self.roots: dict[tuple[int, str, str], SchemaRoot] = {
-            (id(r.module), r.kind, r.owner): r for r in project.roots}
+            (id(r.module), r.kind, r.owner): r for r in facts.roots}
         self.all_tools: dict[str, dict[str, ToolIR]] = {}
         # (module, mcp toolset) -> its pinned tools; they are not among the module's own
         # tools: each server names its tools, and two servers may use the same name.
@@ -114,15 +115,15 @@ class _Resolver:
         spans = _description_span(node)
         params = self.roots.get((id(parsed), "params", name))
         if params is not None:
-            written_in = self.project.write(params)
+            written_in = self.facts.write(params)
         else:
-            written_in = self.project.writer.input_schema(parsed, {}, spec.additional_params)
+            written_in = self.facts.writer.input_schema(parsed, {}, spec.additional_params)
         spans.update(written_in.description_spans)
         places = {**written_in.node_spans, **_tool_key_spans(node)}
         output: dict[str, Any] | None = None
         returns = self.roots.get((id(parsed), "returns", name))
         if returns is not None:
-            written_out = self.project.write(returns)
+            written_out = self.facts.write(returns)
             output = written_out.schema
             spans.update(written_out.description_spans)
             places.update(written_out.node_spans)
@@ -173,10 +174,10 @@ class _Resolver:
 
     def module(self, parsed: ParsedModule, tools: dict[str, ToolIR]) -> ModuleIR:
         types = {}
-        for name, td in self.project.registry.local(parsed).items():
-            written = self.project.write(self.project.type_roots[td])
+        for name, td in self.facts.registry.local(parsed).items():
+            written = self.facts.write(self.facts.type_roots[td])
             types[name] = TypeIR(name, str(parsed.name), to_json(td.node), written.schema,
-                                 td.span, td in self.project.recursive_types)
+                                 td.span, td in self.facts.recursive_types)
         toolsets = {name: self._toolset(parsed, name, ts) for name, ts in parsed.toolsets.items()}
         export = parsed.export
         if export is None:
@@ -192,7 +193,7 @@ class _Resolver:
         else:
             entries = self._composition(parsed, export).entries
         exported = tuple(self._exported(e) for e in entries)
-        used = {td.module.name for root in self.project.roots if root.module is parsed
+        used = {td.module.name for root in self.facts.roots if root.module is parsed
                 for td, _, _ in root.refs if td.module is not parsed}
         contexts = tuple((c.name, Ref(*c.deps.split(":", 1)))
                          for c in (parsed.certify.contexts if parsed.certify else ()))
@@ -223,10 +224,10 @@ class _Resolver:
         return self.all_tools[str(key.module.name)][key.name]
 
     def _composition(self, parsed: ParsedModule, name: str) -> Composition:
-        return self.project.compositions.get((id(parsed), name), Composition([], False))
+        return self.facts.compositions.get((id(parsed), name), Composition([], False))
 
     def _qualified(self, parsed: ParsedModule, ref: str) -> str:
-        found = self.project.find_toolset(parsed, ref)
+        found = self.facts.find_toolset(parsed, ref)
         assert found is not None, ref
         return f"{found[0].name}.{found[1]}"
 

@@ -29,7 +29,9 @@ from ..diagnostics import Span
 from ..loader import MAX_DEPTH, YList, YMap
 from ..model.keywords import JSON_TYPES
 from ..model.named import TypeDef
-from .project import Project, SchemaRoot
+from .facts import ProjectFacts, SchemaRoot, StepFinding
+from .parsed import ParsedProject
+from .reporting import Reporter
 
 MAX_PUBLISHED_NODES = 100_000
 # All the tools of the project together: a type just under the bound, used by a
@@ -48,7 +50,7 @@ class _Measure:
     ``raw``: as a raw schema, which names no types (one node can be both, through a YAML
     alias)."""
 
-    project: Project
+    project: ParsedProject
     heights: dict[tuple[int, bool], tuple[int, bool]] = field(default_factory=dict)
     sizes: dict[tuple[int, bool], int] = field(default_factory=dict)
     entered: set[int] = field(default_factory=set)  # types being measured: a cycle
@@ -128,47 +130,59 @@ def _as_root(td: TypeDef, root: SchemaRoot) -> SchemaRoot:
     return SchemaRoot(td.module, "type", td.name, td.node, td.span, td)
 
 
-def check_bounds(project: Project) -> None:
-    """TC230 and TC231 for every schema document (see the module docstring)."""
+def measure_bounds(project: ParsedProject, roots: tuple[SchemaRoot, ...],
+                   ) -> tuple[frozenset[SchemaRoot], tuple[StepFinding, ...]]:
+    """The schema documents past a bound, and the findings that say so (TC230, TC231):
+    measuring and finding where the bound is passed are one walk."""
     measure = _Measure(project)
-    too_deep = [root for root in project.roots if _too_deep(measure, root)]
+    found: list[StepFinding] = []
+    failed = {root for root in roots if root.errors}  # the walk's problems, then these
+    too_deep = [root for root in roots if _too_deep(measure, root)]
     deep_types = {root.type_def for root in too_deep if root.type_def is not None}
     reported: set[Span] = set()
     for root in too_deep:
-        root.errors += 1
-        _report_depth(project, measure, root, deep_types, reported)
-    too_large = [root for root in project.roots
-                 if not root.errors and measure.size(root.node, root) > MAX_PUBLISHED_NODES]
+        failed.add(root)
+        _report_depth(found, measure, root, deep_types, reported)
+    too_large = [root for root in roots
+                 if root not in failed and measure.size(root.node, root) > MAX_PUBLISHED_NODES]
     large_types = {root.type_def for root in too_large if root.type_def is not None}
     for root in too_large:
-        root.errors += 1
+        failed.add(root)
         if any(td in large_types for td, _, _ in root.refs):
             continue  # a type it uses is too large by itself, and says so
         notes = (("named types are written out in place at every use; a type used "
                   "twice in each of many types doubles each time"),) if root.refs else ()
-        project.report("TC231", f"{root.describe()} would publish more than "
-                       f"{MAX_PUBLISHED_NODES:,} schema nodes", root.span, notes=notes)
-    _check_project_size(project, measure)
+        found.append(StepFinding("TC231", f"{root.describe()} would publish more than "
+                                 f"{MAX_PUBLISHED_NODES:,} schema nodes", root.span,
+                                 notes=notes))
+    _check_project_size(found, roots, failed, measure)
+    return frozenset(r for r in failed if not r.errors), tuple(found)
 
 
-def _check_project_size(project: Project, measure: _Measure) -> None:
+def check_bounds(facts: ProjectFacts, report: Reporter) -> None:
+    """TC230 and TC231, as the measuring found them (before anything is written out)."""
+    report.relay(facts.found)
+
+
+def _check_project_size(found: list[StepFinding], roots: tuple[SchemaRoot, ...],
+                        failed: set[SchemaRoot], measure: _Measure) -> None:
     """TC231 once, at the tool whose schemas take the project past its total bound; that
-    tool and every one after it are then written out by no later check."""
+    tool and every one after it are then not clean: nothing writes them out."""
     total, past = 0, False
-    for root in project.roots:
-        if root.kind not in _PUBLISHED or root.errors:
+    for root in roots:
+        if root.kind not in _PUBLISHED or root in failed:
             continue
         if past:
-            root.errors += 1
+            failed.add(root)
             continue
         total += measure.size(root.node, root)
         if total > MAX_PROJECT_NODES:
-            project.report("TC231", f"the project's tools would publish more than "
-                           f"{MAX_PROJECT_NODES:,} schema nodes together; "
-                           f"{root.describe()} takes it past that", root.span,
-                           notes=(("named types are written out in place at every use of "
-                                   "them, in every tool"),))
-            root.errors += 1
+            found.append(StepFinding(
+                "TC231", f"the project's tools would publish more than {MAX_PROJECT_NODES:,} "
+                f"schema nodes together; {root.describe()} takes it past that", root.span,
+                notes=(("named types are written out in place at every use of them, in "
+                        "every tool"),)))
+            failed.add(root)
             past = True
 
 
@@ -177,7 +191,7 @@ def _too_deep(measure: _Measure, root: SchemaRoot) -> bool:
     return measure.height(root.node, root, budget) >= budget
 
 
-def _report_depth(project: Project, measure: _Measure, root: SchemaRoot,
+def _report_depth(found: list[StepFinding], measure: _Measure, root: SchemaRoot,
                   deep_types: set[TypeDef], reported: set[Span]) -> None:
     """Follow the deepest branch down to the first level past the bound and report there,
     unless the branch goes through a type too deep by itself: that type's own report
@@ -205,8 +219,8 @@ def _report_depth(project: Project, measure: _Measure, root: SchemaRoot,
         names = list(dict.fromkeys(through))
         shown = names if len(names) <= 5 else [*names[:2], "...", *names[-2:]]
         notes.append(f"reached through {len(names)} named type(s): {' -> '.join(shown)}")
-    project.report("TC230", f"{root.describe()} nests deeper than {MAX_DEPTH} levels when "
-                   "published", span, notes=tuple(notes))
+    found.append(StepFinding("TC230", f"{root.describe()} nests deeper than {MAX_DEPTH} "
+                             "levels when published", span, notes=tuple(notes)))
 
 
 def _deeper_child(measure: _Measure, node: Any, root: SchemaRoot, budget: int,

@@ -29,9 +29,10 @@ from functools import partial
 
 from ..diagnostics import Span
 from ..model.parse import ParsedModule
+from .facts import Entry, ProjectFacts
 from .filenames import MODULE_NAME_MAX, _exported, _tool_span
 from .names import name_level
-from .project import Entry, Project
+from .reporting import Reporter
 
 CLAUDE_LIMIT = 64
 
@@ -40,32 +41,32 @@ def claude_name(server: str, tool: str) -> str:
     return f"mcp__{server}__{tool}"
 
 
-def check_client_names(project: Project) -> None:
+def check_client_names(facts: ProjectFacts, report: Reporter) -> None:
     """TC320 and TC321 for the claude profile (see the module docstring)."""
-    view = project.clients
+    view = facts.clients
     if "claude" not in view.clients:
         return
     found: dict[tuple[str, Span, str], dict[str, str]] = {}   # (code, at, maker) -> names
-    for parsed in project.modules:
+    for parsed in facts.modules:
         if parsed.name is None:
             continue
         server = view.server(str(parsed.name))
         if len(server) > MODULE_NAME_MAX:
             continue  # a module name too long to be a file name is TC316 already
-        _server_name_rule(project, parsed, server)
+        _server_name_rule(report, parsed, server)
         if _too_long(server, "x"):  # no tool name fits: one report, not one per tool
-            project.report("TC320", f"server name '{server}' leaves no room for tool names "
-                           f"in Claude's mcp__{server}__<tool> ({CLAUDE_LIMIT} characters at "
-                           "most)", parsed.raw.value_spans.get("module", parsed.top_span()),
-                           notes=("give a shorter `server-name` in [tool.toolc]",))
+            report("TC320", f"server name '{server}' leaves no room for tool names "
+                   f"in Claude's mcp__{server}__<tool> ({CLAUDE_LIMIT} characters at "
+                   "most)", parsed.raw.value_spans.get("module", parsed.top_span()),
+                   notes=("give a shorter `server-name` in [tool.toolc]",))
             continue
-        for entry in _exported(project, parsed):
+        for entry in _exported(facts, parsed):
             _locate(entry, "TC320", partial(_too_long, server), partial(_too_long_says, server),
                     found)
             _locate(entry, "TC321", _double_underscore, partial(_ambiguous_says, server),
                     found)
     for (code, span, maker), names in found.items():
-        project.report(code, _message(code, maker, names), span, notes=(NOTES[code],))
+        report(code, _message(code, maker, names), span, notes=(NOTES[code],))
 
 
 Rule = Callable[[str], bool]
@@ -99,12 +100,12 @@ def _ambiguous_says(server: str, name: str) -> str:
             "back into server and tool")
 
 
-def _server_name_rule(project: Project, parsed: ParsedModule, server: str) -> None:
+def _server_name_rule(report: Reporter, parsed: ParsedModule, server: str) -> None:
     if "__" in server and server == parsed.name:  # a configured one is checked as config
-        project.report("TC321", f"module '{server}' is the server name Claude sees, and "
-                       f"its `__` makes every 'mcp__{server}__<tool>' ambiguous",
-                       parsed.raw.value_spans.get("module", parsed.top_span()),
-                       notes=("give `server-name` in [tool.toolc], or rename the module",))
+        report("TC321", f"module '{server}' is the server name Claude sees, and "
+               f"its `__` makes every 'mcp__{server}__<tool>' ambiguous",
+               parsed.raw.value_spans.get("module", parsed.top_span()),
+               notes=("give `server-name` in [tool.toolc], or rename the module",))
 
 
 def _locate(entry: Entry, code: str, bad: Rule, says: Callable[[str], str],

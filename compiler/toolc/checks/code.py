@@ -23,8 +23,10 @@ from typing import NamedTuple
 from ..diagnostics import replacement
 from ..model.errors import near_miss
 from ..python_source import SourceIndex, source_index
-from .project import Project
+from .facts import ProjectFacts, StepFinding
+from .parsed import ParsedProject
 from .references import code_references, is_code_reference
+from .reporting import Reporter
 
 
 def _top_names(body: list[ast.stmt]) -> tuple[set[str], bool]:
@@ -119,11 +121,14 @@ def _inherits(module: ast.Module, class_name: str) -> bool:
                                    for b in cls.bases)
 
 
-def check_code_targets(project: Project) -> None:
-    """TC340/TC341 (errors) and TC342 (warning): every code reference names something."""
+def look_up_code(project: ParsedProject) -> tuple[SourceIndex | None, tuple[StepFinding, ...]]:
+    """Every code reference looked up (none without a ``python-path``): the index, which
+    records what each spec looked up, and TC340/TC341/TC342 where a reference names
+    nothing or cannot be checked."""
     if not project.python_path:
-        return
-    index = project.code_index = source_index(project.python_path, project.files.root)
+        return None, ()
+    index = source_index(project.python_path, project.files.root)
+    found: list[StepFinding] = []
     for parsed in project.modules:
         index.asking = parsed.path
         for what, owner, ref, span in code_references(parsed):
@@ -132,5 +137,11 @@ def check_code_targets(project: Project) -> None:
             problem = target_problem(index, ref)
             if problem is not None:
                 fixes = () if problem.instead is None else replacement(span, ref, problem.instead)
-                project.report(problem.code, f"{what} '{ref}' of {owner}: {problem.message}",
-                               span, fixes=fixes)
+                found.append(StepFinding(problem.code, f"{what} '{ref}' of {owner}: "
+                                         f"{problem.message}", span, fixes=fixes))
+    return index, tuple(found)
+
+
+def check_code_targets(facts: ProjectFacts, report: Reporter) -> None:
+    """TC340/TC341 (errors) and TC342 (warning): every code reference names something."""
+    report.relay(facts.found)

@@ -29,33 +29,63 @@ from ..model.toolsets import (
     RenamedToolset,
     ToolsetSpec,
 )
+from .facts import (
+    Composition,
+    Entry,
+    MissingRename,
+    ProjectFacts,
+    StepFinding,
+    ToolKey,
+    ToolsetKey,
+)
 from .names import name_level, name_problem, rule_note
-from .project import Composition, Entry, Project, ToolKey, ToolsetKey
+from .parsed import ParsedProject
+from .reporting import Reporter
 from .toolset_bounds import MAX_SET_TOOLS, too_many
 
 _UNKNOWN = Composition([], False)
 
 
-def check_composition(project: Project) -> None:
-    """TC401, TC402, TC403, TC407 and TC301/TC302 on published names (see the docstring)."""
-    composer = Composer(project)
+def compose_toolsets(project: ParsedProject, deep: frozenset[ToolsetKey]) -> Composer:
+    """Every toolset composed (those past the nesting bound, ``deep``, left unknown), with
+    what composing found: TC401, TC402, TC407, TC301/TC302 on published names and TC234
+    as findings, each rename of a missing tool (TC403) as data."""
+    composer = Composer(project, deep)
     for parsed in project.modules:
         for name in parsed.toolsets:
             composer.compose(parsed, name)
+    return composer
+
+
+def check_composition(facts: ProjectFacts, report: Reporter) -> None:
+    """TC401, TC402, TC234 as composing found them; TC403 at each rename of a tool the
+    inner set does not publish, with its near miss (looked for here, in the order of the
+    checks, as every suggestion of an analysis shares one budget)."""
+    report.relay(facts.found)
+    for missing in facts.missing_renames:
+        hint, fixes = suggest(missing.old, missing.present, missing.at)
+        report("TC403", f"toolset '{missing.toolset}' renames '{missing.old}', which its "
+               f"inner set does not publish{hint}", missing.at, fixes=fixes)
 
 
 class Composer:
-    def __init__(self, project: Project):
+    """Composes toolsets, each once (``compositions``), keeping what it finds."""
+
+    def __init__(self, project: ParsedProject, deep: frozenset[ToolsetKey]):
         self.project = project
+        self.deep = deep
         self.path: list[tuple[ParsedModule, str]] = []
+        self.compositions: dict[ToolsetKey, Composition] = {}
+        self.found: list[StepFinding] = []
+        self.missing_renames: list[MissingRename] = []
 
     def compose(self, parsed: ParsedModule, name: str) -> Composition:
         key: ToolsetKey = (id(parsed), name)
-        done = self.project.compositions.get(key)
+        done = self.compositions.get(key)
         if done is not None:
             return done
         ts = parsed.toolsets.get(name)
-        if ts is None or key in self.project.deep_toolsets:
+        if ts is None or key in self.deep:
             return _UNKNOWN  # past the nesting bound (TC233): never followed
         self.path.append((parsed, name))
         try:
@@ -63,9 +93,9 @@ class Composer:
         finally:
             self.path.pop()
         if len(result.entries) > MAX_SET_TOOLS:
-            too_many(self.project, parsed, name, len(result.entries))
+            self.found.append(too_many(parsed, name, len(result.entries)))
             result = _UNKNOWN  # and the sets made of it stop growing here
-        self.project.compositions[key] = result
+        self.compositions[key] = result
         return result
 
     def _node(self, parsed: ParsedModule, name: str) -> YMap:
@@ -109,8 +139,9 @@ class Composer:
         for i, (m, n) in enumerate(self.path):
             if m is found[0] and n == found[1]:
                 cycle = [self._shown(parsed, mm, nn) for mm, nn in self.path[i:]]
-                self.project.report("TC401", f"toolset '{self.path[-1][1]}' closes a cycle: "
-                                    f"{' -> '.join([*cycle, cycle[0]])}", span)
+                self.found.append(StepFinding(
+                    "TC401", f"toolset '{self.path[-1][1]}' closes a cycle: "
+                    f"{' -> '.join([*cycle, cycle[0]])}", span))
                 return _UNKNOWN
         return self.compose(*found)
 
@@ -133,13 +164,11 @@ class Composer:
                  node: YMap) -> Composition:
         names = node.get("names")
         names = names if isinstance(names, YMap) else YMap(node.span)
-        present = {e.name for e in inner.entries}
+        present = {e.name: None for e in inner.entries}
         for old in ts.names:
             if old not in present and inner.complete:
-                at = names.key_spans.get(old, node.span)
-                hint, fixes = suggest(old, present, at)
-                self.project.report("TC403", f"toolset '{name}' renames '{old}', which its inner "
-                                    f"set does not publish{hint}", at, fixes=fixes)
+                self.missing_renames.append(MissingRename(
+                    name, old, tuple(present), names.key_spans.get(old, node.span)))
         entries: list[Entry] = []
         seen: dict[str, Entry] = {}
         for e in inner.entries:
@@ -155,9 +184,9 @@ class Composer:
             if new in seen:
                 culprit = e.name if e.name in ts.names else seen[new].tool.name
                 span = names.value_spans.get(culprit, node.span)
-                self.project.report("TC407", f"toolset '{name}' publishes '{new}' twice, once "
-                                    f"for '{seen[new].tool.name}' and once for '{e.tool.name}'",
-                                    span)
+                self.found.append(StepFinding(
+                    "TC407", f"toolset '{name}' publishes '{new}' twice, once for "
+                    f"'{seen[new].tool.name}' and once for '{e.tool.name}'", span))
                 continue
             seen[new] = entry
             entries.append(entry)
@@ -205,10 +234,10 @@ class Composer:
                 else:
                     note = ("give `conflicts: last_wins` to let the later server win, "
                             "or combine prefixed `mcp` sets instead")
-                self.project.report(
+                self.found.append(StepFinding(
                     "TC402", f"{what} '{refs[i]}' of toolset '{name}' publishes "
                     f"{_listed(clashing)}, already published by {what} '{refs[j]}'",
-                    spans[i], notes=(note,))
+                    spans[i], notes=(note,)))
         return Composition(entries, complete)
 
     def _name_rules(self, maker: str, made: list[tuple[str, str]], span: Span) -> None:
@@ -225,7 +254,7 @@ class Composer:
             else:
                 message = f"{maker} makes published names that break the rule: " + \
                     _listed([n for n, _ in names])
-            self.project.report(code, message, span, notes=(rule_note(code),))
+            self.found.append(StepFinding(code, message, span, notes=(rule_note(code),)))
 
 
 def _listed(names: list[str], limit: int = 5) -> str:

@@ -15,8 +15,9 @@ from ..diagnostics import Fix, Related, Severity, Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES, KEYWORDS
 from ..model.parse import ParsedModule
+from .facts import ProjectFacts, Walk
 from .names import external_tools, pinned_tools
-from .project import Project, Walk
+from .reporting import Reporter
 
 MAX_USES_LISTED = 5  # uses of an undescribed type named in its diagnostic; the rest counted
 
@@ -25,31 +26,39 @@ def _has_text(value: object) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def check_tool_descriptions(project: Project) -> None:
-    """TC201: every tool has a non-empty description."""
-    for parsed in project.modules:
+def check_descriptions(facts: ProjectFacts, report: Reporter) -> None:
+    """TC201, from one place: the properties the schema walk found undescribed, then each
+    undescribed named type such properties use, then the tools."""
+    report.relay(facts.found)
+    _type_descriptions(facts, report)
+    _tool_descriptions(facts, report)
+
+
+def _tool_descriptions(facts: ProjectFacts, report: Reporter) -> None:
+    """Every tool has a non-empty description."""
+    for parsed in facts.modules:
         section = parsed.section("tools")
         for name, tool in parsed.tools.items():
             if not _has_text(tool.description):
                 span = _at_value(parsed, ("tools", name), section.key_spans[name])
                 node = section[name]
-                project.report("TC201", _tool_message(f"tool '{name}'", tool.description),
-                               span, notes=_one_level_down(node, "params"),
-                               fixes=description_stub(node, parsed.file.text))
+                report("TC201", _tool_message(f"tool '{name}'", tool.description),
+                       span, notes=_one_level_down(node, "params"),
+                       fixes=description_stub(node, parsed.file.text))
         for ts_name, name, span in external_tools(parsed):
             ts = parsed.toolsets[ts_name]
             ext = getattr(ts, "tools", {}).get(name)
             if ext is not None and not _has_text(ext.description):
                 span = _at_value(parsed, ("toolsets", ts_name, "tools", name), span)
-                project.report("TC201", _tool_message(f"external tool '{name}'", ext.description),
-                               span, severity=Severity.WARNING)
+                report("TC201", _tool_message(f"external tool '{name}'", ext.description),
+                       span, severity=Severity.WARNING)
         for ts_name, name, span in pinned_tools(parsed):
             pinned = getattr(parsed.toolsets[ts_name], "tools", {}).get(name)
             if pinned is not None and not _has_text(pinned.description):
                 what = f"pinned tool '{name}' of toolset '{ts_name}'"
                 span = _at_value(parsed, ("toolsets", ts_name, "tools", name), span)
-                project.report("TC201", _tool_message(what, pinned.description), span,
-                               severity=Severity.WARNING)
+                report("TC201", _tool_message(what, pinned.description), span,
+                       severity=Severity.WARNING)
 
 
 def _at_value(parsed: ParsedModule, path: tuple[str, ...], key_span: Span) -> Span:
@@ -126,22 +135,22 @@ def check_property_description(walk: Walk, node: YMap, key_span: Span,
     shown = ".".join(trail)
     if named is not None and own is None:  # the type's problem: said once, at the type
         use = f"{what} '{shown}' of {walk.root.describe()}"
-        walk.project.undescribed_uses.setdefault(named, []).append((use, key_span))
+        walk.undescribed.setdefault(named, []).append((use, key_span))
         return
     state = "an empty description" if own is not None else "no description"
     message = f"{what} '{shown}' of {walk.root.describe()} has {state}"
     notes = (f"nor has its type '{ref}'",) if named is not None else \
         _one_level_down(node, "properties")
     span = node.value_spans.get("description", key_span) if own is not None else key_span
-    walk.project.report("TC201", message, span, notes=notes,
-                        severity=Severity.WARNING if walk.root.raw else None,
-                        fixes=description_stub(node, walk.root.module.file.text))
+    walk.report("TC201", message, span, notes=notes,
+                severity=Severity.WARNING if walk.root.raw else None,
+                fixes=description_stub(node, walk.root.module.file.text))
 
 
-def check_type_descriptions(project: Project) -> None:
-    """TC201: a named type without a description, used by properties without their own,
-    at the type, once: giving the type a description describes them all."""
-    for named, uses in project.undescribed_uses.items():
+def _type_descriptions(facts: ProjectFacts, report: Reporter) -> None:
+    """A named type without a description, used by properties without their own, at the
+    type, once: giving the type a description describes them all."""
+    for named, uses in facts.undescribed_uses.items():
         count = len(uses)
         listed = [f"used by {use} (line {span.line}{_elsewhere(span, named.span)})"
                   for use, span in uses[:MAX_USES_LISTED]]
@@ -151,10 +160,10 @@ def check_type_descriptions(project: Project) -> None:
             f"have the {count} properties that use it")
         listed.append("a description here describes every use that has none of its own")
         node = named.node
-        project.report("TC201", f"type '{named.name}' has no description, nor {them}",
-                       named.span, notes=tuple(listed),
-                       related=tuple(Related(span, f"used by {use}") for use, span in uses),
-                       fixes=description_stub(node, named.module.file.text))
+        report("TC201", f"type '{named.name}' has no description, nor {them}",
+               named.span, notes=tuple(listed),
+               related=tuple(Related(span, f"used by {use}") for use, span in uses),
+               fixes=description_stub(node, named.module.file.text))
 
 
 def _elsewhere(span: Span, home: Span) -> str:

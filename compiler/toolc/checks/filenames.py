@@ -18,8 +18,9 @@ import sys
 from ..diagnostics import Span
 from ..loader import YMap
 from ..model.parse import ParsedModule
+from .facts import Entry, ProjectFacts, ToolKey
 from .modules import is_identifier
-from .project import Entry, Project, ToolKey
+from .reporting import Reporter
 
 MODULE_NAME_MAX = 100
 # Windows device names: reserved with any extension, in any case (`nul.txt`, `Com1.json`).
@@ -49,65 +50,71 @@ def _module_span(parsed: ParsedModule) -> Span:
     return parsed.raw.value_spans.get("module", parsed.top_span())
 
 
-def _named_modules(project: Project) -> list[tuple[ParsedModule, str]]:
+def _named_modules(facts: ProjectFacts) -> list[tuple[ParsedModule, str]]:
     """Modules with a valid name (TC309 reports the others), each name once (TC308)."""
-    return [(p, p.name) for p in project.modules
-            if p.name is not None and is_identifier(p.name) and project.by_name[p.name] is p]
+    return [(p, p.name) for p in facts.modules
+            if p.name is not None and is_identifier(p.name) and facts.by_name[p.name] is p]
 
 
-def check_module_files(project: Project) -> None:
+def check_file_names(facts: ProjectFacts, report: Reporter) -> None:
+    """TC313-TC316, from one place: the files of each module, then its golden files."""
+    _module_files(facts, report)
+    _golden_files(facts, report)
+
+
+def _module_files(facts: ProjectFacts, report: Reporter) -> None:
     """TC316 overlong, TC315 shadowing, TC314 reserved, TC313 case twins: module names."""
     seen: dict[str, ParsedModule] = {}
-    for parsed, name in _named_modules(project):
+    for parsed, name in _named_modules(facts):
         span = _module_span(parsed)
         if len(name) > MODULE_NAME_MAX:
-            project.report("TC316", f"module name '{name[:40]}...' is {len(name)} characters "
-                           f"long (at most {MODULE_NAME_MAX})", span,
-                           notes=(("it names files (`<module>.py`), and file systems refuse "
-                                  "names of more than 255 bytes"),))
+            report("TC316", f"module name '{name[:40]}...' is {len(name)} characters "
+                   f"long (at most {MODULE_NAME_MAX})", span,
+                   notes=(("it names files (`<module>.py`), and file systems refuse "
+                          "names of more than 255 bytes"),))
             continue
         what = shadowed(name)
         if what is not None:
-            project.report("TC315", f"module name '{name}' would shadow {what}", span,
-                           notes=(("the module becomes `generated/<module>.py`: choose "
-                                  "another name"),))
+            report("TC315", f"module name '{name}' would shadow {what}", span,
+                   notes=(("the module becomes `generated/<module>.py`: choose "
+                          "another name"),))
         if windows_reserved(name):
-            project.report("TC314", f"module name '{name}' is a device name on Windows",
-                           span, notes=(("`generated/<module>.py` could not be checked out "
-                                        "there"),))
+            report("TC314", f"module name '{name}' is a device name on Windows",
+                   span, notes=(("`generated/<module>.py` could not be checked out "
+                                "there"),))
         twin = seen.setdefault(name.casefold(), parsed)
         if twin is not parsed:
             where = _module_span(twin)
-            project.report("TC313", f"module '{name}' differs only in case from module "
-                           f"'{twin.name}' ({where.path}:{where.line})", span,
-                           notes=(("on macOS and Windows both are one file, "
-                                  "`generated/<module>.py`"),))
+            report("TC313", f"module '{name}' differs only in case from module "
+                   f"'{twin.name}' ({where.path}:{where.line})", span,
+                   notes=(("on macOS and Windows both are one file, "
+                          "`generated/<module>.py`"),))
 
 
-def check_golden_files(project: Project) -> None:
+def _golden_files(facts: ProjectFacts, report: Reporter) -> None:
     """TC314 reserved and TC313 case twins among the golden files of each module."""
-    for parsed, name in _named_modules(project):
+    for parsed, name in _named_modules(facts):
         seen: dict[str, Entry] = {}
-        for entry in _exported(project, parsed):
+        for entry in _exported(facts, parsed):
             file_name = f"{entry.name}.json"
             span = _tool_span(entry.tool)
             shown = f"schemas/{name}/{file_name}"
             if windows_reserved(file_name):
-                project.report("TC314", f"tool '{entry.name}' is published to {shown}, a "
-                               "device name on Windows", span,
-                               notes=("the golden file could not be checked out there",))
+                report("TC314", f"tool '{entry.name}' is published to {shown}, a "
+                       "device name on Windows", span,
+                       notes=("the golden file could not be checked out there",))
             twin = seen.setdefault(entry.name.casefold(), entry)
             if twin is not entry and twin.name != entry.name:  # the same name is TC407
-                project.report("TC313", f"tool '{entry.name}' is published to {shown}, which "
-                               f"differs only in case from the golden file of '{twin.name}'",
-                               span, notes=("on macOS and Windows both are one file",))
+                report("TC313", f"tool '{entry.name}' is published to {shown}, which "
+                       f"differs only in case from the golden file of '{twin.name}'",
+                       span, notes=("on macOS and Windows both are one file",))
 
 
-def _exported(project: Project, parsed: ParsedModule) -> list[Entry]:
+def _exported(facts: ProjectFacts, parsed: ParsedModule) -> list[Entry]:
     """The tools the module publishes, as far as they are known when compiling."""
     if parsed.export is None:
         return [Entry(t, ToolKey(parsed, t)) for t in parsed.tools]
-    composition = project.compositions.get((id(parsed), parsed.export))
+    composition = facts.compositions.get((id(parsed), parsed.export))
     return list(composition.entries) if composition is not None else []
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..diagnostics import Severity, Span
 from ..loader import YMap
-from .project import Walk
+from .facts import Walk
 
 DRAFT_2020_12 = frozenset({"https://json-schema.org/draft/2020-12/schema",
                            "https://json-schema.org/draft/2020-12/schema#"})
@@ -31,7 +31,7 @@ def check_metaschema(walk: Walk, node: YMap, key_span: Span,
                    "JSON Schema 2020-12, so another metaschema's rules cannot be honoured",
                    span, notes)
     else:
-        walk.project.report(
+        walk.report(
             "TC221", f"`$schema` names {value!r}: published as written, calls are validated "
             "by that draft's rules where the validator knows it (a custom metaschema's "
             "vocabularies are not honoured)", span, severity=Severity.WARNING, notes=notes)

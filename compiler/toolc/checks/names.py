@@ -10,8 +10,9 @@ from ..loader import YMap
 from ..model.keywords import JSON_TYPES
 from ..model.parse import ParsedModule
 from ..model.toolsets import ExternalToolset, MCPToolset
+from .facts import ProjectFacts
 from .modules import is_identifier
-from .project import Project
+from .reporting import Reporter
 
 _MCP_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 _PORTABLE_CHARS = re.compile(r"[^A-Za-z0-9_-]")
@@ -72,9 +73,10 @@ def pinned_tools(parsed: ParsedModule) -> Iterator[tuple[str, str, Span]]:
                 yield ts_name, tool, span
 
 
-def check_tool_names(project: Project) -> None:
-    """TC301/TC302: every tool name against the MCP rule (error) and portable rule (warning)."""
-    for parsed in project.modules:
+def check_tool_names(facts: ProjectFacts, report: Reporter) -> None:
+    """TC301/TC302: every tool name against the MCP rule (error) and portable rule
+    (warning); then the published names composing found a prefix or rename breaking."""
+    for parsed in facts.modules:
         section = parsed.section("tools")
         named = [(n, section.key_spans[n]) for n in section]
         named += [(n, span) for _, n, span in external_tools(parsed)]
@@ -83,47 +85,48 @@ def check_tool_names(project: Project) -> None:
             problem = name_problem(name)
             if problem:
                 code, why = problem
-                project.report(code, f"tool name '{name}' {why}", span, notes=(rule_note(code),))
+                report(code, f"tool name '{name}' {why}", span, notes=(rule_note(code),))
+    report.relay(facts.found)
 
 
-def check_identifiers(project: Project) -> None:
+def check_identifiers(facts: ProjectFacts, report: Reporter) -> None:
     """TC311: type and toolset names are identifiers; no type takes a JSON type's name."""
-    for parsed in project.modules:
+    for parsed in facts.modules:
         types = parsed.section("types")
         for name in types:
             if name in JSON_TYPES:
-                project.report("TC311", f"type name '{name}' is a JSON type's name",
-                               types.key_spans[name],
-                               notes=("`type: " + name + "` would be ambiguous",))
+                report("TC311", f"type name '{name}' is a JSON type's name",
+                       types.key_spans[name],
+                       notes=("`type: " + name + "` would be ambiguous",))
             elif not is_identifier(name):
-                project.report("TC311", f"type name '{name}' is not an ASCII Python identifier",
-                               types.key_spans[name])
+                report("TC311", f"type name '{name}' is not an ASCII Python identifier",
+                       types.key_spans[name])
         toolsets = parsed.section("toolsets")
         for name in toolsets:
             if not is_identifier(name):
-                project.report("TC311", f"toolset name '{name}' is not an ASCII Python "
-                               "identifier", toolsets.key_spans[name])
+                report("TC311", f"toolset name '{name}' is not an ASCII Python "
+                       "identifier", toolsets.key_spans[name])
 
 
-def check_duplicate_tools(project: Project) -> None:
+def check_duplicate_tools(facts: ProjectFacts, report: Reporter) -> None:
     """TC312: an external tool must not take the name of another tool of its module."""
-    for parsed in project.modules:
+    for parsed in facts.modules:
         section = parsed.section("tools")
         seen: dict[str, Span] = {n: section.key_spans[n] for n in section}
         for ts_name, name, span in external_tools(parsed):
             if name in seen:
                 first = seen[name]
-                project.report("TC312", f"tool '{name}' of external toolset '{ts_name}' is "
-                               f"already defined on line {first.line}", span,
-                               notes=("every tool of a module needs its own name",))
+                report("TC312", f"tool '{name}' of external toolset '{ts_name}' is "
+                       f"already defined on line {first.line}", span,
+                       notes=("every tool of a module needs its own name",))
             else:
                 seen[name] = span
 
 
-def check_renamed_from(project: Project) -> None:
+def check_renamed_from(facts: ProjectFacts, report: Reporter) -> None:
     """TC330: a tool's `renamed_from` is a tool name that no other tool of its module has
     now or claims as its own old name (whether the base had it, only a diff can say)."""
-    for parsed in project.modules:
+    for parsed in facts.modules:
         section = parsed.section("tools")
         claimed: dict[str, str] = {}
         for name, spec in parsed.tools.items():
@@ -145,4 +148,4 @@ def check_renamed_from(project: Project) -> None:
             else:
                 claimed[old] = name
                 continue
-            project.report("TC330", f"renamed_from '{old}' of tool '{name}' {why}", span)
+            report("TC330", f"renamed_from '{old}' of tool '{name}' {why}", span)

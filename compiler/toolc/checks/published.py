@@ -13,29 +13,30 @@ from typing import Any
 from ..diagnostics import Span
 from ..loader import YMap
 from ..model.errors import describe_value, did_you_mean, suggest
-from ..model.keywords import ANNOTATIONS, non_json_problem
+from ..model.keywords import ANNOTATIONS
 from ..model.tools import search_meta
 from ..publish.json_documents import to_json
 from ..publish.written import DefaultSite
 from ..runtime.metakeys import SEARCH_KEYS
 from ..runtime.validation_messages import allowed_values
 from ..runtime.validation_messages import message as said
-from .project import Project
+from .facts import ProjectFacts
+from .reporting import Reporter
 
 
-def check_defaults(project: Project) -> None:
+def check_defaults(facts: ProjectFacts, report: Reporter) -> None:
     """TC204: a ``default`` is accepted by its own schema (``nullable`` included), as
     jsonschema-rs, the runtime's validator, judges it in its published document."""
     validators = _Validators()
-    for root in project.roots:
-        if root.raw or not project.clean(root):
+    for root in facts.roots:
+        if root.raw or not facts.clean(root):
             continue
-        written = project.write(root)
+        written = facts.write(root)
         for site in written.defaults:
             problem = validators.rejection(written.schema, site)
             if problem:
-                project.report("TC204", f"`default` does not fit its own schema: {problem}",
-                               site.span)
+                report("TC204", f"`default` does not fit its own schema: {problem}",
+                       site.span)
 
 
 # Annotations do not change what a schema accepts: schemas equal but for them share one
@@ -121,30 +122,18 @@ def _rejection(validator: Any, value: Any, schema: Any) -> str | None:
     return f"at /{where}: {message}" if where else message
 
 
-def check_meta_values(project: Project) -> None:
-    """TC103: a tool's ``meta`` is published as JSON, which has no NaN or infinity."""
-    for parsed in project.modules:
-        section = parsed.section("tools")
-        for name in parsed.tools:
-            node = section[name]
-            problem = non_json_problem(node.get("meta"))
-            if problem:
-                project.report("TC103", f"`meta` of tool '{name}': {problem}",
-                               node.value_spans["meta"])
-
-
-def check_returns_object(project: Project) -> None:
+def check_returns_object(facts: ProjectFacts, report: Reporter) -> None:
     """TC209: ``returns`` is an object schema, as MCP's ``outputSchema`` must be."""
-    for root in project.roots:
-        if root.kind != "returns" or not project.clean(root):
+    for root in facts.roots:
+        if root.kind != "returns" or not facts.clean(root):
             continue
-        schema = project.write(root).schema
+        schema = facts.write(root).schema
         if not isinstance(schema, dict) or schema.get("type") != "object":
             found = schema.get("type") if isinstance(schema, dict) else schema
-            project.report("TC209", f"the `returns` of tool '{root.owner}' must be an object "
-                           f"schema (`type: object`), got {_shape(found)}", root.span,
-                           notes=(("MCP publishes it as the tool's outputSchema, which is "
-                                  "always an object; wrap the value in a property"),))
+            report("TC209", f"the `returns` of tool '{root.owner}' must be an object "
+                   f"schema (`type: object`), got {_shape(found)}", root.span,
+                   notes=(("MCP publishes it as the tool's outputSchema, which is "
+                          "always an object; wrap the value in a property"),))
 
 
 def _shape(found: Any) -> str:
@@ -155,10 +144,10 @@ def _shape(found: Any) -> str:
     return describe_value(found)
 
 
-def check_search_meta(project: Project) -> None:
+def check_search_meta(facts: ProjectFacts, report: Reporter) -> None:
     """TC510: a `_meta` key given in `meta:` and through `search:` with two values;
     TC511: a `meta` key that is a near miss of a tool-search key clients read."""
-    for parsed in project.modules:
+    for parsed in facts.modules:
         section = parsed.section("tools")
         for name, tool in parsed.tools.items():
             node = section[name]
@@ -166,10 +155,10 @@ def check_search_meta(project: Project) -> None:
             if not isinstance(meta, YMap):
                 continue
             for key in meta:
-                _near_search_key(project, name, key, meta.key_spans[key])
+                _near_search_key(report, name, key, meta.key_spans[key])
             for key, value in search_meta(tool).items():
                 if key in meta and to_json(meta[key]) != value:
-                    project.report(
+                    report(
                         "TC510", f"tool '{name}' gives `_meta` '{key}' as "
                         f"{json.dumps(to_json(meta[key]))} in `meta` but `search` makes it "
                         f"{json.dumps(value)}", meta.key_spans[key],
@@ -179,11 +168,11 @@ def check_search_meta(project: Project) -> None:
 SEARCH_NOTE = "or write `search: {always_load: ..., hint: ...}`, whose keys are checked"
 
 
-def _near_search_key(project: Project, tool: str, key: str, span: Span) -> None:
+def _near_search_key(report: Reporter, tool: str, key: str, span: Span) -> None:
     if key in SEARCH_KEYS:
         return
     hint, fixes = suggest(key, SEARCH_KEYS, span)
     if hint:
-        project.report("TC511", f"`meta` of tool '{tool}' gives '{key}', which is not a "
-                       f"tool-search key{hint}", span,
-                       notes=(SEARCH_NOTE,), fixes=fixes)
+        report("TC511", f"`meta` of tool '{tool}' gives '{key}', which is not a "
+               f"tool-search key{hint}", span,
+               notes=(SEARCH_NOTE,), fixes=fixes)

@@ -20,9 +20,11 @@ from ..model.toolsets import (
     PreparedToolset,
     WrapperToolset,
 )
+from .facts import ProjectFacts
 from .modules import is_identifier
 from .names import external_tools
-from .project import Project
+from .parsed import ParsedProject
+from .reporting import Reporter
 
 
 def is_code_reference(text: str) -> bool:
@@ -65,15 +67,15 @@ def code_references(parsed: ParsedModule) -> Iterator[tuple[str, str, str, Span]
                                                                         toolsets.span)
 
 
-def check_code_references(project: Project) -> None:
+def check_code_references(facts: ProjectFacts, report: Reporter) -> None:
     """TC303: handler, predicate, prepare and wrapper are ``package.module:attribute``."""
-    for parsed in project.modules:
+    for parsed in facts.modules:
         for what, owner, ref, span in code_references(parsed):
             if not is_code_reference(ref):
-                project.report("TC303", f"{what} '{ref}' of {owner} is not a reference "
-                               "`package.module:attribute`", span,
-                               notes=(("e.g. `my_app.tools:read_log` or "
-                                      "`my_app.tools:Tools.read_log`"),))
+                report("TC303", f"{what} '{ref}' of {owner} is not a reference "
+                       "`package.module:attribute`", span,
+                       notes=(("e.g. `my_app.tools:read_log` or "
+                              "`my_app.tools:Tools.read_log`"),))
 
 
 def toolset_references(parsed: ParsedModule) -> Iterator[tuple[str, str, Span]]:
@@ -95,23 +97,39 @@ def toolset_references(parsed: ParsedModule) -> Iterator[tuple[str, str, Span]]:
                         for server, ref in ts.servers.items())
 
 
-def check_toolset_references(project: Project) -> None:
-    """TC306/TC307: every reference names an existing toolset, here or in another module."""
+def held_toolset_references(project: ParsedProject) -> list[tuple[str, Span]]:
+    """(module, at) of each toolset reference to a module no spec declares that is held
+    back, as one that could not be loaded may declare it (the front end says them there)."""
+    held = []
     for parsed in project.modules:
         for _, ref, span in toolset_references(parsed):
             if project.find_toolset(parsed, ref) is None:
-                _unknown_toolset(project, parsed, ref, span, "TC306")
+                prefix, dot, _ = ref.partition(".")
+                if dot and prefix != parsed.name and project.module_named(prefix) is None \
+                        and not project.unknown_module(prefix):
+                    held.append((prefix, span))
+    return held
 
 
-def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Span,
-                     code: str) -> None:
+def check_toolset_references(facts: ProjectFacts, report: Reporter) -> None:
+    """TC306/TC307: every reference names an existing toolset, here or in another module;
+    and the types the schema walk found naming a module no spec declares (TC307)."""
+    report.relay(facts.found)
+    for parsed in facts.modules:
+        for _, ref, span in toolset_references(parsed):
+            if facts.find_toolset(parsed, ref) is None:
+                _unknown_toolset(facts, report, parsed, ref, span, "TC306")
+
+
+def _unknown_toolset(facts: ProjectFacts, report: Reporter, parsed: ParsedModule, ref: str,
+                     span: Span, code: str) -> None:
     prefix, dot, name = ref.partition(".")
-    other = parsed if not dot or prefix == parsed.name else project.module_named(prefix)
+    other = parsed if not dot or prefix == parsed.name else facts.module_named(prefix)
     if other is None:
-        if project.unknown_module(prefix, span):
-            hint, fixes = suggest(prefix, project.by_name, span, ref)
-            project.report("TC307", f"toolset '{ref}' names module '{prefix}', which no "
-                           f"spec declares{hint}", span, fixes=fixes)
+        if facts.unknown_module(prefix):
+            hint, fixes = suggest(prefix, facts.by_name, span, ref)
+            report("TC307", f"toolset '{ref}' names module '{prefix}', which no "
+                   f"spec declares{hint}", span, fixes=fixes)
         return
     if "toolsets" in other.unreadable:
         return
@@ -119,7 +137,7 @@ def _unknown_toolset(project: Project, parsed: ParsedModule, ref: str, span: Spa
     known = list(other.section("toolsets"))
     where = "" if other is parsed else f" in module '{prefix}'"
     hint, fixes = suggest(wanted, known, span, ref, len(ref) - len(wanted))
-    project.report(code, f"unknown toolset '{wanted}'{where}{hint}", span, fixes=fixes)
+    report(code, f"unknown toolset '{wanted}'{where}{hint}", span, fixes=fixes)
 
 
 def export_note(toolsets: list[str]) -> str:
@@ -130,28 +148,29 @@ def export_note(toolsets: list[str]) -> str:
             "exports all its tools")
 
 
-def check_export(project: Project) -> None:
+def check_export(facts: ProjectFacts, report: Reporter) -> None:
     """TC406: ``export`` names a toolset of the module itself."""
-    for parsed in project.modules:
+    for parsed in facts.modules:
         export = parsed.export
         if export is None or export in parsed.toolsets or export in parsed.broken_toolsets:
             continue
         span = parsed.raw.value_spans.get("export", parsed.top_span())
-        if "." in export and project.find_toolset(parsed, export) is not None:
-            project.report("TC406", f"`export` must name a toolset of this module, not "
-                           f"'{export}'", span,
-                           notes=("define a toolset here that uses it, and export that",))
+        if "." in export and facts.find_toolset(parsed, export) is not None:
+            report("TC406", f"`export` must name a toolset of this module, not "
+                   f"'{export}'", span,
+                   notes=("define a toolset here that uses it, and export that",))
         elif "toolsets" not in parsed.unreadable:
             known = list(parsed.section("toolsets"))
             hint, fixes = suggest(export, known, span)
-            project.report("TC406", f"`export` names '{export}', which is not a toolset of "
-                           f"module '{parsed.name}'{hint}", span,
-                           notes=() if hint else (export_note(known),), fixes=fixes)
+            report("TC406", f"`export` names '{export}', which is not a toolset of "
+                   f"module '{parsed.name}'{hint}", span,
+                   notes=() if hint else (export_note(known),), fixes=fixes)
 
 
-def check_tool_references(project: Project) -> None:
-    """TC304/TC407: a function toolset lists tools of its module, each once."""
-    for parsed in project.modules:
+def check_tool_references(facts: ProjectFacts, report: Reporter) -> None:
+    """TC304/TC407: a function toolset lists tools of its module, each once; then the
+    names that composing found a set publishing twice (TC407)."""
+    for parsed in facts.modules:
         section = parsed.section("toolsets")
         externals = {tool: ts for ts, tool, _ in external_tools(parsed)}
         for name, ts in parsed.toolsets.items():
@@ -162,7 +181,7 @@ def check_tool_references(project: Project) -> None:
             seen: set[str] = set()
             for tool, span in zip(ts.tools, items.item_spans, strict=True):
                 if tool in seen:
-                    project.report("TC407", f"toolset '{name}' lists tool '{tool}' twice", span)
+                    report("TC407", f"toolset '{name}' lists tool '{tool}' twice", span)
                 seen.add(tool)
                 if tool in parsed.tools or tool in parsed.broken_tools or \
                         "tools" in parsed.unreadable:
@@ -170,6 +189,7 @@ def check_tool_references(project: Project) -> None:
                 notes = (((f"'{tool}' is a tool of external toolset '{externals[tool]}'; "
                           "use that toolset itself"),) if tool in externals else ())
                 hint, fixes = suggest(tool, parsed.section("tools"), span)
-                project.report("TC304", f"toolset '{name}' lists '{tool}', which is not a "
-                               f"tool of module '{parsed.name}'{hint}", span,
-                               notes=notes, fixes=fixes)
+                report("TC304", f"toolset '{name}' lists '{tool}', which is not a "
+                       f"tool of module '{parsed.name}'{hint}", span,
+                       notes=notes, fixes=fixes)
+    report.relay(facts.found)

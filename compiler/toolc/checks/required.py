@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Span
 from ..loader import YList, YMap
 from ..model.errors import suggest
-from .project import Walk
+from .facts import Walk
 
 
 def check_required_agreement(walk: Walk, node: YMap, key_span: Span,
@@ -25,9 +25,9 @@ def check_required_agreement(walk: Walk, node: YMap, key_span: Span,
         else:
             message = (f"property '{name}' says `required: false`, but its object's `required` "
                        "list names it")
-        walk.project.report("TC205", message, sub.key_spans["required"],
-                            notes=((f"the list on line {node.value_spans['required'].line} "
-                                   "decides; keep one of the two"),))
+        walk.report("TC205", message, sub.key_spans["required"],
+                    notes=((f"the list on line {node.value_spans['required'].line} "
+                           "decides; keep one of the two"),))
 
 
 def check_required_known(walk: Walk, node: YMap, key_span: Span,
@@ -39,5 +39,5 @@ def check_required_known(walk: Walk, node: YMap, key_span: Span,
     for name, span in zip(listed, listed.item_spans, strict=True):
         if isinstance(name, str) and name not in props:
             hint, fixes = suggest(name, props, span)
-            walk.project.report("TC207", f"`required` names '{name}', which is not a property "
-                                f"of this object{hint}", span, fixes=fixes)
+            walk.report("TC207", f"`required` names '{name}', which is not a property "
+                        f"of this object{hint}", span, fixes=fixes)

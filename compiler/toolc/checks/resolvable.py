@@ -16,24 +16,24 @@ from typing import Any
 from ..diagnostics import Severity, Span
 from ..loader import YList, YMap
 from ..publish.json_documents import REFERENCES, to_json
-from .project import PINNED_NOTE, Project
+from .facts import PINNED_NOTE, ProjectFacts, SchemaRoot
+from .reporting import Reporter
 
 _PUBLISHED = ("params", "returns", "external", "pinned", "pinned_output")
 
 
-def check_references(project: Project) -> None:
+def check_references(facts: ProjectFacts, report: Reporter) -> None:
     """TC210/TC211/TC212 at each reference that cannot be published so that it resolves."""
     seen: set[tuple[str, Span]] = set()
-    for root in project.roots:
-        if root.raw or not project.clean(root):
+    for root in facts.roots:
+        if root.raw or not facts.clean(root):
             continue
-        for problem in project.write(root).problems:
-            root.errors += 1  # nothing more to say about a document that cannot resolve
+        for problem in facts.write(root).problems:
             key = (problem.code, problem.span)
             if key in seen:  # a named type's reference, once however often it is used
                 continue
             seen.add(key)
-            project.report(problem.code, problem.message, problem.span, notes=_notes(problem.code))
+            report(problem.code, problem.message, problem.span, notes=_notes(problem.code))
 
 
 def _notes(code: str) -> tuple[str, ...]:
@@ -46,19 +46,19 @@ def _notes(code: str) -> tuple[str, ...]:
     return ()
 
 
-def check_compiles(project: Project) -> None:
+def check_compiles(facts: ProjectFacts, report: Reporter) -> None:
     """TC213: jsonschema-rs compiles every published schema, nothing retrieved."""
     # lazy: loads jsonschema_rs
     from ..model import engine
 
     done: dict[str, str | None] = {}
-    for root in project.roots:
-        if root.kind not in _PUBLISHED or root.errors or not project.clean(root):
+    for root in facts.roots:
+        if root.kind not in _PUBLISHED or not facts.clean(root) or _unresolved(facts, root):
             continue
         if root.raw:
             schema, references = to_json(root.node), _raw_references(root.node)
         else:
-            written = project.write(root)
+            written = facts.write(root)
             schema, references = written.schema, written.references
         problem = _problem(engine, schema, done)
         if problem is None:
@@ -69,10 +69,16 @@ def check_compiles(project: Project) -> None:
         message = (f"the published {what} of {root.describe()} cannot be compiled by "
                    f"jsonschema-rs, which checks every call: {problem}")
         if root.pinned:
-            project.report("TC213", message, span, severity=Severity.WARNING,
-                           notes=(PINNED_NOTE,))
+            report("TC213", message, span, severity=Severity.WARNING,
+                   notes=(PINNED_NOTE,))
         else:
-            project.report("TC213", message, span)
+            report("TC213", message, span)
+
+
+def _unresolved(facts: ProjectFacts, root: SchemaRoot) -> bool:
+    """A document whose references cannot resolve (TC210-TC212 say why): nothing more to
+    say about it."""
+    return not root.raw and bool(facts.write(root).problems)
 
 
 def _problem(engine: Any, schema: Any, done: dict[str, str | None]) -> str | None:

@@ -5,12 +5,15 @@ keyword's value as the JSON Schema 2020-12 meta-schema does (see
 :mod:`toolc.model.keywords`), resolves named types, and applies the node rules of the
 other families (descriptions, ``required``) where it stands, so that 10,000 tools cost
 one pass. It also records, per schema document, the named types it uses: the type
-cycles and the checks of written-out schemas build on that.
+cycles and the checks of written-out schemas build on that. The walk is an analysis step
+(:func:`walk_schemas`): what it finds is kept as findings, reported by the check of each
+code (:func:`check_schemas` the schema rules', the descriptions check TC201's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Span
@@ -25,10 +28,13 @@ from ..model.keywords import (
     plain_type_problem,
     regex_problem,
 )
+from ..model.named import TypeDef
 from ..model.toolsets import ExternalToolset, MCPToolset
 from .descriptions import check_property_description
+from .facts import ProjectFacts, SchemaRoot, StepFinding, Walk
 from .metaschema import check_metaschema
-from .project import Project, SchemaRoot, Walk
+from .parsed import ParsedProject
+from .reporting import Reporter
 from .required import check_required_agreement, check_required_known
 from .typed_widely import check_python_type
 
@@ -41,17 +47,32 @@ _RAW_NAMES = tuple(KEYWORDS)
 NodeRule = Callable[[Walk, YMap, Span, "tuple[str, ...] | None"], None]
 
 
-def check_schemas(project: Project) -> None:
+@dataclass(frozen=True, slots=True)
+class SchemaWalk:
+    """What the walk of every schema document learnt and found."""
+
+    roots: tuple[SchemaRoot, ...]
+    type_roots: dict[TypeDef, SchemaRoot]
+    found: tuple[StepFinding, ...]
+    undescribed: dict[TypeDef, list[tuple[str, Span]]]
+    held: tuple[tuple[str, Span], ...]   # (module, at): held back for an unread spec
+
+
+def walk_schemas(project: ParsedProject) -> SchemaWalk:
     """Walk every schema document of every module (see the module docstring)."""
 
     rules: tuple[NodeRule, ...] = (check_required_agreement, check_required_known,
                                    check_property_description, check_python_type,
                                    check_metaschema)
-    for root in collect_roots(project):
-        project.roots.append(root)
+    roots = collect_roots(project)
+    type_roots: dict[TypeDef, SchemaRoot] = {}
+    found: list[StepFinding] = []
+    undescribed: dict[TypeDef, list[tuple[str, Span]]] = {}
+    held: list[tuple[str, Span]] = []
+    for root in roots:
         if root.type_def is not None:
-            project.type_roots[root.type_def] = root
-        walk = Walk(project, root)
+            type_roots[root.type_def] = root
+        walk = Walk(project, root, found, undescribed, held)
         if root.kind == "params":
             params = root.node
             for name, sub in params.items():
@@ -59,9 +80,15 @@ def check_schemas(project: Project) -> None:
                         (name,), True, True)
         else:
             _schema(walk, rules, root.node, root.span, root.span, (), False, True)
+    return SchemaWalk(tuple(roots), type_roots, tuple(found), undescribed, tuple(held))
 
 
-def collect_roots(project: Project) -> list[SchemaRoot]:
+def check_schemas(facts: ProjectFacts, report: Reporter) -> None:
+    """What the walk found in the schemas themselves (keywords, values, types, required)."""
+    report.relay(facts.found)
+
+
+def collect_roots(project: ParsedProject) -> list[SchemaRoot]:
     roots: list[SchemaRoot] = []
     for parsed in project.modules:
         types = parsed.section("types")
@@ -260,7 +287,8 @@ def _unknown_type(walk: Walk, value: str, span: Span) -> None:
         return
     other = module if prefix == module.name else project.module_named(prefix)
     if other is None:
-        if not project.unknown_module(prefix, span):
+        if not project.unknown_module(prefix):
+            walk.held.append((prefix, span))
             walk.root.errors += 1  # held back: it follows from an unread spec's error
             return
         hint, fixes = suggest(prefix, project.by_name, span, value)

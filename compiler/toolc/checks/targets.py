@@ -36,7 +36,7 @@ from ..ir import ModuleIR, ProjectIR, ToolIR
 from ..model.parse import ParsedModule
 from ..publish.views import module_views
 from ..runtime.dialects import TARGETS, Finding, Target, View, request_problems
-from .project import PINNED_NOTE
+from .facts import PINNED_NOTE
 
 # The rule of a finding the target rejects -> its code; a silent one is always TC602.
 CODES = {"keyword": "TC601", "open-object": "TC603", "optional-property": "TC604",

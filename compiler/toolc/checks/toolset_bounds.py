@@ -8,10 +8,10 @@ each combine two prefixed copies of the one before double the tools at every lev
 
 - depth (TC233): no toolset nests more than :data:`~toolc.loader.MAX_DEPTH` toolsets
   deep, the one nesting bound of the format (a set that refers to none is level 1);
-  measured here without recursion, before the composition check, which then never
+  measured here without recursion, before composing (``steps.py``), which then never
   follows a set past the bound;
 - breadth (TC234): no toolset publishes more than :data:`MAX_SET_TOOLS` tools; the
-  composition check reports it (:func:`too_many`) and goes on with the set unknown.
+  composition finds it (:func:`too_many`) and goes on with the set unknown.
 """
 
 from __future__ import annotations
@@ -20,32 +20,44 @@ from collections.abc import Iterator
 
 from ..loader import MAX_DEPTH
 from ..model.parse import ParsedModule
-from .project import Project, ToolsetKey
+from .facts import ProjectFacts, StepFinding, ToolsetKey
+from .parsed import ParsedProject
+from .reporting import Reporter
 
 MAX_SET_TOOLS = 100_000
 
 Node = tuple[ParsedModule, str]
 
 
-def check_toolset_depth(project: Project) -> None:
-    """TC233 at the first toolset past the bound on each too deep chain; every set past it
-    is left out of composition (``project.deep_toolsets``)."""
+def measure_toolset_depth(project: ParsedProject,
+                          ) -> tuple[frozenset[ToolsetKey], tuple[StepFinding, ...]]:
+    """The toolsets past the nesting bound, which composition leaves out, and TC233 at
+    the first toolset past the bound on each too deep chain."""
     heights = _heights(project)
+    deep: set[ToolsetKey] = set()
+    found: list[StepFinding] = []
     for parsed in project.modules:
         toolsets = parsed.section("toolsets")
         for name in parsed.toolsets:
             height = heights.get((id(parsed), name), 0)
             if height <= MAX_DEPTH:
                 continue
-            project.deep_toolsets.add((id(parsed), name))
+            deep.add((id(parsed), name))
             if height == MAX_DEPTH + 1:  # the deepest ones contain this one: it says it
-                project.report("TC233", f"toolset '{name}' nests {height} toolsets deep; at "
-                               f"most {MAX_DEPTH} are allowed", toolsets.key_spans.get(name),
-                               notes=(("each `inner`, member of `toolsets` or server is "
-                                      "one level below the set that names it"),))
+                found.append(StepFinding(
+                    "TC233", f"toolset '{name}' nests {height} toolsets deep; at most "
+                    f"{MAX_DEPTH} are allowed", toolsets.key_spans.get(name),
+                    notes=(("each `inner`, member of `toolsets` or server is one level "
+                            "below the set that names it"),)))
+    return frozenset(deep), tuple(found)
 
 
-def _heights(project: Project) -> dict[ToolsetKey, int]:
+def check_toolset_depth(facts: ProjectFacts, report: Reporter) -> None:
+    """TC233, as the measuring found it (before composing)."""
+    report.relay(facts.found)
+
+
+def _heights(project: ParsedProject) -> dict[ToolsetKey, int]:
     """Each toolset's nesting height, by an iterative depth-first walk (a cycle, TC401,
     counts its closing reference as nothing)."""
     heights: dict[ToolsetKey, int] = {}
@@ -74,7 +86,7 @@ def _heights(project: Project) -> dict[ToolsetKey, int]:
     return heights
 
 
-def _refs(project: Project, parsed: ParsedModule, name: str) -> Iterator[Node]:
+def _refs(project: ParsedProject, parsed: ParsedModule, name: str) -> Iterator[Node]:
     """The toolsets that ``name`` of ``parsed`` refers to (as far as they exist)."""
     ts = parsed.toolsets.get(name)
     if ts is None:
@@ -95,10 +107,10 @@ def _refs(project: Project, parsed: ParsedModule, name: str) -> Iterator[Node]:
             yield found
 
 
-def too_many(project: Project, parsed: ParsedModule, name: str, count: int) -> None:
+def too_many(parsed: ParsedModule, name: str, count: int) -> StepFinding:
     """TC234 for a set whose composition came to ``count`` tools."""
     span = parsed.section("toolsets").key_spans.get(name)
-    project.report("TC234", f"toolset '{name}' would publish {count:,} tools; at most "
-                   f"{MAX_SET_TOOLS:,} are allowed", span,
-                   notes=(("`combined` sets of `prefixed` or `renamed` copies multiply the "
-                          "tools at every level"),))
+    return StepFinding("TC234", f"toolset '{name}' would publish {count:,} tools; at most "
+                       f"{MAX_SET_TOOLS:,} are allowed", span,
+                       notes=(("`combined` sets of `prefixed` or `renamed` copies multiply "
+                               "the tools at every level"),))

@@ -8,17 +8,20 @@ Each cycle is reported once, at the reference that closes it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..diagnostics import Span
 from ..graphs import on_cycles
 from ..model.named import TypeDef
-from .project import Project
+from .facts import ProjectFacts, SchemaRoot, TypeCycles
+from .reporting import Reporter
 
 Edges = dict[TypeDef, list[tuple[TypeDef, Span]]]
 
 
-def _edges(project: Project, aliases_only: bool) -> Edges:
+def _edges(type_roots: Mapping[TypeDef, SchemaRoot], aliases_only: bool) -> Edges:
     return {td: [(t, span) for t, span, alias in root.refs if alias or not aliases_only]
-            for td, root in project.type_roots.items()}
+            for td, root in type_roots.items()}
 
 
 def _closing_references(edges: Edges) -> list[tuple[Span, list[TypeDef]]]:
@@ -47,24 +50,31 @@ def _closing_references(edges: Edges) -> list[tuple[Span, list[TypeDef]]]:
     return found
 
 
-def _names(cycle: list[TypeDef]) -> str:
+def _names(cycle: tuple[TypeDef, ...]) -> str:
     return " -> ".join(td.name for td in [*cycle, cycle[0]])
 
 
-def check_type_cycles(project: Project) -> None:
-    """TC208 for a cycle of mere aliases; TC206 (a warning) for a recursive type."""
-    alias_cycles = _closing_references(_edges(project, aliases_only=True))
-    for span, cycle in alias_cycles:
-        project.alias_cycle_types.update(cycle)
-        project.report("TC208", f"type '{cycle[-1].name}' is an alias of itself: "
-                       f"{_names(cycle)}", span,
-                       notes=("a type needs some structure of its own (properties, items, ...)",))
-    edges = _edges(project, aliases_only=False)
+def find_type_cycles(type_roots: Mapping[TypeDef, SchemaRoot]) -> TypeCycles:
+    """The cycles of mere aliases, the recursive types, and each cycle's closing reference
+    (from the named types the schema walk found each type using)."""
+    alias_cycles = _closing_references(_edges(type_roots, aliases_only=True))
+    alias_cycle_types = {td for _, cycle in alias_cycles for td in cycle}
+    edges = _edges(type_roots, aliases_only=False)
     recursive = on_cycles(edges, lambda td: [target for target, _ in edges.get(td, ())])
-    project.recursive_types.update(recursive - project.alias_cycle_types)
-    for span, cycle in _closing_references(edges):
-        if all(td in project.alias_cycle_types for td in cycle):
-            continue
-        project.report("TC206", f"type '{cycle[-1].name}' is recursive: {_names(cycle)}", span,
-                       notes=(("it is published through `$defs` and `$ref`, which some "
-                              "clients handle poorly"),))
+    recursive_cycles = [(span, cycle) for span, cycle in _closing_references(edges)
+                        if not all(td in alias_cycle_types for td in cycle)]
+    return TypeCycles(tuple((span, tuple(cycle)) for span, cycle in alias_cycles),
+                      tuple((span, tuple(cycle)) for span, cycle in recursive_cycles),
+                      frozenset(alias_cycle_types), frozenset(recursive - alias_cycle_types))
+
+
+def check_type_cycles(facts: ProjectFacts, report: Reporter) -> None:
+    """TC208 for a cycle of mere aliases; TC206 (a warning) for a recursive type."""
+    cycles = facts.type_cycles
+    for span, cycle in cycles.alias_cycles:
+        report("TC208", f"type '{cycle[-1].name}' is an alias of itself: {_names(cycle)}", span,
+               notes=("a type needs some structure of its own (properties, items, ...)",))
+    for span, cycle in cycles.recursive_cycles:
+        report("TC206", f"type '{cycle[-1].name}' is recursive: {_names(cycle)}", span,
+               notes=(("it is published through `$defs` and `$ref`, which some "
+                      "clients handle poorly"),))

@@ -15,7 +15,7 @@ from ..diagnostics import Severity, Span
 from ..loader import YMap
 from ..model.keywords import JSON_TYPES
 from ..schema_typing import widening
-from .project import Walk
+from .facts import Walk
 
 # Schemas that become handler types: parameters and the named types they use.
 _NOTE = ("calls are validated against the published schema before the handler runs; "
@@ -35,7 +35,7 @@ def check_python_type(walk: Walk, node: YMap, key_span: Span,
     if reason is None:
         return
     what = f"parameter '{'.'.join(trail)}'" if trail else f"type '{walk.root.owner}'"
-    walk.project.report(
+    walk.report(
         "TC220", f"the Python type of {what} is wider than its schema: {reason}", key_span,
         severity=Severity.INFO,
         notes=(_NOTE,))

@@ -58,7 +58,7 @@ def concerns(diagnostic: Diagnostic, files: set[str], modules: set[str]) -> bool
 def _waits_for(diagnostic: Diagnostic, files: set[str]) -> bool:
     """The error of a spec that could not be loaded, holding back references of ``files``."""
     # lazy: loads pydantic, which compile_specs has loaded already
-    from ..checks.project import HELD_BACK
+    from ..checks.parsed import HELD_BACK
 
     return any(note.endswith(HELD_BACK) and any(f" {f}" in note for f in files)
                for note in diagnostic.notes)

@@ -12,8 +12,9 @@ the golden files that hold it.
   :mod:`.views`: each provider target's view of them, lowered from the golden file
   (``schemas/<module>/<target>/<tool>.json``).
 
-The checks judge the written schemas (:mod:`toolc.checks.project` writes each once) and
-:mod:`toolc.resolve` puts them in the IR; the golden files are written from the IR.
+The checks judge the written schemas (the analysis writes each once:
+:class:`toolc.checks.facts.WrittenSchemas`) and :mod:`toolc.resolve` puts them in the IR;
+the golden files are written from the IR.
 """
 
 from __future__ import annotations

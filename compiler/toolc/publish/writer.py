@@ -23,6 +23,7 @@ Besides the schema, every write records where each part of it is written in the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +78,7 @@ class _Root:
 class SchemaWriter:
     """Writes schemas of one project; ``recursive`` holds the types published via ``$defs``."""
 
-    def __init__(self, lookup: Lookup, recursive: set[TypeDef],
+    def __init__(self, lookup: Lookup, recursive: AbstractSet[TypeDef],
                  files: LocalFiles | None = None):
         self.lookup = lookup
         self.recursive = recursive
