@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> Figure:
         f"{statistics.median(errors) * 1e3:.0f} ms over {len(errors)}"),
         (f"hover on a tool: warm median {statistics.median(found['warm']) * 1e3:.1f} ms, "
         f"first after an edit {statistics.median(found['after_edit']) * 1e3:.1f} ms"),
-        "server RSS over the edits: " + ", ".join(f"{i}: {kib / 1024:.0f} MiB"
+        "server RSS over the edits: " + ", ".join(f"{i}: {kib / 1024:.1f} MiB"
                                                 for i, kib in found["rss"]),
     ]
     publish(figure, args)
