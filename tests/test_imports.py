@@ -13,6 +13,7 @@ runs its packages' ``__init__``, so an edge goes to those too.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 from toolc.graphs import strongly_connected
@@ -104,10 +105,16 @@ def _with_packages(target: str) -> set[str]:
     return {".".join(parts[:i]) for i in range(1, len(parts) + 1)} & MODULES.keys()
 
 
+@functools.cache
+def tree_of(module: str) -> ast.Module:
+    """``module``'s source parsed, once a session (several tests walk every module)."""
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
 def imports_of(module: str, *, typing: bool = False) -> set[str]:
     """The toolc modules ``module`` imports directly, wherever the import stands (with
     ``typing``, also those under TYPE_CHECKING)."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = tree_of(module)
     targets: set[str] = set()
     for node in _imports(tree, typing=typing):
         if isinstance(node, ast.Import):
@@ -122,7 +129,9 @@ def imports_of(module: str, *, typing: bool = False) -> set[str]:
     return {t for t in targets if t not in ancestors}
 
 
+@functools.cache
 def graph(*, typing: bool = False) -> dict[str, set[str]]:
+    """Every module's imports (made once a session for each ``typing``: read, never changed)."""
     return {module: imports_of(module, typing=typing) for module in MODULES}
 
 
@@ -262,7 +271,7 @@ def test_every_import_inside_a_function_says_why() -> None:
     for module, path in MODULES.items():
         text = path.read_text(encoding="utf-8")
         lines = text.splitlines()
-        for node in _function_imports(ast.parse(text)):
+        for node in _function_imports(tree_of(module)):
             if not _says_why(lines, node.lineno):
                 silent.append(f"{module}:{node.lineno}")
     assert not silent, f"function-level imports without a '# lazy:' comment: {silent}"
