@@ -16,12 +16,12 @@ from mcp import Client
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
+from project_support import desk_project
 from serve_support import (
     INITIALIZE,
     Served,
     closed_by_server,
     http_server,
-    make_project,
     open_session,
     post,
     session_alive,
@@ -32,7 +32,7 @@ CAP = 3
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    project = make_project(tmp_path_factory.mktemp("desk"))
+    project = desk_project(tmp_path_factory.mktemp("desk"))
     with http_server(project, "--max-sessions", str(CAP), "--header-timeout", "1",
                      "--body-timeout", "1", "--max-body-size", "2000") as server:
         yield server
@@ -135,7 +135,7 @@ def _read_response(sock: socket.socket) -> bytes:
 
 
 def test_an_idle_session_expires(tmp_path: Path) -> None:
-    with http_server(make_project(tmp_path), "--session-idle-timeout", "1") as served:
+    with http_server(desk_project(tmp_path), "--session-idle-timeout", "1") as served:
         session = open_session(served.port)
         for _ in range(120):  # 60 s at most; the log is watched (a request would be activity)
             if f"Session {session} idle timeout" in served.stderr():

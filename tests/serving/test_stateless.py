@@ -18,15 +18,8 @@ import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from serve_support import (
-    INITIALIZE,
-    Answer,
-    Served,
-    http_server,
-    make_project,
-    post,
-    refused_start,
-)
+from project_support import desk_project
+from serve_support import INITIALIZE, Answer, Served, http_server, post, refused_start
 
 KEY = "ab" * 32
 VERIFIER = """\
@@ -80,7 +73,7 @@ def get(port: int, path: str, *, host: str | None = None) -> Answer:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = make_project(tmp_path)
+    root = desk_project(tmp_path)
     (root / "desk_auth.py").write_text(VERIFIER)
     return root
 
@@ -220,7 +213,7 @@ METADATA = "/.well-known/oauth-protected-resource/mcp"
 
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    root = make_project(tmp_path_factory.mktemp("desk"))
+    root = desk_project(tmp_path_factory.mktemp("desk"))
     (root / "desk_auth.py").write_text(VERIFIER)
     with http_server(root, "--auth", "desk_auth:make", "--auth-issuer", "https://auth.test",
                      "--auth-scope", "tools", "--public-url", "http://tools.test/mcp") as served:
