@@ -225,7 +225,7 @@ def test_the_readmes_listen_example_hears_each_reload(tmp_path: Path) -> None:
                 spec.write_text(DESK_SPEC + PING.replace("ping:", f"ping{saves}:"))
                 _wait_for_log(served.stderr, "reloaded specs/desk.toolc.yaml", saves)
                 try:
-                    printed = lines.get(timeout=5)
+                    printed = lines.get(timeout=1)
                 except queue.Empty:
                     continue
         finally:
