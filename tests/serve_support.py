@@ -49,7 +49,9 @@ def refused_start(project: Path, *args: str,
     usage error, a target or setting that is wrong): its exit code and stderr. It runs in
     this process through the command line (click's runner: the options parsed as a shell's
     words would be), since what is tested is what toolc says, not a process boundary; an
-    exception that escapes fails the test. ``env``: variables set (None: unset) meanwhile.
+    exception that escapes fails the test, and so does a start that serves instead (after
+    ``REFUSAL_BOUND_S``, never a verdict on speed). ``env``: variables set (None: unset)
+    meanwhile.
 
     Modules of the names the project's own have (its handlers, its ``generated``) are
     set aside meanwhile, so that those of another project imported here earlier are not
@@ -60,9 +62,29 @@ def refused_start(project: Path, *args: str,
     from click.testing import CliRunner
     from toolc.cli import main
 
-    with contextlib.chdir(project), _set_aside(project):
+    with contextlib.chdir(project), _set_aside(project), _bounded(REFUSAL_BOUND_S):
         result = CliRunner().invoke(main, ["serve", *args], env=env, catch_exceptions=False)
     return result.exit_code, result.stderr
+
+
+REFUSAL_BOUND_S = 300
+
+
+@contextmanager
+def _bounded(seconds: int) -> Iterator[None]:
+    """An AssertionError raised here once ``seconds`` pass (SIGALRM): a start that was
+    meant to be refused and serves would otherwise wait for clients forever."""
+    def serving(signum: int, frame: object) -> None:
+        raise AssertionError(f"toolc serve still ran after {seconds} s: it was meant to "
+                             "refuse to start")
+
+    before = signal.signal(signal.SIGALRM, serving)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
 
 
 @contextmanager
