@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -65,6 +66,56 @@ tools:
 """
 
 
+# The test desk: one tool of each kind a server meets (one that says its text back after
+# printing where stdout is the protocol, one that raises, one that refuses, one that asks
+# for approval), served by the `toolc serve` tests (tests/serving, serve_support).
+DESK_SPEC = """\
+toolc: 1
+module: desk
+description: Tools of the test desk.
+tools:
+  echo:
+    description: Say the text back.
+    handler: desk_app:echo
+    params:
+      text: {type: string, description: What to say back., maxLength: 20}
+  boom:
+    description: Always fails.
+    handler: desk_app:boom
+  refuse:
+    description: Fails on purpose.
+    handler: desk_app:refuse
+  shred:
+    description: Shred a document, after asking.
+    handler: desk_app:shred
+    requires_approval: true
+    params:
+      doc: {type: string, description: Which document.}
+"""
+
+DESK_HANDLERS = """\
+import sys
+
+from toolc.runtime import ToolError
+
+def echo(ctx, text):
+    print("stray output that must not reach the protocol")
+    return text
+
+def boom(ctx):
+    raise RuntimeError("the desk is on fire at /srv/secret/desk.db")
+
+def refuse(ctx):
+    raise ToolError("The drawer is locked; ask for the key first.")
+
+SHREDDED = []
+
+async def shred(ctx, doc):
+    SHREDDED.append(doc)
+    return f"shredded {doc} ({len(SHREDDED)} so far)"
+"""
+
+
 def pyproject(specs: str = "specs", *, output: str | None = None,
               python_path: Sequence[str] = (), extra: str = "") -> str:
     """The text of a ``pyproject.toml``: its ``[tool.toolc]`` table (``specs``, then
@@ -100,6 +151,15 @@ def make_project(root: Path, specs: Mapping[str, str] | None = None, *,
         else:
             (root / path).write_text(content, encoding="utf-8")
     return root
+
+
+def desk_project(root: Path, name: str = "desk", spec: str = DESK_SPEC,
+                 handlers: str = DESK_HANDLERS) -> Path:
+    """A project of one spec in ``root`` (made if missing), as the serving tests use:
+    ``specs/NAME.toolc.yaml``, its handler module ``NAME_app.py`` beside it on the
+    python-path, ``generated`` the output folder. Returns ``root``."""
+    return make_project(root, {name: spec}, output="generated", python_path=["."],
+                        files={f"{name}_app.py": textwrap.dedent(handlers)})
 
 
 def bundled_project(root: Path) -> Path:

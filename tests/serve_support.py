@@ -1,84 +1,35 @@
-"""Helpers for the `toolc serve` tests: a project, the server as a subprocess on 127.0.0.1,
-and raw HTTP requests (headers an ordinary client would never send)."""
+"""Helpers for the `toolc serve` tests: the server as a subprocess on 127.0.0.1, a start
+that is refused run in this process, and raw HTTP requests (headers an ordinary client
+would never send). The project they serve is project_support's desk."""
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import http.client
 import json
+import logging
 import signal
 import socket
 import subprocess
 import sys
-import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SPEC = """\
-toolc: 1
-module: desk
-description: Tools of the test desk.
-tools:
-  echo:
-    description: Say the text back.
-    handler: desk_app:echo
-    params:
-      text: {type: string, description: What to say back., maxLength: 20}
-  boom:
-    description: Always fails.
-    handler: desk_app:boom
-  refuse:
-    description: Fails on purpose.
-    handler: desk_app:refuse
-  shred:
-    description: Shred a document, after asking.
-    handler: desk_app:shred
-    requires_approval: true
-    params:
-      doc: {type: string, description: Which document.}
-"""
+from project_support import DESK_SPEC, desk_project
 
-HANDLERS = """\
-import sys
-
-from toolc.runtime import ToolError
-
-def echo(ctx, text):
-    print("stray output that must not reach the protocol")
-    return text
-
-def boom(ctx):
-    raise RuntimeError("the desk is on fire at /srv/secret/desk.db")
-
-def refuse(ctx):
-    raise ToolError("The drawer is locked; ask for the key first.")
-
-SHREDDED = []
-
-async def shred(ctx, doc):
-    SHREDDED.append(doc)
-    return f"shredded {doc} ({len(SHREDDED)} so far)"
-"""
+# (tests/commands/test_watch.py imports the desk under these names from here)
+SPEC = DESK_SPEC
+make_project = desk_project
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
     "clientInfo": {"name": "raw", "version": "0"}}}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
-
-def make_project(root: Path, name: str = "desk", spec: str = SPEC,
-                 handlers: str = HANDLERS) -> Path:
-    """A project in ``root`` (made if missing): ``specs/NAME.toolc.yaml`` and its
-    handler module ``NAME_app.py`` on the python path."""
-    (root / "specs").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (root / "specs" / f"{name}.toolc.yaml").write_text(spec)
-    (root / f"{name}_app.py").write_text(textwrap.dedent(handlers))
-    return root
 
 
 def toolc_cmd(*args: str) -> list[str]:
@@ -91,6 +42,75 @@ def ctrl_c_by_default() -> None:
     inherits that, and Python then leaves Ctrl-C ignored, as it should."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
+
+def refused_start(project: Path, *args: str,
+                  env: Mapping[str, str | None] | None = None) -> tuple[int, str]:
+    """`toolc serve ARGS` from ``project`` that is expected to stop before serving (a
+    usage error, a target or setting that is wrong): its exit code and stderr. It runs in
+    this process through the command line (click's runner: the options parsed as a shell's
+    words would be), since what is tested is what toolc says, not a process boundary; an
+    exception that escapes fails the test, and so does a start that serves instead (after
+    ``REFUSAL_BOUND_S``, never a verdict on speed). ``env``: variables set (None: unset)
+    meanwhile.
+
+    Modules of the names the project's own have (its handlers, its ``generated``) are
+    set aside meanwhile, so that those of another project imported here earlier are not
+    taken for them; what the start leaves in the process is undone afterwards: those
+    modules, the python-path, the SIGTERM handler, the logging set up, a start-up frozen
+    for serving."""
+    # lazy: click's runner and the command line, for the tests that run a start here
+    from click.testing import CliRunner
+    from toolc.cli import main
+
+    with contextlib.chdir(project), _set_aside(project), _bounded(REFUSAL_BOUND_S):
+        result = CliRunner().invoke(main, ["serve", *args], env=env, catch_exceptions=False)
+    return result.exit_code, result.stderr
+
+
+REFUSAL_BOUND_S = 300
+
+
+@contextmanager
+def _bounded(seconds: int) -> Iterator[None]:
+    """An AssertionError raised here once ``seconds`` pass (SIGALRM): a start that was
+    meant to be refused and serves would otherwise wait for clients forever."""
+    def serving(signum: int, frame: object) -> None:
+        raise AssertionError(f"toolc serve still ran after {seconds} s: it was meant to "
+                             "refuse to start")
+
+    before = signal.signal(signal.SIGALRM, serving)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+
+
+@contextmanager
+def _set_aside(project: Path) -> Iterator[None]:
+    own = {p.stem for p in project.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
+    own.add("generated")  # (the repository's own may be imported: the project's is meant)
+    mine = {n: m for n, m in sys.modules.items() if n.partition(".")[0] in own}
+    for name in mine:
+        del sys.modules[name]
+    path = list(sys.path)
+    sigterm = signal.getsignal(signal.SIGTERM)
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    frozen = gc.get_freeze_count()
+    try:
+        yield
+    finally:
+        for name in [n for n in sys.modules if n.partition(".")[0] in own]:
+            del sys.modules[name]
+        sys.modules.update(mine)
+        sys.path[:] = path
+        signal.signal(signal.SIGTERM, sigterm)
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        if gc.get_freeze_count() > frozen:
+            gc.unfreeze()
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from project_support import enter, make_project
 from toolc.budget import ExportBudget, definition_tokens, from_record
 from toolc.cli import main
 from toolc.ir import ToolIR
@@ -27,15 +28,12 @@ def spec(count: int, *, always: int = 0) -> str:
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "specs").mkdir()
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CI", raising=False)
-    return tmp_path
+    return enter(tmp_path, monkeypatch)
 
 
 def setup(project: Path, body: str, config: str = "") -> None:
-    (project / "pyproject.toml").write_text(f'[tool.toolc]\nspecs = "specs"\n{config}')
-    (project / "specs" / "many.toolc.yaml").write_text(body)
+    """The project of one spec, ``body``, its ``[tool.toolc]`` table ending in ``config``."""
+    make_project(project, {"many": body}, extra=config)
 
 
 def build_json(*extra: str) -> tuple[int, dict[str, object]]:

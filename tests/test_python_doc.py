@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from docs_support import generated_copy
+from project_support import make_project
 from toolc.config import load_config
 from toolc.frontend import compile_specs
 from toolc.pipeline import render_outputs
@@ -35,22 +36,19 @@ def build_guide_specs(project: Path) -> None:
     """The guide's yaml specs (`mail`, `paint`), built as `toolc build` would (their
     handler modules written first, so that the build checks the references), into
     project/generated."""
-    specs = [text for lang, text in BLOCKS if lang == "yaml"]
-    for name, text in files_to_write().items():
-        (project / name).write_text(text, encoding="utf-8")
-    (project / "specs").mkdir()
-    for spec in specs:
-        [module] = re.findall(r"^module: (\w+)$", spec, re.MULTILINE)
-        (project / "specs" / f"{module}.toolc.yaml").write_text(spec, encoding="utf-8")
-    (project / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n',
-        encoding="utf-8")
+    specs = {module_of(text): text for lang, text in BLOCKS if lang == "yaml"}
+    make_project(project, specs, files=files_to_write(), output="generated", python_path=["."])
     compiled = compile_specs(load_config(project))
     assert compiled.project is not None and not list(compiled.bag), \
         [d.message for d in compiled.bag]
     for rel, text in render_outputs(compiled.project).items():
         if rel.endswith(".py") and rel != "__init__.py":
             (project / "generated" / rel).write_text(text, encoding="utf-8")
+
+
+def module_of(spec: str) -> str:
+    [module] = re.findall(r"^module: (\w+)$", spec, re.MULTILINE)
+    return str(module)
 
 
 @pytest.fixture

@@ -4,13 +4,13 @@ then `toolc serve --pinned` and tools/list through a real client: the server's o
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from click.testing import CliRunner
 from import_support import (
     canonical,
     golden_tools,
@@ -25,6 +25,7 @@ from import_support import (
 )
 from net_support import refusing_port
 from project_support import enter
+from toolc.cli import main
 from toolc.commands.build import run_build
 from toolc.commands.import_specs import run_import
 from toolc.commands.validate import validate
@@ -104,10 +105,10 @@ def test_from_a_saved_listing_through_the_command_line(project: Path) -> None:
     saved = project / "saved.json"
     saved.write_text(json.dumps({"jsonrpc": "2.0", "id": 1,
                                  "result": json.loads((project / "tools.json").read_text())}))
-    done = subprocess.run([sys.executable, "-m", "toolc", "import", "--from", str(saved),
-                           "--stdio", "some-server --flag", "--out", "-"],
-                          capture_output=True, text=True, cwd=project, check=False)
-    assert done.returncode == 0, done.stderr
+    done = CliRunner().invoke(main, ["import", "--from", str(saved), "--stdio",
+                                     "some-server --flag", "--out", "-"],
+                              catch_exceptions=False)
+    assert done.exit_code == 0, done.stderr
     assert "    stdio: {command: some-server, args: [--flag]}\n" in done.stdout
     assert format_text(done.stdout) == done.stdout  # an imported spec is formatted
     code, _, err = do_import(saved=str(saved), stdio="some-server --flag")

@@ -5,24 +5,31 @@ through real MCP clients; and a stale `generated/` served fresh under its real n
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import io
 import json
 import os
-import subprocess
+import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from toolc import runtime as rt
+from toolc.commands.build import run_build
 from toolc.config import load_config
 from toolc.serving.targets import open_target
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import http_server, toolc_cmd
+from project_support import make_project
+from serve_support import http_server
 
 SPEC = """\
 toolc: 1
@@ -80,32 +87,24 @@ ARGS = {"slot": {"vet": "ng", "at": "2026-12-01T09:30"},
 SEEN = {"module": "generated.clinic", "slot": True, "reason": True, "params": True,
         "more": []}
 
-IN_PROCESS = """\
-import asyncio, json, sys
-from mcp import Client
-from toolc import runtime as rt
-import generated.clinic as clinic
-
-async def main():
-    async with Client(rt.to_mcp_server(clinic.toolset)) as client:
-        result = await client.call_tool("book", json.loads(sys.argv[1]))
-        print(result.content[0].text)
-
-asyncio.run(main())
-"""
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The clinic project, built once (in this process: the build is not what is tested)."""
+    root = make_project(tmp_path_factory.mktemp("clinic"), {"clinic": SPEC},
+                        output="generated", python_path=["."],
+                        files={"clinic_tools.py": HANDLERS})
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(root):
+        code = run_build(check=False, write=True, certify=False, fmt="text", strict=False,
+                         out=out, err=err)
+    assert code == 0, out.getvalue() + err.getvalue()
+    return root
 
 
 @pytest.fixture
-def clinic(tmp_path: Path) -> Path:
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "clinic.toolc.yaml").write_text(SPEC)
-    (tmp_path / "clinic_tools.py").write_text(HANDLERS)
-    built = subprocess.run(toolc_cmd("build", "--write", "--no-certify"), cwd=tmp_path,
-                           capture_output=True, text=True, timeout=300, check=False)
-    assert built.returncode == 0, built.stderr
-    return tmp_path
+def clinic(built: Path, tmp_path: Path) -> Path:
+    """A copy of the built clinic of this test's own, which it may change."""
+    return Path(shutil.copytree(built, tmp_path / "clinic"))
 
 
 async def _seen(target: Any, args: dict[str, Any]) -> dict[str, Any]:
@@ -136,12 +135,27 @@ def test_served_stateless_over_http_the_handler_sees_the_same(clinic: Path) -> N
         assert anyio.run(_seen, server.url, ARGS) == SEEN
 
 
-def test_in_process_the_handler_sees_the_same(clinic: Path) -> None:
-    run = subprocess.run([sys.executable, "-c", IN_PROCESS, json.dumps(ARGS)], cwd=clinic,
-                         capture_output=True, text=True, timeout=300, check=False,
-                         env=dict(os.environ, PYTHONPATH=str(clinic)))
-    assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == SEEN
+def test_in_process_the_handler_sees_the_same(clinic: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`import generated.clinic` as an application does, served by the runtime here."""
+    with imported(clinic, "generated.clinic", monkeypatch) as module:
+        assert anyio.run(_seen, rt.to_mcp_server(module.toolset), ARGS) == SEEN
+
+
+@contextlib.contextmanager
+def imported(root: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """Module ``name`` imported from ``root`` (its python path), as a process of the
+    project's would: the modules of this process under the project's names (the
+    repository's own ``generated``) set aside meanwhile, and back afterwards."""
+    own = {p.stem for p in root.iterdir() if p.suffix == ".py" or p.is_dir()}
+    for held in [m for m in sys.modules if m.partition(".")[0] in own]:
+        monkeypatch.delitem(sys.modules, held)  # (put back when the test ends)
+    monkeypatch.syspath_prepend(str(root))
+    try:
+        yield importlib.import_module(name)
+    finally:
+        for loaded in [m for m in sys.modules if m.partition(".")[0] in own]:
+            del sys.modules[loaded]
 
 
 def test_a_stale_module_is_served_fresh_under_its_real_name(clinic: Path) -> None:

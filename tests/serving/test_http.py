@@ -1,10 +1,10 @@
 """Who may talk to `toolc serve --transport http`: Host and Origin checked on every request,
-and no bind beyond loopback without --allow-remote. The server runs as a real subprocess."""
+and no bind beyond loopback without --allow-remote. The server runs as a real subprocess
+(a start that is refused, in this process)."""
 
 from __future__ import annotations
 
 import io
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,22 +18,15 @@ from mcp.client.streamable_http import streamable_http_client
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import (
-    INITIALIZE,
-    Served,
-    free_port,
-    http_server,
-    make_project,
-    post,
-    toolc_cmd,
-)
+from project_support import desk_project
+from serve_support import INITIALIZE, Served, free_port, http_server, post, refused_start
 from toolc.commands.serve import run_serve
 from toolc.serving.http import BindRefused, HttpOptions, check_bind, host_policy
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    project = make_project(tmp_path_factory.mktemp("desk"))
+    project = desk_project(tmp_path_factory.mktemp("desk"))
     with http_server(project, "--allow-host", "tools.internal", "--allow-host", "edge:*",
                      "--allow-origin", "https://app.example") as server:
         yield server
@@ -93,21 +86,19 @@ def test_a_real_client_works_with_allowed_headers_and_not_with_others(served: Se
 
 
 def test_a_non_loopback_bind_without_the_flag_is_a_usage_error(tmp_path: Path) -> None:
-    project = make_project(tmp_path)
+    project = desk_project(tmp_path)
     for host in ("0.0.0.0", "::", "192.0.2.7", "myhost.lan"):
-        run = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport", "http",
-                                       "--host", host, "--port", str(free_port())),
-                             cwd=project, capture_output=True, text=True, timeout=60,
-                             check=False)
-        assert run.returncode == 2, run.stderr
-        assert f"--host {host} is not a loopback address" in run.stderr
-        assert "--allow-remote" in run.stderr and "Traceback" not in run.stderr
+        code, err = refused_start(project, "specs/desk.toolc.yaml", "--transport", "http",
+                                  "--host", host, "--port", str(free_port()))
+        assert code == 2, err
+        assert f"--host {host} is not a loopback address" in err
+        assert "--allow-remote" in err and "Traceback" not in err
 
 
 def test_with_the_flag_a_warning_is_printed(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     # Binding 0.0.0.0 is not tried: the target does not exist, so serving stops first.
-    monkeypatch.chdir(make_project(tmp_path))
+    monkeypatch.chdir(desk_project(tmp_path))
     err = io.StringIO()
     code = run_serve("specs/nope.toolc.yaml", toolset_name=None, transport="http",
                      http=HttpOptions(host="0.0.0.0", allow_remote=True), err=err)
@@ -117,14 +108,13 @@ def test_with_the_flag_a_warning_is_printed(tmp_path: Path,
 
 
 def test_malformed_allowances_are_usage_errors(tmp_path: Path) -> None:
-    project = make_project(tmp_path)
+    project = desk_project(tmp_path)
     port = str(free_port())  # in case one were accepted: it would serve there, not at 8000
     for flag, value in (("--allow-host", "a:b:c:"), ("--allow-host", "name:port"),
                         ("--allow-host", "evil example"), ("--allow-origin", "app.example")):
-        run = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--transport", "http",
-                                       "--port", port, flag, value), cwd=project,
-                             capture_output=True, text=True, timeout=60, check=False)
-        assert run.returncode == 2 and f"{flag} {value!r}" in run.stderr, run.stderr
+        code, err = refused_start(project, "specs/desk.toolc.yaml", "--transport", "http",
+                                  "--port", port, flag, value)
+        assert code == 2 and f"{flag} {value!r}" in err, err
 
 
 def policy(**options: Any) -> Any:

@@ -18,7 +18,8 @@ from toolc.serving.http_events import SessionEventStore
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import http_server, make_project
+from project_support import desk_project
+from serve_support import http_server
 
 PATIENCE_S = 120.0  # a bound on waiting, never a verdict on speed
 pytestmark = pytest.mark.anyio
@@ -119,7 +120,7 @@ async def cutting_proxy(upstream: int, cuts: list[str], *, task_status: Any) -> 
 
 def test_a_call_whose_connection_drops_is_answered_after_the_client_resumes(
         tmp_path: Path) -> None:
-    project = make_project(tmp_path)
+    project = desk_project(tmp_path)
     cuts: list[str] = []
 
     async def session(port: int) -> str:

@@ -19,7 +19,8 @@ from mcp import Client
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import SPEC, http_server, make_project
+from project_support import DESK_SPEC, desk_project
+from serve_support import http_server
 
 PATIENCE_S = 120.0  # a bound on waiting, never a verdict on speed
 PING = ("  ping:\n    description: Answer pong.\n    handler: desk_app:echo\n"
@@ -35,7 +36,7 @@ def _wait_for_log(log: Any, needle: str, count: int) -> None:
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_an_added_tool_is_announced_and_listed(tmp_path: Path, mode: str) -> None:
-    project = make_project(tmp_path)
+    project = desk_project(tmp_path)
     spec = project / "specs" / "desk.toolc.yaml"
 
     async def session(url: str, served: Any) -> tuple[list[str], list[str], list[str]]:
@@ -47,16 +48,16 @@ def test_an_added_tool_is_announced_and_listed(tmp_path: Path, mode: str) -> Non
         async with Client(url, mode=mode, message_handler=on_message) as client:
             before = [t.name for t in (await client.list_tools()).tools]
             if mode == "legacy":
-                await _edit_and_wait(spec, SPEC + PING, served, lambda: bool(heard))
+                await _edit_and_wait(spec, DESK_SPEC + PING, served, lambda: bool(heard))
                 assert isinstance(heard[0], types.ToolListChangedNotification)
             else:
                 async with client.listen(tools_list_changed=True) as subscription:
-                    spec.write_text(SPEC + PING)
+                    spec.write_text(DESK_SPEC + PING)
                     with anyio.fail_after(PATIENCE_S):
                         event = await subscription.__anext__()
                     assert type(event).__name__ == "ToolsListChanged"
             after = [t.name for t in (await client.list_tools()).tools]
-            spec.write_text(SPEC.replace("tools:", "tools: [", 1))  # broken mid-edit
+            spec.write_text(DESK_SPEC.replace("tools:", "tools: [", 1))  # broken mid-edit
             await anyio.to_thread.run_sync(_wait_for_log, served.stderr, "not reloaded", 1)
             still = [t.name for t in (await client.list_tools()).tools]
             called = await client.call_tool("ping", {"text": "pong"})
@@ -87,7 +88,7 @@ async def _edit_and_wait(spec: Path, text: str, served: Any, heard: Any) -> None
 def test_over_stdio_the_client_hears_the_change(tmp_path: Path) -> None:
     from mcp.client.stdio import StdioServerParameters
 
-    project = make_project(tmp_path)
+    project = desk_project(tmp_path)
     spec = project / "specs" / "desk.toolc.yaml"
 
     async def session() -> tuple[list[str], list[str]]:
@@ -102,7 +103,7 @@ def test_over_stdio_the_client_hears_the_change(tmp_path: Path) -> None:
             cwd=str(project), env=dict(os.environ))
         async with Client(params, mode="legacy", message_handler=on_message) as client:
             before = [t.name for t in (await client.list_tools()).tools]
-            spec.write_text(SPEC + PING)
+            spec.write_text(DESK_SPEC + PING)
             with anyio.fail_after(PATIENCE_S):
                 while not any(isinstance(h, types.ToolListChangedNotification) for h in heard):
                     await anyio.sleep(0.02)
@@ -163,7 +164,7 @@ def _proc_state(pid: int) -> str:
 def test_sigterm_while_a_reload_connects_its_upstream_ends_the_server(tmp_path: Path) -> None:
     """A broken save, a fixed one, and SIGTERM while the reload connects to its upstream
     server: the server ends by itself, and leaves no upstream process behind."""
-    project = make_project(tmp_path)
+    project = desk_project(tmp_path)
     (project / "upstream.py").write_text(UPSTREAM)
     gate, log = project / "gate", project / "upstream.log"
     gate.touch()
@@ -200,7 +201,7 @@ def test_the_readmes_listen_example_hears_each_reload(tmp_path: Path) -> None:
     import queue
     import threading
 
-    project = make_project(tmp_path)
+    project = desk_project(tmp_path)
     spec = project / "specs" / "desk.toolc.yaml"
     with http_server(project, "--reload") as served:
         _wait_for_log(served.stderr, "reloading on changes in specs", 1)
@@ -221,10 +222,10 @@ def test_the_readmes_listen_example_hears_each_reload(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline and listener.poll() is None, (
                     listener.stderr.read() if listener.stderr else "")
                 saves += 1
-                spec.write_text(SPEC + PING.replace("ping:", f"ping{saves}:"))
+                spec.write_text(DESK_SPEC + PING.replace("ping:", f"ping{saves}:"))
                 _wait_for_log(served.stderr, "reloaded specs/desk.toolc.yaml", saves)
                 try:
-                    printed = lines.get(timeout=5)
+                    printed = lines.get(timeout=1)
                 except queue.Empty:
                     continue
         finally:

@@ -18,7 +18,6 @@ import secrets
 import signal
 import subprocess
 import sys
-import textwrap
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 
 from balancer import available, start_balancer
 from net_support import HOST, start_on_free_port
+from project_support import desk_project
 from serve_support import toolc_cmd
 
 pytestmark = pytest.mark.skipif(
@@ -81,11 +81,7 @@ RETRIES = 3  # per call, for an idempotent tool only
 
 
 def fleet(root: Path) -> Path:
-    (root / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (root / "specs").mkdir()
-    (root / "specs" / "fleet.toolc.yaml").write_text(SPEC)
-    (root / "fleet_app.py").write_text(textwrap.dedent(HANDLERS))
+    desk_project(root, "fleet", SPEC, HANDLERS)
     (root / "state.key").write_text(secrets.token_hex(32) + "\n")
     (root / "state.key").chmod(0o600)
     return root

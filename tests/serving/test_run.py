@@ -21,14 +21,15 @@ from mcp.client.stdio import StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import Served, http_server, make_project, toolc_cmd
+from project_support import desk_project
+from serve_support import Served, http_server, refused_start, toolc_cmd
 
 SECRET = "/srv/secret/desk.db"
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
+    return desk_project(tmp_path)
 
 
 def answering(action: str, confirm: bool | None = None) -> Any:
@@ -178,8 +179,7 @@ def whoami(ctx):
 
 
 def test_deps_come_from_the_factory_per_session(project: Path) -> None:
-    (project / "specs" / "who.toolc.yaml").write_text(WHOAMI_SPEC)
-    (project / "who_app.py").write_text(WHOAMI)
+    desk_project(project, "who", WHOAMI_SPEC, WHOAMI)  # beside the desk
 
     async def ask(*extra: str) -> str:
         params = StdioServerParameters(
@@ -201,11 +201,9 @@ def test_a_bad_deps_factory_is_a_clear_error(project: Path) -> None:
     for reference, message in (("nowhere:make", "cannot import nowhere:make"),
                                ("desk_app", "a reference is 'package.module:attribute'"),
                                ("desk_app:SHREDDED", "is not callable")):
-        run = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--deps", reference),
-                             cwd=project, capture_output=True, text=True, timeout=300,
-                             check=False)
-        assert run.returncode == 2 and message in run.stderr, run.stderr
-        assert "Traceback" not in run.stderr
+        code, err = refused_start(project, "specs/desk.toolc.yaml", "--deps", reference)
+        assert code == 2 and message in err, err
+        assert "Traceback" not in err
 
 
 WRAPPED_SPEC = """\
@@ -251,11 +249,7 @@ class Answering(rt.WrapperToolset):
 def test_a_wrapper_may_return_any_value_through_toolc_serve(tmp_path: Path) -> None:
     """Issue 16 item 6, through the real `toolc serve` over stdio: a wrapper's value is
     converted as a handler's is, never a JSON-RPC error."""
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (tmp_path / "specs").mkdir()
-    (tmp_path / "specs" / "wrapped.toolc.yaml").write_text(WRAPPED_SPEC)
-    (tmp_path / "wrapped_app.py").write_text(WRAPPED_APP)
+    desk_project(tmp_path, "wrapped", WRAPPED_SPEC, WRAPPED_APP)
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "toolc", "serve", "specs/wrapped.toolc.yaml"],
                                    cwd=str(tmp_path), env=dict(os.environ))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,8 @@ from toolc import __version__ as TOOLC_VERSION
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import INITIALIZE, INITIALIZED, http_server, make_project, post
+from project_support import desk_project
+from serve_support import INITIALIZE, INITIALIZED, Served, http_server, post
 
 PATIENCE_S = 120.0  # a bound on waiting, never a verdict on speed
 TRANSPORTS = pytest.mark.parametrize("transport", ["stdio", "http"])
@@ -33,7 +34,7 @@ ERAS = pytest.mark.parametrize("mode", ["auto", "legacy"])
 
 def many_tools(root: Path, count: int = 1000) -> Path:
     """A project whose spec has ``count`` tools, t0000, t0001, ... in that order."""
-    make_project(root)
+    desk_project(root)
     lines = ["toolc: 1", "module: many", "description: Many tools.", "tools:"]
     for i in range(count):
         lines += [f"  t{i:04d}:", f"    description: Tool number {i}.",
@@ -43,10 +44,23 @@ def many_tools(root: Path, count: int = 1000) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def desk_over_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`toolc serve` of the desk as it is, over HTTP, for the tests that only ask it
+    things, each in a session of its own (asked for only by the HTTP cases)."""
+    with http_server(desk_project(tmp_path_factory.mktemp("desk"))) as served:
+        yield served
+
+
 @asynccontextmanager
-async def connected(project: Path, transport: str, mode: str, *args: str,
+async def connected(project: Path | Served, transport: str, mode: str, *args: str,
                     spec: str = "specs/desk.toolc.yaml") -> AsyncIterator[Client]:
-    """A real client of `toolc serve SPEC ARGS` over ``transport``."""
+    """A real client of `toolc serve DESK_SPEC ARGS` over ``transport`` (of the server
+    ``project`` is, if it is one running)."""
+    if isinstance(project, Served):
+        async with Client(project.url, mode=mode) as client:
+            yield client
+        return
     if transport == "stdio":
         target: Any = StdioServerParameters(
             command=sys.executable, args=["-m", "toolc", "serve", spec, *args],
@@ -70,12 +84,21 @@ async def all_pages(client: Client) -> list[list[str]]:
             return pages
 
 
+def desk(request: pytest.FixtureRequest, transport: str) -> Path | Served:
+    """The desk as it is: over HTTP the module's server, over stdio a project to serve."""
+    if transport == "http":
+        served: Served = request.getfixturevalue("desk_over_http")
+        return served
+    return desk_project(request.getfixturevalue("tmp_path"))
+
+
 @TRANSPORTS
 @ERAS
-def test_an_unknown_tool_is_a_protocol_error(tmp_path: Path, transport: str, mode: str) -> None:
+def test_an_unknown_tool_is_a_protocol_error(request: pytest.FixtureRequest, transport: str,
+                                             mode: str) -> None:
     async def session() -> tuple[MCPError, str]:
         with anyio.fail_after(PATIENCE_S):
-            async with connected(make_project(tmp_path), transport, mode) as client:
+            async with connected(desk(request, transport), transport, mode) as client:
                 with pytest.raises(MCPError) as unknown:
                     await client.call_tool("nope", {})
                 after = await client.call_tool("echo", {"text": "served on"})
@@ -108,14 +131,13 @@ def test_a_thousand_tools_come_in_pages_that_a_client_follows(
     assert refused.error.message.startswith("Invalid cursor 'made-up'")
 
 
-def test_a_second_initialize_on_a_live_http_session_is_refused(tmp_path: Path) -> None:
-    with http_server(make_project(tmp_path)) as served:
-        opened = post(served.port, INITIALIZE)
-        session = {"mcp-session-id": opened.headers["mcp-session-id"]}
-        assert post(served.port, INITIALIZED, headers=session).status == 202
-        again = post(served.port, {**INITIALIZE, "id": 2}, headers=session)
-        listed = post(served.port, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
-                      headers=session)
+def test_a_second_initialize_on_a_live_http_session_is_refused(desk_over_http: Served) -> None:
+    port = desk_over_http.port
+    opened = post(port, INITIALIZE)
+    session = {"mcp-session-id": opened.headers["mcp-session-id"]}
+    assert post(port, INITIALIZED, headers=session).status == 202
+    again = post(port, {**INITIALIZE, "id": 2}, headers=session)
+    listed = post(port, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, headers=session)
     refusal = _sse_json(again.body)
     assert refusal["id"] == 2 and refusal["error"]["code"] == types.INVALID_REQUEST
     assert "initialized already" in refusal["error"]["message"]
@@ -131,9 +153,25 @@ def _sse_json(body: str) -> Any:
     ("3.1.4", "7.0", "3.1.4"), (None, "7.0", "7.0"), (None, None, TOOLC_VERSION)])
 @TRANSPORTS
 def test_server_version_comes_from_the_spec_else_the_project_else_toolc(
-        tmp_path: Path, transport: str, spec_version: str | None,
-        project_version: str | None, served: str) -> None:
-    project = make_project(tmp_path)
+        request: pytest.FixtureRequest, tmp_path: Path, transport: str,
+        spec_version: str | None, project_version: str | None, served: str) -> None:
+    project: Path | Served
+    if not (spec_version or project_version):
+        project = desk(request, transport)
+    else:
+        project = desk_project(tmp_path)
+        _set_versions(project, spec_version, project_version)
+
+    async def session() -> Any:
+        with anyio.fail_after(PATIENCE_S):
+            async with connected(project, transport, "legacy") as client:
+                return client.server_info
+
+    info = anyio.run(session)
+    assert (info.name, info.version) == ("desk", served)
+
+
+def _set_versions(project: Path, spec_version: str | None, project_version: str | None) -> None:
     spec = project / "specs" / "desk.toolc.yaml"
     if spec_version:
         spec.write_text(spec.read_text().replace(
@@ -143,11 +181,3 @@ def test_server_version_comes_from_the_spec_else_the_project_else_toolc(
         pyproject = project / "pyproject.toml"
         pyproject.write_text(f'[project]\nname = "desk"\nversion = "{project_version}"\n\n'
                              + pyproject.read_text())
-
-    async def session() -> Any:
-        with anyio.fail_after(PATIENCE_S):
-            async with connected(project, transport, "legacy") as client:
-                return client.server_info
-
-    info = anyio.run(session)
-    assert (info.name, info.version) == ("desk", served)

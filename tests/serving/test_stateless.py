@@ -1,14 +1,13 @@
 """`toolc serve --transport http` for more than one machine: --stateless and its shared
 state key, /healthz, and bearer tokens through the SDK's auth support (a real subprocess,
-real clients, raw HTTP where a client would never send what is tested)."""
+real clients, raw HTTP where a client would never send what is tested; a start that is
+refused, in this process)."""
 
 from __future__ import annotations
 
 import contextlib
 import http.client
 import json
-import os
-import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,8 @@ import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from serve_support import INITIALIZE, Answer, Served, http_server, make_project, post, toolc_cmd
+from project_support import desk_project
+from serve_support import INITIALIZE, Answer, Served, http_server, post, refused_start
 
 KEY = "ab" * 32
 VERIFIER = """\
@@ -54,11 +54,10 @@ def not_a_verifier():
 
 
 def serve_exit(project: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
-    """`toolc serve` expected to exit at start: its code and stderr."""
-    done = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", *args), cwd=project,
-                          capture_output=True, text=True, timeout=300, check=False,
-                          env=env)
-    return done.returncode, done.stderr
+    """`toolc serve` expected to exit at start: its code and stderr (no shared key in the
+    environment but what ``env`` gives)."""
+    return refused_start(project, "specs/desk.toolc.yaml", *args,
+                         env={"TOOLC_STATE_KEY": None, **(env or {})})
 
 
 def get(port: int, path: str, *, host: str | None = None) -> Answer:
@@ -74,7 +73,7 @@ def get(port: int, path: str, *, host: str | None = None) -> Answer:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = make_project(tmp_path)
+    root = desk_project(tmp_path)
     (root / "desk_auth.py").write_text(VERIFIER)
     return root
 
@@ -104,12 +103,8 @@ def test_bad_state_keys_are_clear_errors(project: Path, args: list[str], env: di
     (project / "short.key").write_text(f"# the ring\n{KEY}\nshort\n")
     (project / "empty.key").write_text("# nothing yet\n\n")
     code, err = serve_exit(project, "--transport", "http", "--stateless", "--port", "1", *args,
-                           env={**_environ(), **env})
+                           env=env)
     assert code == 2 and f"error: {message}" in err, err
-
-
-def _environ() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k != "TOOLC_STATE_KEY"}
 
 
 @pytest.mark.parametrize("flag", [["--stateless"], ["--auth", "desk_auth:make"],
@@ -218,7 +213,7 @@ METADATA = "/.well-known/oauth-protected-resource/mcp"
 
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    root = make_project(tmp_path_factory.mktemp("desk"))
+    root = desk_project(tmp_path_factory.mktemp("desk"))
     (root / "desk_auth.py").write_text(VERIFIER)
     with http_server(root, "--auth", "desk_auth:make", "--auth-issuer", "https://auth.test",
                      "--auth-scope", "tools", "--public-url", "http://tools.test/mcp") as served:

@@ -16,7 +16,8 @@ from toolc.serving.stdio import INVALID_REQUEST, PARSE_ERROR, answer
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import INITIALIZE, INITIALIZED, make_project, toolc_cmd
+from project_support import desk_project
+from serve_support import INITIALIZE, INITIALIZED, toolc_cmd
 
 LIST = {"jsonrpc": "2.0", "id": 9, "method": "tools/list"}
 PATIENCE_S = 120.0  # a bound on waiting for replies, never a verdict on speed
@@ -50,7 +51,7 @@ def served_lines(project: Path, *lines: str, replies: int) -> list[dict[str, Any
 
 def test_unreadable_lines_are_answered_and_serving_goes_on(tmp_path: Path) -> None:
     replies = served_lines(
-        make_project(tmp_path),
+        desk_project(tmp_path),
         "{not json",
         json.dumps([INITIALIZE, INITIALIZED]),  # a batch: removed from MCP in 2025-06-18
         "[]",
@@ -72,7 +73,7 @@ def test_unreadable_lines_are_answered_and_serving_goes_on(tmp_path: Path) -> No
 def test_a_second_initialize_on_the_connection_is_refused(tmp_path: Path) -> None:
     again = {**INITIALIZE, "id": 2, "params": {**INITIALIZE["params"],
                                                "protocolVersion": "2024-11-05"}}
-    first, second, listed = served_lines(make_project(tmp_path), json.dumps(INITIALIZE),
+    first, second, listed = served_lines(desk_project(tmp_path), json.dumps(INITIALIZE),
                                          json.dumps(INITIALIZED), json.dumps(again),
                                          json.dumps(LIST), replies=3)
     assert first["result"]["protocolVersion"] == "2025-06-18"

@@ -4,44 +4,46 @@ the real `toolc serve` subprocess."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from click.testing import CliRunner
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from toolc.cli import main
+from toolc.commands.build import run_build
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from serve_support import SPEC, make_project, toolc_cmd
+from project_support import DESK_SPEC, desk_project, make_project
+from serve_support import refused_start
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
+    return desk_project(tmp_path)
 
 
 def test_bad_targets_are_clear_errors(project: Path) -> None:
-    missing = subprocess.run(toolc_cmd("serve", "specs/nope.toolc.yaml"), cwd=project,
-                             capture_output=True, text=True, timeout=300, check=False)
-    assert missing.returncode == 2 and "no such spec" in missing.stderr
-    wrong = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml", "--toolset", "nope"),
-                           cwd=project, capture_output=True, text=True, timeout=300, check=False)
-    assert wrong.returncode == 2 and "has no toolset 'nope'" in wrong.stderr
-    typo = SPEC.replace("description: Always", "descripton: Always")
+    code, err = refused_start(project, "specs/nope.toolc.yaml")
+    assert code == 2 and "no such spec" in err
+    code, err = refused_start(project, "specs/desk.toolc.yaml", "--toolset", "nope")
+    assert code == 2 and "has no toolset 'nope'" in err
+    typo = DESK_SPEC.replace("description: Always", "descripton: Always")
     (project / "specs" / "desk.toolc.yaml").write_text(typo)
-    broken = subprocess.run(toolc_cmd("serve", "specs/desk.toolc.yaml"), cwd=project,
-                            capture_output=True, text=True, timeout=300, check=False)
-    assert broken.returncode == 1
-    assert "error[TC101]" in broken.stderr
-    assert broken.stderr.splitlines()[-1] == "error: the specs have errors"
-    assert "Traceback" not in broken.stderr
+    code, err = refused_start(project, "specs/desk.toolc.yaml")
+    assert code == 1
+    assert "error[TC101]" in err
+    assert err.splitlines()[-1] == "error: the specs have errors"
+    assert "Traceback" not in err
 
 
-DESK_SPEC = """\
+SUPPORT_DESK_SPEC = """\
 toolc: 1
 module: support_desk
 tools:
@@ -62,23 +64,21 @@ export: everything
 """
 
 
-@pytest.fixture
-def desk(tmp_path: Path) -> Path:
-    """A project whose handler package has the spec module's name, built."""
-    root = tmp_path / "desk"
-    (root / "specs").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(
-        '[tool.toolc]\nspecs = "specs"\noutput = "generated"\npython-path = ["."]\n')
-    (root / "specs" / "support_desk.toolc.yaml").write_text(DESK_SPEC)
-    (root / "support_desk").mkdir()
-    (root / "support_desk" / "__init__.py").write_text("")
-    (root / "support_desk" / "tools.py").write_text(
-        "def lookup(ctx, ticket):\n    return ticket\n\n"
-        "def assign(ctx, ticket):\n    return ticket\n")
-    built = subprocess.run(toolc_cmd("build", "--no-certify"), cwd=root, capture_output=True,
-                           text=True, timeout=120, check=False,
-                           env={k: v for k, v in os.environ.items() if k != "CI"})
-    assert built.returncode == 0, built.stdout + built.stderr
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose handler package has the spec module's name, built (in this
+    process: the build is not what is tested). The tests only serve it, from wherever;
+    none changes it."""
+    root = make_project(tmp_path_factory.mktemp("desk"), {"support_desk": SUPPORT_DESK_SPEC},
+                        output="generated", python_path=["."], files={
+                            "support_desk/__init__.py": "",
+                            "support_desk/tools.py": "def lookup(ctx, ticket):\n    return "
+                            "ticket\n\ndef assign(ctx, ticket):\n    return ticket\n"})
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(root):
+        code = run_build(check=False, write=True, certify=False, fmt="text", strict=False,
+                         out=out, err=err)
+    assert code == 0, out.getvalue() + err.getvalue()
     return root
 
 
@@ -109,10 +109,9 @@ def test_a_spec_is_served_from_another_folder_with_any_declared_toolset(
 
 def test_serve_errors_list_what_is_available(desk: Path) -> None:
     def fails(*args: str) -> str:
-        proc = subprocess.run(toolc_cmd("serve", *args), cwd=desk, capture_output=True,
-                              text=True, timeout=60, check=False)
-        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
-        return proc.stderr
+        code, err = refused_start(desk, *args)
+        assert code == 2 and "Traceback" not in err, err
+        return err
 
     err = fails("support_desk", "--toolset", "nope")
     assert "has no toolset 'nope' (toolsets: everything, readOnly)" in err
@@ -125,7 +124,7 @@ def test_serve_errors_list_what_is_available(desk: Path) -> None:
     err = fails("support_desk.tools")
     assert "no exported toolset (it is not a module toolc generated)" in err
     assert "generated modules: generated.support_desk" in err
-    helped = subprocess.run(toolc_cmd("serve", "--help"), capture_output=True, text=True,
-                            timeout=60, check=False)
+    helped = CliRunner().invoke(main, ["serve", "--help"], catch_exceptions=False)
+    assert helped.exit_code == 0
     assert "SPEC_OR_MODULE is one of" in helped.stdout
     assert "generated.x" in helped.stdout and "before any package named x" in helped.stdout
