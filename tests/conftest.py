@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,10 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
+
+from mypy_cache_support import session_cache
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # No clock in property tests (a deadline or a too-slow health check fails on a busy
 # machine), and no example database: a run depends on nothing an earlier run left.
@@ -33,9 +38,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One mypy cache for the session's mypy runs (the package, the generated code, a user
     wrapper): the first pays for pydantic and toolc.runtime, the others reuse them. It
-    lives in the session's temporary folder, so nothing is written into the repository,
-    and two suites running at once never share one."""
-    return tmp_path_factory.mktemp("mypy-cache")
+    lives in the session's temporary folder, so nothing is written into the repository
+    and two suites running at once never write one cache; it starts from the cache the
+    last run of this checkout kept and is kept in turn (mypy_cache_support)."""
+    with session_cache(ROOT, tmp_path_factory.mktemp("mypy-cache")) as cache:
+        yield cache
