@@ -10,21 +10,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 
+import hypothesis_profiles
 from mypy_cache_support import session_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# No clock in property tests (a deadline or a too-slow health check fails on a busy
-# machine), and no example database: a run depends on nothing an earlier run left.
-settings.register_profile("toolc", deadline=None, database=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("toolc")
+# The "dev" profile (fewer examples) unless CI is set: hypothesis_profiles says which.
+hypothesis_profiles.load()
 
 
 # Hypothesis keeps what it learns (constants it finds in the source, as test modules are
