@@ -19,9 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from project_support import make_project
-from toolc.cli import main
+from project_support import build_in_process, make_project
 
 SPEC = """toolc: 1
 module: {module}
@@ -80,14 +78,11 @@ def sha(path: Path) -> str:
 
 
 @pytest.fixture
-def built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def built(tmp_path: Path) -> Path:
     """The project built once, in this process: nothing hostile is planted yet, so its
     first build needs no child under a limit (the builds the tests make run in one)."""
     root = two_components(tmp_path / "project")
-    with monkeypatch.context() as m:
-        m.chdir(root)
-        m.delenv("CI", raising=False)
-        first = CliRunner().invoke(main, ["build", "--no-certify"], catch_exceptions=False)
+    first = build_in_process(root, "--no-certify")
     assert first.exit_code == 0, first.output
     return root
 
