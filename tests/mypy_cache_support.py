@@ -33,12 +33,16 @@ from pathlib import Path
 CURRENT = "current"
 
 
-def kept_cache_home(root: Path, environ: dict[str, str] | None = None) -> Path:
-    """The folder that keeps the cache of the checkout at ``root`` between runs."""
+def kept_cache_home(root: Path, flavour: str, environ: dict[str, str] | None = None) -> Path:
+    """The folder that keeps the ``flavour`` cache of the checkout at ``root`` between
+    runs. (mypy keeps each module's entry for one set of options: runs with other options,
+    such as ``--strict`` and a project's own configuration, take caches of their own
+    rather than overwrite each other's entries for pydantic and the standard library.)"""
     env = os.environ if environ is None else environ
     base = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     key = "\0".join([str(root.resolve()), sys.version, version("mypy")])
-    return base / "toolc-tests" / f"mypy-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+    checkout = f"mypy-{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+    return base / "toolc-tests" / checkout / flavour
 
 
 @contextlib.contextmanager
@@ -78,11 +82,11 @@ def keep(home: Path, cache: Path) -> None:
 
 
 @contextlib.contextmanager
-def session_cache(root: Path, cache: Path) -> Iterator[Path]:
-    """``cache`` (an empty folder of the session) filled from the kept cache of ``root``,
-    and kept when the session ends. Where the user's cache folder cannot be written the
-    session runs on a cold cache, as if nothing had been kept."""
-    home = kept_cache_home(root)
+def session_cache(root: Path, cache: Path, flavour: str) -> Iterator[Path]:
+    """``cache`` (an empty folder of the session) filled from the kept ``flavour`` cache
+    of ``root``, and kept when the session ends. Where the user's cache folder cannot be
+    written the session runs on a cold cache, as if nothing had been kept."""
+    home = kept_cache_home(root, flavour)
     with contextlib.suppress(OSError):
         take(home, cache)
     yield cache

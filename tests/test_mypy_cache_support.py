@@ -12,9 +12,14 @@ from mypy_cache_support import CURRENT, keep, kept_cache_home, session_cache, ta
 def test_two_checkouts_never_share_a_kept_cache(tmp_path: Path) -> None:
     env = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
     one, other = tmp_path / "one", tmp_path / "other"
-    assert kept_cache_home(one, env) == kept_cache_home(one, env)
-    assert kept_cache_home(one, env) != kept_cache_home(other, env)
-    assert kept_cache_home(one, env).is_relative_to(tmp_path / "xdg")
+    assert kept_cache_home(one, "strict", env) == kept_cache_home(one, "strict", env)
+    assert kept_cache_home(one, "strict", env) != kept_cache_home(other, "strict", env)
+    assert kept_cache_home(one, "strict", env).is_relative_to(tmp_path / "xdg")
+
+
+def test_runs_with_other_options_keep_caches_of_their_own(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    assert kept_cache_home(tmp_path, "strict", env) != kept_cache_home(tmp_path, "projects", env)
 
 
 def test_a_kept_cache_is_taken_by_the_next_session(tmp_path: Path) -> None:
@@ -56,10 +61,11 @@ def test_where_nothing_can_be_kept_the_session_runs_cold(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
-    monkeypatch.setattr(mypy_cache_support, "kept_cache_home", lambda root: blocked / "home")
+    monkeypatch.setattr(mypy_cache_support, "kept_cache_home",
+                        lambda root, flavour: blocked / "home")
     cache = tmp_path / "cache"
     cache.mkdir()
-    with session_cache(tmp_path, cache) as given:
+    with session_cache(tmp_path, cache, "strict") as given:
         (given / "cache.db").write_bytes(b"entries")
     assert given == cache
     assert blocked.read_text() == "not a folder"
