@@ -3,23 +3,26 @@ importable from every folder."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 
-# No clock in property tests (a deadline or a too-slow health check fails on a busy
-# machine), and no example database: a run depends on nothing an earlier run left.
-settings.register_profile("toolc", deadline=None, database=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("toolc")
+import hypothesis_profiles
+from mypy_cache_support import session_cache
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The "dev" profile (fewer examples) unless CI is set: hypothesis_profiles says which.
+hypothesis_profiles.load()
 
 
 # Hypothesis keeps what it learns (constants it finds in the source, as test modules are
@@ -33,9 +36,28 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One mypy cache for the session's mypy runs (the package, the generated code, a user
-    wrapper): the first pays for pydantic and toolc.runtime, the others reuse them. It
-    lives in the session's temporary folder, so nothing is written into the repository,
-    and two suites running at once never share one."""
-    return tmp_path_factory.mktemp("mypy-cache")
+def mypy_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Path]]:
+    """The session's mypy caches, one per set of options (``"strict"``: ``--strict`` or
+    a configuration that says ``strict = true``; ``"projects"``: the test projects' own
+    configurations). Each lives in the session's temporary folder, so nothing is written
+    into the repository and two suites running at once never write one cache; each starts
+    from the cache the last run of this checkout kept and is kept in turn
+    (mypy_cache_support)."""
+    with contextlib.ExitStack() as stack:
+        made: dict[str, Path] = {}
+
+        def cache(flavour: str) -> Path:
+            if flavour not in made:
+                folder = tmp_path_factory.mktemp(f"mypy-cache-{flavour}")
+                made[flavour] = stack.enter_context(session_cache(ROOT, folder, flavour))
+            return made[flavour]
+
+        yield cache
+
+
+@pytest.fixture(scope="session")
+def mypy_cache(mypy_caches: Callable[[str], Path]) -> Path:
+    """The cache of the session's strict mypy runs (the package, the generated code, a
+    user wrapper, the README's project): the first pays for pydantic and toolc.runtime,
+    the others reuse them."""
+    return mypy_caches("strict")

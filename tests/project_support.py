@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
+from toolc.cli import main
 from toolc.config import Config, load_config
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -177,6 +179,16 @@ def enter(root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(root)
     monkeypatch.delenv("CI", raising=False)
     return root
+
+
+def build_in_process(root: Path, *args: str) -> Result:
+    """``toolc build ARGS`` of the project in ``root``, in this process, outside CI and
+    pre-commit: for a test's setup, where what matters is what the build leaves on disk
+    for the child processes the test runs next, not the process that built it."""
+    with pytest.MonkeyPatch.context() as m:
+        enter(root, m)
+        m.delenv("PRE_COMMIT", raising=False)
+        return CliRunner().invoke(main, ["build", *args], catch_exceptions=False)
 
 
 def wrapped_notes_project(root: Path) -> Config:

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from jsonschema_rs import Draft202012Validator
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -43,7 +44,7 @@ BUILDS = builds()
 # The projects that must build: a folder that stops building must not drop out silently.
 EXPECTED_PROJECTS = {"specs", "every_kind", "names", "no_tools", "schemas", "workbench",
                      "wrong_handler", "every-kind", "keywords", "refs"}
-EXAMPLES = settings(max_examples=25, derandomize=True, database=None, deadline=None,
+EXAMPLES = settings(max_examples=examples(25), derandomize=True, database=None, deadline=None,
                     suppress_health_check=list(HealthCheck))
 
 
@@ -149,7 +150,7 @@ def test_what_the_schema_accepts_the_runtime_accepts(
 
 
 @pytest.mark.parametrize("tool_id", TOOL_IDS)
-@settings(EXAMPLES, max_examples=80)
+@settings(EXAMPLES, max_examples=examples(80))
 @given(data=st.data())
 def test_near_misses_get_the_same_verdict_from_both(
         tools: Tools, tool_id: str, data: st.DataObject) -> None:
@@ -160,7 +161,7 @@ def test_near_misses_get_the_same_verdict_from_both(
 @pytest.mark.parametrize("tool_id", TOOL_IDS)
 # (no shrinking: a failure names the mistaken instance already, and each example checks
 # thousands of them)
-@settings(EXAMPLES, max_examples=3, phases=[Phase.explicit, Phase.generate])
+@settings(EXAMPLES, max_examples=examples(3), phases=[Phase.explicit, Phase.generate])
 @given(data=st.data())
 def test_every_single_mistake_gets_the_same_verdict_from_both(
         tools: Tools, tool_id: str, data: st.DataObject) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from toolc.diagnostics import RULES, DiagnosticBag, Severity, SpecError
 from toolc.frontend import analyse
 from toolc.ir import ProjectIR
@@ -113,8 +114,8 @@ VOCABULARY = [
     "input_schema", "servers", "conflicts", "last_wins", "object", "string", "integer", "true",
     "null", "1", "[]", "{}", "-", ":", "a.b", "x.y:z", "m.T", "Node", "yes",
 ]
-SETTINGS = settings(max_examples=int(os.environ.get("TOOLC_FUZZ_EXAMPLES", "150")), deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=int(os.environ.get("TOOLC_FUZZ_EXAMPLES") or examples(150)),
+                    deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _analyse_text(text: str) -> None:

@@ -11,6 +11,7 @@ from toolc.diagnostics import SpecError
 from toolc.loader import (
     MAX_BYTES,
     MAX_DEPTH,
+    MAX_NODES,
     YList,
     YMap,
     load_bytes,
@@ -131,10 +132,12 @@ def test_moderate_aliasing_is_fine() -> None:
 
 
 def test_a_long_file_without_aliases_is_not_an_alias_bomb() -> None:
-    # 40,000 entries of three nodes each: more nodes than the alias limit, no alias.
-    text = "".join(f"k{i}: [{i}, x]\n" for i in range(40_000))
+    # Entries of three nodes each (four with the key), a tenth more nodes than the alias
+    # limit, no alias.
+    entries = MAX_NODES * 11 // 10 // 3
+    text = "".join(f"k{i}: [{i}, x]\n" for i in range(entries))
     data = load_text(text, "long.yaml").data
-    assert len(data) == 40_000 and data["k39999"] == [39999, "x"]
+    assert len(data) == entries and data[f"k{entries - 1}"] == [entries - 1, "x"]
 
 
 def test_aliases_count_what_they_repeat() -> None:
@@ -193,9 +196,12 @@ def test_control_characters_are_a_syntax_error() -> None:
 
 
 def test_a_large_file_without_aliases_is_not_an_alias_bomb() -> None:
-    rows = "".join(f"  k{i}: {{a: 1, b: [x, y, z]}}\n" for i in range(40_000))
+    # Rows of six nodes each (nine with the keys) under one key, a tenth more nodes than
+    # the alias limit.
+    count = MAX_NODES * 11 // 10 // 6
+    rows = "".join(f"  k{i}: {{a: 1, b: [x, y, z]}}\n" for i in range(count))
     data = load_text("top:\n" + rows, "big.yaml").data
-    assert len(data["top"]) == 40_000
+    assert len(data["top"]) == count
 
 
 @pytest.mark.parametrize("text, code, col", [

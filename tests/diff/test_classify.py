@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from toolc.diagnostics import Severity
 from toolc.diff import RULES, Change, diff_tools, golden_text, load_folder
 from toolc.diff.rules import POLICY_RULES
@@ -279,7 +280,7 @@ def shuffled(value: Any, rnd: random.Random) -> Any:
     return value
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(TOOLS, TOOLS, st.randoms(use_true_random=False))
 def test_any_json_is_classified_without_error_and_key_order_never_counts(
         old: dict[str, Any], new: dict[str, Any], rnd: random.Random) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -54,7 +55,7 @@ def test_formatting_a_spec_twice_changes_nothing_more(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(data=st.data())
 def test_any_layout_of_a_spec_formats_to_the_same_text(path: Path, data: st.DataObject
                                                       ) -> None:
@@ -69,7 +70,7 @@ def test_any_layout_of_a_spec_formats_to_the_same_text(path: Path, data: st.Data
 
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
-@settings(max_examples=15)
+@settings(max_examples=examples(15))
 @given(data=st.data())
 def test_a_spec_with_comments_anywhere_formats_idempotently(path: Path,
                                                            data: st.DataObject) -> None:
@@ -78,7 +79,7 @@ def test_a_spec_with_comments_anywhere_formats_idempotently(path: Path,
     check_formatting(variation)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(data=st.data(), document=DATA)
 def test_any_data_in_any_layout_formats_idempotently_and_keeps_its_meaning(
         data: st.DataObject, document: dict[str, Any]) -> None:
@@ -87,7 +88,7 @@ def test_any_data_in_any_layout_formats_idempotently_and_keeps_its_meaning(
     check_formatting(variation)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(data=st.data(), document=DATA)
 def test_any_data_formats_to_one_text_whatever_its_layout(data: st.DataObject,
                                                           document: dict[str, Any]) -> None:

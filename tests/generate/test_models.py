@@ -10,6 +10,7 @@ from typing import Any, get_args
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from pydantic import BaseModel
 from schema_instances import json_values
 from toolc.generate.names import module_names
@@ -121,7 +122,7 @@ def _tools(projects: dict[str, ProjectIR]) -> list[tuple[str, ToolIR]]:
             for tool in module.tools.values() if not tool.external]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_every_schema_valid_argument_is_accepted(data: st.DataObject, importable: Load,
                                                  projects: dict[str, ProjectIR]) -> None:

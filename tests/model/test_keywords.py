@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from jsonschema import Draft202012Validator
 from toolc.diagnostics import DiagnosticBag
 from toolc.frontend import analyse
@@ -63,7 +64,7 @@ def _toolc_rejects(schema: Any) -> bool:
     return any(d.code == "TC202" for d in bag)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_schemas(3))
 def test_toolc_agrees_with_the_meta_schema(schema: Any) -> None:
     assert _toolc_rejects(schema) == (not META.is_valid(schema)), json.dumps(schema)

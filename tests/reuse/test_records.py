@@ -5,7 +5,8 @@ record of ``.toolc-cache/`` is ignored with one line on stderr, and written anew
 
 Each hostile build runs in a child process under a memory limit (a read without bound
 fails there with MemoryError instead of eating the machine) and a generous timeout (a
-read that waits on a FIFO fails instead of hanging the suite)."""
+read that waits on a FIFO fails instead of hanging the suite). Builds whose records can
+do neither (small regular files, at worst outside the project) run in the test's process."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from project_support import make_project
+from project_support import build_in_process, make_project
 
 SPEC = """toolc: 1
 module: {module}
@@ -60,6 +61,14 @@ def build(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return toolc(root, "build", "--no-certify", *args)
 
 
+def build_of_harmless(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``toolc build --no-certify ARGS`` in this process, where no record the build reads
+    can hang it or eat memory (a regular file, small, at worst outside the project)."""
+    done = build_in_process(root, "--no-certify", *args)
+    return subprocess.CompletedProcess(["toolc", "build"], done.exit_code, done.stdout,
+                                       done.stderr)
+
+
 def warnings_of(run: subprocess.CompletedProcess[str]) -> list[str]:
     return [line for line in run.stderr.splitlines() if "warning" in line]
 
@@ -79,9 +88,11 @@ def sha(path: Path) -> str:
 
 @pytest.fixture
 def built(tmp_path: Path) -> Path:
+    """The project built once, in this process: nothing hostile is planted yet, so its
+    first build needs no child under a limit (the builds the tests make run in one)."""
     root = two_components(tmp_path / "project")
-    first = build(root)
-    assert first.returncode == 0, first.stdout + first.stderr
+    first = build_in_process(root, "--no-certify")
+    assert first.exit_code == 0, first.output
     return root
 
 
@@ -122,7 +133,7 @@ def test_a_hostile_record_is_ignored_once_and_written_anew(built: Path, name: st
          "without it, and a clean build writes it anew)")]
     assert path.is_file() and not path.is_symlink() and isinstance(record(built, name), dict)
     assert "wrote 2, removed 0, unchanged 3" in run.stdout  # a.py and a's golden file
-    again = build(built)
+    again = build_of_harmless(built)  # the record written anew
     assert again.returncode == 0 and warnings_of(again) == []
     assert "up to date" in again.stdout
 
@@ -130,7 +141,7 @@ def test_a_hostile_record_is_ignored_once_and_written_anew(built: Path, name: st
 def test_a_broken_record_is_said_too(built: Path) -> None:
     (built / ".toolc-cache" / "modules.json").write_text("{not json")
     edit(built, "a", ", edited")
-    run = build(built)
+    run = build_of_harmless(built)
     assert run.returncode == 0
     assert [w.split("; ")[0] for w in warnings_of(run)] == [
         "toolc: warning: .toolc-cache/modules.json is not JSON"]
@@ -156,7 +167,7 @@ def test_a_record_naming_a_file_outside_the_project_is_not_believed(built: Path,
     data = record(built, "build.json")
     data["schemas"] = {where: sha(target)}
     plant(built, "build.json", data)
-    run = build(built)
+    run = build_of_harmless(built)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "up to date" not in run.stdout
     [warning] = warnings_of(run)
@@ -191,7 +202,7 @@ def test_a_module_looked_up_by_a_path_is_not_believed(built: Path) -> None:
     data = record(built, "build.json")
     data["lookups"][name] = ["file", str(evil), sha(evil)]
     plant(built, "build.json", data)
-    run = build(built)
+    run = build_of_harmless(built)
     assert run.returncode == 0 and "up to date" not in run.stdout
     assert [w.split(" names ")[0] for w in warnings_of(run)] == [
         "toolc: warning: .toolc-cache/build.json"]
@@ -200,7 +211,7 @@ def test_a_module_looked_up_by_a_path_is_not_believed(built: Path) -> None:
     b["code"][name] = ["file", str(evil), sha(evil)]
     plant(built, "components.json", data)
     edit(built, "a", ", edited")  # past the no-op cache: the components are read
-    run = build(built)
+    run = build_of_harmless(built)
     assert run.returncode == 0, run.stdout + run.stderr
     assert [w.split(", ")[0] for w in warnings_of(run)] == [
         f"toolc: warning: .toolc-cache/components.json names {name!r} as a module looked up"]
@@ -227,7 +238,7 @@ def test_a_component_naming_a_schema_file_through_a_link_out_is_not_taken(
     b["schemas"] = {"../outside.json": sha(outside)}
     plant(built, "components.json", data)
     edit(built, "a", ", edited again")
-    run = build(built)
+    run = build_of_harmless(built)
     assert [w.split(", ")[0] for w in warnings_of(run)] == [
         "toolc: warning: .toolc-cache/components.json names '../outside.json'"]
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from toolc.runtime.dialects import TARGETS, Fate, Finding, check_request, check_tool
 
 OPENAI, ANTHROPIC, GEMINI = (TARGETS[n] for n in ("openai-strict", "anthropic-strict", "gemini"))
@@ -108,7 +109,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
                         inner, max_size=5), max_leaves=30)
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(schema=JSON, name=st.text(max_size=8))
 @pytest.mark.parametrize("target", sorted(TARGETS))
 def test_any_json_gives_findings_never_an_exception(target: str, schema: Any,
