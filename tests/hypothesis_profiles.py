@@ -5,7 +5,9 @@ Two profiles, neither with a clock (a deadline or a too-slow health check fails 
 machine) nor an example database (a run depends on nothing an earlier run left), both
 random (a test that wants the same examples every run says derandomize=True itself):
 
-- ``ci``, loaded where ``CI`` is set to true (as CI services set it): hypothesis' own
+- ``ci``, loaded where ``CI`` is set to true (as CI services set it) or
+  ``TOOLC_HYPOTHESIS_PROFILE=ci`` (as ``.ci/run`` sets it for the commands it runs, so that
+  CI draws the thorough counts whoever calls it): hypothesis' own
   count of examples, and every explicit count as written in the tests;
 - ``dev``, for everyone else (the README's test command): a quarter of each, so the tests
   a developer runs over and over stay cheap, and CI still draws the thorough amount.
@@ -33,8 +35,9 @@ def load() -> None:
     # print_blob: a failure in CI says how to reproduce it, random as the run was.
     settings.register_profile("ci", common, max_examples=CI_EXAMPLES, print_blob=True)
     settings.register_profile("dev", common, max_examples=DEV_EXAMPLES)
+    asked = os.environ.get("TOOLC_HYPOTHESIS_PROFILE", "").strip()
     in_ci = os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
-    settings.load_profile("ci" if in_ci else "dev")
+    settings.load_profile(asked if asked in ("ci", "dev") else "ci" if in_ci else "dev")
 
 
 def examples(in_ci: int) -> int:

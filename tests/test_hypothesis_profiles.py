@@ -13,6 +13,7 @@ from hypothesis_profiles import examples
 @pytest.fixture
 def reloaded(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
     """Profiles loaded again under the environment a test sets, then as the suite's."""
+    monkeypatch.delenv("TOOLC_HYPOTHESIS_PROFILE", raising=False)  # .ci/run sets it
     yield monkeypatch
     monkeypatch.undo()
     hypothesis_profiles.load()
@@ -36,6 +37,20 @@ def test_elsewhere_counts_are_a_quarter_but_never_fewer_than_three(
     hypothesis_profiles.load()
     assert settings().max_examples == 25
     assert [examples(n) for n in (1, 3, 8, 25, 80, 300)] == [1, 3, 3, 6, 20, 75]
+
+
+@pytest.mark.parametrize(("asked", "ci", "count"), [("ci", None, 100), ("dev", "true", 25),
+                                                   ("nonsense", "true", 100)])
+def test_the_profile_asked_by_name_wins_over_ci(reloaded: pytest.MonkeyPatch, asked: str,
+                                                ci: str | None, count: int) -> None:
+    """``.ci/run`` asks for ``ci`` by name; a name that is no profile is not obeyed."""
+    reloaded.setenv("TOOLC_HYPOTHESIS_PROFILE", asked)
+    if ci is None:
+        reloaded.delenv("CI", raising=False)
+    else:
+        reloaded.setenv("CI", ci)
+    hypothesis_profiles.load()
+    assert settings().max_examples == count
 
 
 def test_no_profile_has_a_clock_or_a_database() -> None:
