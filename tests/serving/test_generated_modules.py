@@ -22,13 +22,12 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from toolc import runtime as rt
-from toolc.commands.build import run_build
 from toolc.config import load_config
 from toolc.serving.targets import open_target
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from project_support import make_project
+from project_support import build_in_process, make_project
 from serve_support import http_server
 
 SPEC = """\
@@ -93,11 +92,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = make_project(tmp_path_factory.mktemp("clinic"), {"clinic": SPEC},
                         output="generated", python_path=["."],
                         files={"clinic_tools.py": HANDLERS})
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(root):
-        code = run_build(check=False, write=True, certify=False, fmt="text", strict=False,
-                         out=out, err=err)
-    assert code == 0, out.getvalue() + err.getvalue()
+    run = build_in_process(root, "--write", "--no-certify")
+    assert run.exit_code == 0, run.output
     return root
 
 

@@ -4,8 +4,6 @@ the real `toolc serve` subprocess."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import sys
 from pathlib import Path
@@ -16,11 +14,10 @@ from click.testing import CliRunner
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from toolc.cli import main
-from toolc.commands.build import run_build
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from project_support import DESK_SPEC, desk_project, make_project
+from project_support import DESK_SPEC, build_in_process, desk_project, make_project
 from serve_support import refused_start
 
 
@@ -74,11 +71,8 @@ def desk(tmp_path_factory: pytest.TempPathFactory) -> Path:
                             "support_desk/__init__.py": "",
                             "support_desk/tools.py": "def lookup(ctx, ticket):\n    return "
                             "ticket\n\ndef assign(ctx, ticket):\n    return ticket\n"})
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(root):
-        code = run_build(check=False, write=True, certify=False, fmt="text", strict=False,
-                         out=out, err=err)
-    assert code == 0, out.getvalue() + err.getvalue()
+    run = build_in_process(root, "--write", "--no-certify")
+    assert run.exit_code == 0, run.output
     return root
 
 
