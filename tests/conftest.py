@@ -16,6 +16,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 
+import forkserver_support
 import hypothesis_profiles
 from mypy_cache_support import session_cache
 
@@ -29,6 +30,10 @@ hypothesis_profiles.load()
 # collected) in a temporary folder of this run, not in .hypothesis/ of the repository.
 _HYPOTHESIS_HOME = Path(tempfile.mkdtemp(prefix="toolc-tests-hypothesis-"))
 set_hypothesis_home_dir(_HYPOTHESIS_HOME)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    forkserver_support.start()  # (it imports while the tests are collected)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

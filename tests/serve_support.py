@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forkserver_support import python_cmd
 from project_support import DESK_SPEC, desk_project
 
 # (tests/commands/test_watch.py imports the desk under these names from here)
@@ -33,7 +34,8 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 def toolc_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "toolc", *args]
+    """``python -m toolc ARGS``, started by the session's forkserver."""
+    return python_cmd("-m", "toolc", *args)
 
 
 def ctrl_c_by_default() -> None:

@@ -25,6 +25,7 @@ import mcp  # noqa: F401 - imported once here, so that forked processes start wi
 import project_support
 import pytest
 from fork_support import wait_until_single_threaded
+from forkserver_support import python_cmd
 from serve_support import ctrl_c_by_default
 from toolc.certify import child
 from toolc.certify import compare as certify
@@ -362,7 +363,7 @@ def test_a_sink_gets_each_generated_file_as_it_is_made(tmp_path: Path) -> None:
 def run_toolc(root: Path, *args: str, **kwargs: Any) -> subprocess.Popen[str]:
     env = dict(os.environ, TMPDIR=str(root / "temp"))  # the fixture's folder
     env.pop("CI", None)  # in CI, `toolc build` would only check, and these build
-    return subprocess.Popen([sys.executable, "-m", "toolc", *args], cwd=root, env=env,
+    return subprocess.Popen(python_cmd("-m", "toolc", *args), cwd=root, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 

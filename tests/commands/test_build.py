@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from commands_support import BREAKING, cli, diff, edit, relax_missing_descriptions
+from forkserver_support import python_cmd
 from toolc.commands.build import run_build
 
 
@@ -47,7 +48,7 @@ def test_exit_codes_of_a_real_subprocess(repo: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
 
     def toolc(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "toolc", *args], cwd=repo, env=env,
+        return subprocess.run(python_cmd("-m", "toolc", *args), cwd=repo, env=env,
                               capture_output=True, text=True, timeout=120, check=False)
 
     assert toolc("diff").returncode == 0

@@ -24,6 +24,7 @@ from commands_support import (
     reexports_repo,
     relax_missing_descriptions,
 )
+from forkserver_support import python_cmd
 from project_support import enter, make_project
 from toolc.commands.build import run_build
 from toolc.commands.diff import run_diff
@@ -408,12 +409,12 @@ def test_diff_link_base_and_build_show_spec_lines_from_a_subprocess(repo: Path) 
     desk_repo(repo)
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     base = "https://github.com/org/repo/blob/0123abc/"
-    diff = subprocess.run([sys.executable, "-m", "toolc", "diff", "--format", "markdown",
-                           "--link-base", base], cwd=repo, env=env, capture_output=True,
+    diff = subprocess.run(python_cmd("-m", "toolc", "diff", "--format", "markdown",
+                                      "--link-base", base), cwd=repo, env=env, capture_output=True,
                           text=True, timeout=120, check=False)
     assert diff.returncode == 1, diff.stderr
     assert f"[`specs/desk.toolc.yaml:8`]({base}specs/desk.toolc.yaml#L8)" in diff.stdout
-    built = subprocess.run([sys.executable, "-m", "toolc", "build", "--no-certify"], cwd=repo,
+    built = subprocess.run(python_cmd("-m", "toolc", "build", "--no-certify"), cwd=repo,
                            env=env, capture_output=True, text=True, timeout=120, check=False)
     assert built.returncode == 0, built.stderr
     assert ("  error[TOOL_RENAMED] /name  specs/desk.toolc.yaml:24:21 "
@@ -512,8 +513,8 @@ def test_a_lone_surrogate_in_a_golden_file_is_shown_in_every_format(tmp_path: Pa
             f'{{"name": "t", "description": "{description}", "inputSchema": {{}}}}\n')
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     for fmt in ("text", "markdown", "json", "github"):
-        run = subprocess.run([sys.executable, "-m", "toolc", "diff", "old", "new", "--format",
-                              fmt, "--fail-on", "info"], cwd=tmp_path, env=env,
+        run = subprocess.run(python_cmd("-m", "toolc", "diff", "old", "new", "--format",
+                                        fmt, "--fail-on", "info"), cwd=tmp_path, env=env,
                              capture_output=True, timeout=120, check=False)
         assert (run.returncode, run.stderr) == (1, b""), (fmt, run.stderr)
         out = run.stdout.decode("utf-8")

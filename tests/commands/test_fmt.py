@@ -7,10 +7,10 @@ import io
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver_support import python_cmd
 from project_support import make_project
 from toolc.commands.fmt import run_fmt
 
@@ -161,10 +161,10 @@ def test_a_formatter_bug_writes_nothing_and_says_so(project: Path,
 
 
 def test_the_command_line(project: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "toolc", "fmt", "--check"], cwd=project,
+    run = subprocess.run(python_cmd("-m", "toolc", "fmt", "--check"), cwd=project,
                          capture_output=True, text=True, check=False)
     assert run.returncode == 1 and "would reformat specs/notes.toolc.yaml" in run.stdout
-    run = subprocess.run([sys.executable, "-m", "toolc", "fmt"], cwd=project,
+    run = subprocess.run(python_cmd("-m", "toolc", "fmt"), cwd=project,
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0 and spec(project) == FORMATTED
 
@@ -174,6 +174,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_bundled_specs_are_formatted() -> None:
     """`toolc fmt --check` passes on the repository itself (as CI runs it)."""
-    run = subprocess.run([sys.executable, "-m", "toolc", "fmt", "--check"], cwd=ROOT,
+    run = subprocess.run(python_cmd("-m", "toolc", "fmt", "--check"), cwd=ROOT,
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -7,10 +7,10 @@ from __future__ import annotations
 import io
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver_support import python_cmd
 from toolc.commands.init import init_project
 
 
@@ -65,7 +65,7 @@ def test_a_fifo_where_a_file_is_added_to_is_refused(folders: tuple[Path, Path]) 
     end, which would hang the suite rather than fail."""
     root, _ = folders
     os.mkfifo(root / ".gitignore")
-    done = subprocess.run([sys.executable, "-m", "toolc", "init", "--module", "app"], cwd=root,
+    done = subprocess.run(python_cmd("-m", "toolc", "init", "--module", "app"), cwd=root,
                           capture_output=True, text=True, timeout=240, check=False)
     assert done.returncode == 2
     assert done.stderr == "error: .gitignore is not a regular file; nothing was written\n"

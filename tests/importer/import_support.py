@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from forkserver_support import python_cmd
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from net_support import start_on_free_port
@@ -33,7 +34,7 @@ def import_project(root: Path) -> Path:
 
 
 def stdio_command(root: Path, tools: str = "tools.json") -> str:
-    return f"{sys.executable} {root / 'server.py'} {root / tools} stdio"
+    return shlex.join(python_cmd(str(root / "server.py"), str(root / tools), "stdio"))
 
 
 def original_tools(path: Path = FIXTURES / "tools.json") -> dict[str, dict[str, Any]]:
@@ -83,8 +84,8 @@ def running(command: Callable[[int], list[str]], cwd: Path | None = None) -> Ite
 
 
 def http_server(tools_file: Path) -> Any:
-    return running(lambda port: [sys.executable, str(FIXTURES / "server.py"), str(tools_file),
-                                 "http", str(port)])
+    return running(lambda port: python_cmd(str(FIXTURES / "server.py"), str(tools_file),
+                                           "http", str(port)))
 
 
 async def list_stdio(command: str, args: list[str], cwd: Path) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import pytest
 from click.testing import CliRunner
+from forkserver_support import python_args, python_cmd
 from import_support import (
     canonical,
     golden_tools,
@@ -80,7 +81,7 @@ def test_stdio_import_builds_offline_and_serves_back_the_servers_json(project: P
     assert_same_tools(golden_tools(project, "thirdparty"), original_tools())
 
     listed = anyio.run(list_stdio, sys.executable,
-                       ["-m", "toolc", "serve", "--pinned", str(spec)], project)
+                       python_args("-m", "toolc", "serve", "--pinned", str(spec)), project)
     assert_same_tools(listed, original_tools())
 
 
@@ -94,8 +95,8 @@ def test_http_import_and_round_trip_over_http(project: Path) -> None:
     assert f"url: {url}" in text and "X-Team: tools" in text
     code, out, err = build()
     assert code == 0, out + err
-    with running(lambda port: [sys.executable, "-m", "toolc", "serve", "--pinned", str(spec),
-                               "--transport", "http", "--port", str(port)],
+    with running(lambda port: python_cmd("-m", "toolc", "serve", "--pinned", str(spec),
+                                         "--transport", "http", "--port", str(port)),
                  cwd=project) as served:
         listed = anyio.run(list_http, served)
     assert_same_tools(listed, original_tools())
@@ -126,8 +127,8 @@ def test_config_imports_every_server_under_one_manager(project: Path) -> None:
     (project / "other.json").write_text(json.dumps(other))
     with http_server(project / "other.json") as url:
         config = {"mcpServers": {
-            "local": {"command": sys.executable, "args": [str(project / "server.py"),
-                                                          str(project / "tools.json"), "stdio"]},
+            "local": {"command": sys.executable, "args": python_args(
+                str(project / "server.py"), str(project / "tools.json"), "stdio")},
             "remote": {"type": "http", "url": url, "disabled": False, "alwaysLoad": True}}}
         (project / "desktop.json").write_text(json.dumps(config))
         code, out, err = do_import(config_file="desktop.json")
@@ -148,8 +149,8 @@ def test_config_imports_every_server_under_one_manager(project: Path) -> None:
 
 
 def test_config_whose_servers_share_a_tool_name_cannot_be_one_manager(project: Path) -> None:
-    server = {"command": sys.executable, "args": [str(project / "server.py"),
-                                                  str(project / "tools.json"), "stdio"]}
+    server = {"command": sys.executable, "args": python_args(
+        str(project / "server.py"), str(project / "tools.json"), "stdio")}
     (project / "twice.json").write_text(json.dumps({"mcpServers": {"a": server, "b": server}}))
     code, out, _ = do_import(config_file="twice.json")
     assert code == 1

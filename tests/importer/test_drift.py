@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from forkserver_support import python_args
 from import_support import import_project, run, stdio_command
 from project_support import enter
 from toolc.commands.build import run_build
@@ -90,8 +91,8 @@ def test_live_tools_that_no_longer_compose_are_reported(project: Path) -> None:
     (project / "other.json").write_text(json.dumps({"tools": [
         {"name": "other", "description": "Another tool.", "inputSchema": {"type": "object"}}]}))
     config = {"mcpServers": {
-        name: {"command": sys.executable, "args": [str(project / "server.py"),
-                                                   str(project / tools), "stdio"]}
+        name: {"command": sys.executable, "args": python_args(str(project / "server.py"),
+                                                              str(project / tools), "stdio")}
         for name, tools in (("a", "tools.json"), ("b", "other.json"))}}
     (project / "mcp.json").write_text(json.dumps(config))
     do_import(config_file="mcp.json", module="both")

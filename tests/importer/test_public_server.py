@@ -12,6 +12,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from forkserver_support import python_args
 from import_support import canonical, golden_tools, import_project, list_stdio, run
 from project_support import enter
 from toolc.commands.build import run_build
@@ -42,7 +43,8 @@ def test_a_public_server_round_trips(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert code == 0, out + err
     golden = golden_tools(tmp_path, "everything")
     listed = anyio.run(list_stdio, sys.executable,
-                       ["-m", "toolc", "serve", "--pinned", "specs/everything.toolc.yaml"],
+                       python_args("-m", "toolc", "serve", "--pinned",
+                                   "specs/everything.toolc.yaml"),
                        tmp_path)
     assert sorted(golden) == sorted(original) == sorted(t["name"] for t in listed)
     for tool in listed:

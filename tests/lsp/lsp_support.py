@@ -13,10 +13,10 @@ import asyncio
 import contextlib
 import os
 import shutil
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from forkserver_support import python_cmd
 from lsprotocol import types as lsp
 from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient, client_capabilities
@@ -67,7 +67,7 @@ async def session(root: Path) -> AsyncIterator[LanguageClient]:
                                    recorder,
                                    lsp.CLIENT_REGISTER_CAPABILITY: lambda params: None})
     env = {k: v for k, v in os.environ.items() if k != "CI"}
-    await client.start_io(sys.executable, "-m", "toolc", "lsp", cwd=str(root), env=env)
+    await client.start_io(*python_cmd("-m", "toolc", "lsp"), cwd=str(root), env=env)
     try:
         await client.initialize_session(lsp.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"),

@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver_support import python_cmd
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
@@ -45,7 +45,7 @@ def doubled(text: str) -> str:
 def toolc_fmt(root: Path) -> subprocess.CompletedProcess[str]:
     """``toolc fmt`` run in the project as a user runs it."""
     env = {k: v for k, v in os.environ.items() if k != "CI"}
-    return subprocess.run([sys.executable, "-m", "toolc", "fmt"], cwd=root, env=env,
+    return subprocess.run(python_cmd("-m", "toolc", "fmt"), cwd=root, env=env,
                           capture_output=True, text=True, timeout=PATIENCE_S, check=False)
 
 

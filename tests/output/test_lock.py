@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver_support import python_cmd
 from project_support import NOTES_SPEC, make_project
 from toolc.output.lock import build_lock
 
@@ -23,7 +23,7 @@ def project(tmp_path: Path) -> Path:
 
 def toolc(root: Path, *args: str, **popen: object) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
-    return subprocess.Popen([sys.executable, "-m", "toolc", *args], cwd=root, env=env,
+    return subprocess.Popen(python_cmd("-m", "toolc", *args), cwd=root, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             **popen)  # type: ignore[call-overload]
 

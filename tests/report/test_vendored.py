@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from forkserver_support import python_args
 from project_support import NOTES_SPEC, enter, make_project
 from toolc.cli import main
 from toolc.commands.build import run_build
@@ -210,9 +211,9 @@ def test_a_client_config_is_one_line_per_server_and_one_line_to_silence_them(
     """Two real stdio servers of one `{"mcpServers": ...}` file, pinned in one spec."""
     serve = [str(FIXTURES / "server.py")]
     config = {"mcpServers": {
-        "files": {"command": sys.executable, "args": [*serve, str(LISTING), "stdio"]},
-        "issues": {"command": sys.executable, "args": [*serve, str(FIXTURES / "tools.json"),
-                                                       "stdio"]}}}
+        "files": {"command": sys.executable, "args": python_args(*serve, str(LISTING), "stdio")},
+        "issues": {"command": sys.executable,
+                   "args": python_args(*serve, str(FIXTURES / "tools.json"), "stdio")}}}
     (project / "desktop.json").write_text(json.dumps(config))
     code, out, err = call(run_import, stdio=None, http=None, saved=None,
                           config_file="desktop.json", module=None, out_path=None)

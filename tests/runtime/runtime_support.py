@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import toolc.runtime as rt
+from forkserver_support import python_args
 from net_support import listening_socket
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -80,7 +81,7 @@ def names(tools: list[rt.ToolDefinition]) -> list[str]:
 def toy_stdio(prefix: str = "", **kwargs: Any) -> rt.MCPToolset:
     """The toy server as a stdio subprocess (started at first use)."""
     args = [str(TOY_SERVER), "stdio"] + (["--prefix", prefix] if prefix else [])
-    return rt.MCPToolset(stdio=rt.StdioServer(sys.executable, args), **kwargs)
+    return rt.MCPToolset(stdio=rt.StdioServer(sys.executable, python_args(*args)), **kwargs)
 
 
 class HttpToy:

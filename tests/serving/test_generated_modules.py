@@ -19,6 +19,7 @@ from typing import Any
 
 import anyio
 import pytest
+from forkserver_support import python_args
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from toolc import runtime as rt
@@ -114,7 +115,7 @@ async def _seen(target: Any, args: dict[str, Any]) -> dict[str, Any]:
 def served(project: Path, target: str, args: dict[str, Any] = ARGS) -> dict[str, Any]:
     """What the handler saw, served by `toolc serve TARGET` over stdio."""
     params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "toolc", "serve", target],
+                                   args=python_args("-m", "toolc", "serve", target),
                                    cwd=str(project), env=dict(os.environ))
     return anyio.run(_seen, params, args)
 

@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from forkserver_support import python_args
 from mcp import Client
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -99,7 +100,7 @@ def test_over_stdio_the_client_hears_the_change(tmp_path: Path) -> None:
 
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "toolc", "serve", "specs/desk.toolc.yaml", "--reload"],
+            args=python_args("-m", "toolc", "serve", "specs/desk.toolc.yaml", "--reload"),
             cwd=str(project), env=dict(os.environ))
         async with Client(params, mode="legacy", message_handler=on_message) as client:
             before = [t.name for t in (await client.list_tools()).tools]

@@ -16,6 +16,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from forkserver_support import python_args
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -67,7 +68,7 @@ async def exercise(target: Any) -> None:
 
 def test_stdio(project: Path) -> None:
     params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "toolc", "serve", "specs/desk.toolc.yaml"],
+                                   args=python_args("-m", "toolc", "serve", "specs/desk.toolc.yaml"),
                                    cwd=str(project), env=dict(os.environ))
     anyio.run(exercise, params)
 
@@ -183,7 +184,7 @@ def test_deps_come_from_the_factory_per_session(project: Path) -> None:
 
     async def ask(*extra: str) -> str:
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "toolc", "serve", "specs/who.toolc.yaml", *extra],
+            command=sys.executable, args=python_args("-m", "toolc", "serve", "specs/who.toolc.yaml", *extra),
             cwd=str(project), env=dict(os.environ))
         async with Client(params) as client:
             first = await client.call_tool("whoami", {})
@@ -251,7 +252,7 @@ def test_a_wrapper_may_return_any_value_through_toolc_serve(tmp_path: Path) -> N
     converted as a handler's is, never a JSON-RPC error."""
     desk_project(tmp_path, "wrapped", WRAPPED_SPEC, WRAPPED_APP)
     params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "toolc", "serve", "specs/wrapped.toolc.yaml"],
+                                   args=python_args("-m", "toolc", "serve", "specs/wrapped.toolc.yaml"),
                                    cwd=str(tmp_path), env=dict(os.environ))
 
     async def session() -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from forkserver_support import python_args
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
@@ -63,7 +64,7 @@ async def connected(project: Path | Served, transport: str, mode: str, *args: st
         return
     if transport == "stdio":
         target: Any = StdioServerParameters(
-            command=sys.executable, args=["-m", "toolc", "serve", spec, *args],
+            command=sys.executable, args=python_args("-m", "toolc", "serve", spec, *args),
             cwd=str(project), env=dict(os.environ))
         async with Client(target, mode=mode) as client:
             yield client

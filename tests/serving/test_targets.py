@@ -11,6 +11,7 @@ from pathlib import Path
 import anyio
 import pytest
 from click.testing import CliRunner
+from forkserver_support import python_args
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from toolc.cli import main
@@ -79,7 +80,7 @@ def desk(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def listed(cwd: Path, *args: str) -> list[str]:
     async def names() -> list[str]:
         params = StdioServerParameters(command=sys.executable,
-                                       args=["-m", "toolc", "serve", *args],
+                                       args=python_args("-m", "toolc", "serve", *args),
                                        cwd=str(cwd), env=dict(os.environ))
         async with Client(params) as client:
             return [t.name for t in (await client.list_tools()).tools]

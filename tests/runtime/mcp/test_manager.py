@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import toolc.runtime as rt
+from forkserver_support import python_args
 from runtime_support import TOY_SERVER, HttpToy, names, toy_module
 
 pytestmark = pytest.mark.anyio
@@ -18,7 +19,7 @@ def paired_stdio(prefix: str, log: Path, other: Path) -> rt.MCPToolset:
     args = [str(TOY_SERVER), "stdio", "--prefix", prefix, "--log", str(log), "--after", str(other)]
     # Generous: on a busy machine two interpreters may take long to start; the toy
     # server itself gives up waiting after AWAIT_OTHER_S, well within this.
-    return rt.MCPToolset(stdio=rt.StdioServer(sys.executable, args), connect_timeout_s=180)
+    return rt.MCPToolset(stdio=rt.StdioServer(sys.executable, python_args(*args)), connect_timeout_s=180)
 
 
 async def test_servers_connect_in_parallel_and_their_tools_merge(

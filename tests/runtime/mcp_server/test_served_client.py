@@ -17,6 +17,7 @@ import anyio
 import mcp_types as types
 import pytest
 import toolc.runtime as rt
+from forkserver_support import python_args
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -396,7 +397,7 @@ async def test_a_sync_handler_sees_the_clients_cancellation(tmp_path: Path) -> N
     (tmp_path / "server.py").write_text(textwrap.dedent(SERVER))
     record = tmp_path / "record.txt"
     params = StdioServerParameters(command=sys.executable,
-                                   args=[str(tmp_path / "server.py"), str(record)],
+                                   args=python_args(str(tmp_path / "server.py"), str(record)),
                                    env=dict(os.environ))
     with anyio.fail_after(300):  # (a bug fails instead of hanging)
         async with Client(params, mode="legacy") as client:
