@@ -81,6 +81,8 @@ def serve(path: str) -> None:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             try:
                 monitor(conn)
+            except BaseException:  # noqa: BLE001  # (to the log; the launcher says it failed)
+                traceback.print_exc()
             finally:
                 os._exit(0)
         conn.close()
