@@ -60,7 +60,9 @@ def main(path, args):
         conn.close()
         fresh_python(args)
     worker = HEADER.unpack_from(message, 1)[0]
-    for number in set(FORWARDED) - set(ignored):
+    # Every signal is passed on, ignored ones too: the worker ignores what a fresh python
+    # would, and a program that sets its own handler (toolc serve) still gets them.
+    for number in FORWARDED:
         signal.signal(number, lambda signum, frame: os.kill(worker, signum))
     message = read_exactly(conn, 1 + HEADER.size)
     if message is None:

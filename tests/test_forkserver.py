@@ -117,6 +117,23 @@ def test_limits_and_ignored_signals_set_before_the_start_are_kept(tmp_path: Path
     assert forked_run.stdout == fresh.stdout == "(4096, 4096) True\n"
 
 
+def test_a_signal_ignored_at_the_start_reaches_a_program_that_handles_it(
+        tmp_path: Path) -> None:
+    """(as when the suite itself runs in the background of a shell: SIGINT ignored)"""
+    _write(tmp_path, "own.py", textwrap.dedent("""\
+        import signal, sys, time
+        signal.signal(signal.SIGINT, lambda *a: sys.exit(5))
+        print("waiting", flush=True)
+        time.sleep(60)
+    """))
+    proc = subprocess.Popen(python_cmd("own.py"), cwd=tmp_path, stdout=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(  # noqa: PLW1509  # under test
+                                signal.SIGINT, signal.SIG_IGN))
+    assert proc.stdout is not None and proc.stdout.readline() == b"waiting\n"
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) == 5
+
+
 @pytest.mark.skipif("not forked()", reason="the forkserver is turned off")
 def test_a_killed_command_takes_its_worker_with_it(tmp_path: Path) -> None:
     _write(tmp_path, "pid.py", "import os, time\nprint(os.getpid(), flush=True)\n"
