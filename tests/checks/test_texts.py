@@ -101,3 +101,12 @@ def test_findings_in_pinned_tools_are_never_folded() -> None:
     shown, servers = fold(said, {spec: PINNED})
     assert [d.code for d in shown] == ["TC705"]
     assert [d.code for s in servers for d in s.findings] == ["TC201"]
+
+
+def test_every_ascii_control_but_tab_and_line_breaks_is_invisible() -> None:
+    # the plain-ASCII shortcut must find what the per-character walk finds
+    for point in range(128):
+        char = chr(point)
+        codes = [code for code, _, _ in findings(f"a{char}b")]
+        hidden = (point < 0x20 or point == 0x7F) and char not in "\t\n\r"
+        assert codes == (["TC702"] if hidden else []), (point, codes)

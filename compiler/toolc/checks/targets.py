@@ -30,13 +30,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..diagnostics import DiagnosticBag, Severity, Span
 from ..ir import ModuleIR, ProjectIR, ToolIR
 from ..model.parse import ParsedModule
 from ..publish.views import module_views
-from ..runtime.dialects import TARGETS, Finding, Target, View, request_problems
 from .facts import PINNED_NOTE
+
+if TYPE_CHECKING:
+    from ..runtime.dialects import Finding, Target, View
 
 # The rule of a finding the target rejects -> its code; a silent one is always TC602.
 CODES = {"keyword": "TC601", "open-object": "TC603", "optional-property": "TC604",
@@ -70,6 +73,9 @@ def check_targets(project: ProjectIR, modules: Iterable[ParsedModule], bag: Diag
     for module in project.modules.values():
         if not module.targets:
             continue
+        # lazy: loads the dialect tables, which a project without targets never needs
+        from ..runtime.dialects import TARGETS
+
         spec = parsed.get(module.name)
         for name, views in module_views(module).items():
             for tool, view in zip(module.exported_tools, views, strict=True):
@@ -91,6 +97,9 @@ def _request_span(spec: ParsedModule | None, module: ModuleIR) -> Span:
 
 def _request(bag: DiagnosticBag, said: set[tuple[str, Span, str]], table: Target,
              module: ModuleIR, views: list[View], span: Span) -> None:
+    # lazy: loads the dialect tables (only a module with targets gets here)
+    from ..runtime.dialects import request_problems
+
     for finding in request_problems(table, views):
         _report(bag, said, finding, span, f"export '{module.name}.{module.export}'",
                 pinned=False)

@@ -77,6 +77,11 @@ _PHRASES = tuple((kind, re.compile(pattern if kind == "markup" else
                                    rf"(?<!\w){pattern}(?!\w)", re.IGNORECASE))
                  for kind, pattern in PHRASES)
 _COMMENT = re.compile(r"<!--")
+# Text with nothing hidden for certain, looked for in one pass before the per-character
+# walk (almost every description): every BIDI, TAGS and INVISIBLE point is above ASCII,
+# and ASCII's only control or format characters are its controls, of which these three
+# are allowed.
+_PLAIN = re.compile(r"[\t\n\r\x20-\x7e]*")
 _TEXT_KEYS = ("description", "title")
 _VALUE_KEYS = {"enum": "a value in `enum`", "const": "the `const`",
                "default": "the `default`", "examples": "a value in `examples`"}
@@ -182,6 +187,8 @@ def findings(text: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
 
 
 def _hidden(text: str) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+    if _PLAIN.fullmatch(text):
+        return  # printable ASCII and line breaks: none of the classes below has one
     bidi: list[int] = []
     invisible: list[int] = []
     tags: list[int] = []
