@@ -51,16 +51,11 @@ class _Forkserver:
         return self.socket
 
     def stop(self) -> None:
-        with contextlib.suppress(OSError):
-            os.kill(self.wait_pid(), signal.SIGTERM)
+        with contextlib.suppress(RuntimeError, OSError):  # (never started, or gone)
+            self.wait_ready()  # (its pid is known once it has said it listens)
+            assert self.pid is not None
+            os.kill(self.pid, signal.SIGTERM)
         shutil.rmtree(self.folder, ignore_errors=True)
-
-    def wait_pid(self) -> int:
-        with contextlib.suppress(RuntimeError):
-            self.wait_ready()
-        if self.pid is None:
-            raise OSError("no forkserver to stop")
-        return self.pid
 
 
 _started: list[_Forkserver | None] = []  # (one per session, made by start())

@@ -12,6 +12,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from forkserver_support import python_cmd
@@ -87,14 +88,7 @@ def test_what_is_printed_before_a_quick_exit_is_as_buffered_as_in_python(
 
 def test_a_signal_sent_to_the_command_reaches_the_worker_and_its_end_is_shown(
         tmp_path: Path) -> None:
-    _write(tmp_path, "wait.py", textwrap.dedent("""\
-        import signal, sys, time
-        signal.signal(signal.SIGTERM, lambda *a: sys.exit(42))
-        print("waiting", flush=True)
-        time.sleep(60)
-    """))
-    proc = subprocess.Popen(python_cmd("wait.py"), cwd=tmp_path, stdout=subprocess.PIPE)
-    assert proc.stdout is not None and proc.stdout.readline() == b"waiting\n"
+    proc = _handling(tmp_path, signal.SIGTERM, 42)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 42
     proc = subprocess.Popen(python_cmd("-c", "import time; print('up', flush=True); "
@@ -120,16 +114,8 @@ def test_limits_and_ignored_signals_set_before_the_start_are_kept(tmp_path: Path
 def test_a_signal_ignored_at_the_start_reaches_a_program_that_handles_it(
         tmp_path: Path) -> None:
     """(as when the suite itself runs in the background of a shell: SIGINT ignored)"""
-    _write(tmp_path, "own.py", textwrap.dedent("""\
-        import signal, sys, time
-        signal.signal(signal.SIGINT, lambda *a: sys.exit(5))
-        print("waiting", flush=True)
-        time.sleep(60)
-    """))
-    proc = subprocess.Popen(python_cmd("own.py"), cwd=tmp_path, stdout=subprocess.PIPE,
-                            preexec_fn=lambda: signal.signal(  # noqa: PLW1509  # under test
-                                signal.SIGINT, signal.SIG_IGN))
-    assert proc.stdout is not None and proc.stdout.readline() == b"waiting\n"
+    proc = _handling(tmp_path, signal.SIGINT, 5, preexec_fn=lambda: signal.signal(
+        signal.SIGINT, signal.SIG_IGN))
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=30) == 5
 
@@ -158,6 +144,21 @@ def test_a_python_setting_read_at_start_up_gets_a_fresh_python(tmp_path: Path) -
     out, _ = proc.communicate(timeout=60)
     # a fresh python is the launcher itself, exec'd: the same pid, hashing unrandomised
     assert out.split() == [str(proc.pid), "0"]
+
+
+def _handling(folder: Path, signum: int, code: int,
+              **popen: Any) -> subprocess.Popen[bytes]:
+    """A command that exits ``code`` on ``signum``, started and waiting for it."""
+    _write(folder, "handles.py", textwrap.dedent(f"""\
+        import signal, sys, time
+        signal.signal({int(signum)}, lambda *a: sys.exit({code}))
+        print("waiting", flush=True)
+        time.sleep(60)
+    """))
+    proc = subprocess.Popen(python_cmd("handles.py"), cwd=folder, stdout=subprocess.PIPE,
+                            **popen)
+    assert proc.stdout is not None and proc.stdout.readline() == b"waiting\n"
+    return proc
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
