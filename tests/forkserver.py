@@ -8,7 +8,8 @@ standard streams over a unix socket. For each such request the server forks a *m
 which forks the *worker*: the worker takes the launcher's streams as its 0, 1 and 2,
 its folder, environment, ``sys.argv`` and ``sys.path`` (as ``python`` would set them from
 ``PYTHONPATH`` and ``-m``), and runs the module or script as ``__main__``. The monitor
-tells the launcher the worker's pid (signals go straight to it) and, at the end, its wait
+tells the launcher the worker's pid (signals go straight to it), lets the worker start once
+the launcher says it passes signals on, and, at the end, tells it the worker's wait
 status, which the launcher exits with; if the launcher dies first (SIGKILL), the monitor
 kills the worker. What runs is the product's own code in a process of its own, over the
 same pipes and sockets: only the start is shared.
@@ -108,14 +109,26 @@ def monitor(conn: socket.socket) -> None:
     if python_settings(env) != STARTED_WITH:
         conn.sendall(b"X" + HEADER.pack(0))
         return
+    # The worker runs nothing of the command until the launcher has its pid and passes
+    # signals on: a test that signals once it sees output must reach the worker.
+    hold, release = os.pipe()
     pid = os.fork()
     if pid == 0:
         conn.close()
+        os.close(release)
+        if not os.read(hold, 1):  # (the monitor is gone, without releasing it)
+            os._exit(1)
+        os.close(hold)
         inherit(limits, ignored)
         os._exit(work(argv, cwd, env, fds))
+    os.close(hold)
     for fd in fds:
         os.close(fd)
     conn.sendall(b"P" + HEADER.pack(pid))
+    with contextlib.suppress(OSError):  # (a launcher gone first: its worker never runs)
+        if conn.recv(1) == b"A":  # (the launcher forwards signals from here on)
+            os.write(release, b"R")
+    os.close(release)
     exited = os.pidfd_open(pid)
     ready, _, _ = select.select([exited, conn], [], [])
     if exited not in ready:  # the launcher is gone: so is what it stood for

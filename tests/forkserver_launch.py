@@ -64,6 +64,7 @@ def main(path, args):
     # would, and a program that sets its own handler (toolc serve) still gets them.
     for number in FORWARDED:
         signal.signal(number, lambda signum, frame: os.kill(worker, signum))
+    conn.sendall(b"A")  # (the worker waits for this before it runs anything)
     message = read_exactly(conn, 1 + HEADER.size)
     if message is None:
         sys.exit("forkserver_launch: the forkserver's monitor left before the command ended")

@@ -153,7 +153,8 @@ def _handling(folder: Path, signum: int, code: int,
         import signal, sys, time
         signal.signal({int(signum)}, lambda *a: sys.exit({code}))
         print("waiting", flush=True)
-        time.sleep(60)
+        for _ in range(1200):  # (a signal landing before a sleep starts waits it out)
+            time.sleep(0.05)
     """))
     proc = subprocess.Popen(python_cmd("handles.py"), cwd=folder, stdout=subprocess.PIPE,
                             **popen)
