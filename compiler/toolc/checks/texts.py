@@ -26,6 +26,7 @@ Runs after resolve, on the published tools, as the target check does.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -82,6 +83,12 @@ _COMMENT = re.compile(r"<!--")
 # and ASCII's only control or format characters are its controls, of which these three
 # are allowed.
 _PLAIN = re.compile(r"[\t\n\r\x20-\x7e]*")
+# A word each phrase (and the HTML comment) cannot match without: a tool whose texts hold
+# none of them, in printable ASCII, has no finding (:func:`_plainly_clean`).
+NEEDED = ("ignore", "disregard", "forget", "instructions", "the user", "<", "system prompt",
+          "precedence", "priority", "other tool", ".ssh", "id_rsa", ".aws")
+# What JSON writes for a control character (ensure_ascii off, everything else is as is).
+_CONTROL_ESCAPES = ("\\u", "\\b", "\\f")
 _TEXT_KEYS = ("description", "title")
 _VALUE_KEYS = {"enum": "a value in `enum`", "const": "the `const`",
                "default": "the `default`", "examples": "a value in `examples`"}
@@ -100,8 +107,26 @@ def check_texts(project: ProjectIR, modules: Iterable[ParsedModule],
             _report(bag, said, text, parsed.raw.value_spans["description"], where)
     for module in project.modules.values():
         for tool in module.exported_tools:
+            if _plainly_clean(tool):
+                continue
             for pointer, text, what in _texts(tool):
                 _report(bag, said, text, tool.span_at(pointer), f"{what} of tool '{tool.name}'")
+
+
+def _plainly_clean(tool: ToolIR) -> bool:
+    """True when no text of ``tool`` can hold a finding, told from its JSON in one pass:
+    almost every tool, which then skips the walk that finds each text's place. Printable
+    ASCII throughout (nothing hidden, and no case beyond ASCII's for the phrases to fold)
+    and no word of :data:`NEEDED`. Anything else, or a value JSON cannot write, is walked."""
+    try:
+        written = json.dumps([tool.description, tool.title, tool.annotations,
+                              tool.input_schema, tool.output_schema], ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    if not _PLAIN.fullmatch(written) or any(e in written for e in _CONTROL_ESCAPES):
+        return False
+    lowered = written.lower()
+    return not any(word in lowered for word in NEEDED)
 
 
 def _texts(tool: ToolIR) -> Iterator[tuple[str, str, str]]:
