@@ -18,6 +18,7 @@ if str(Path(__file__).parent) not in sys.path:
 
 import forkserver_support
 import hypothesis_profiles
+from mypy_ahead import StrictAhead
 from mypy_cache_support import session_cache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,8 +37,31 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     forkserver_support.start()  # (it imports while the tests are collected)
 
 
+# The strict mypy gate, started once the tests are collected if it is among them.
+_STRICT: list[StrictAhead] = []
+MYPY = Path(sys.executable).parent / "mypy"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if (not session.config.option.collectonly and MYPY.exists()
+            and any(item.name == "test_mypy_strict_is_clean" for item in session.items)):
+        _STRICT.append(StrictAhead(ROOT, str(MYPY)))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
+    for ahead in _STRICT:
+        ahead.close()
     shutil.rmtree(_HYPOTHESIS_HOME, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def strict_ahead() -> StrictAhead:
+    """The gate's strict run over the package, started ahead (see mypy_ahead)."""
+    if not MYPY.exists():
+        pytest.skip("mypy is not installed (pip install -e '.[test]')")
+    if not _STRICT:  # (collected in a way the hook did not see)
+        _STRICT.append(StrictAhead(ROOT, str(MYPY)))
+    return _STRICT[0]
 
 
 @pytest.fixture(scope="session")
@@ -52,6 +76,8 @@ def mypy_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[
         made: dict[str, Path] = {}
 
         def cache(flavour: str) -> Path:
+            if flavour == "strict" and _STRICT:
+                return _STRICT[0].wait()  # (never two mypy runs on one cache at once)
             if flavour not in made:
                 folder = tmp_path_factory.mktemp(f"mypy-cache-{flavour}")
                 made[flavour] = stack.enter_context(session_cache(ROOT, folder, flavour))
@@ -64,5 +90,6 @@ def mypy_caches(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[
 def mypy_cache(mypy_caches: Callable[[str], Path]) -> Path:
     """The cache of the session's strict mypy runs (the package, the generated code, a
     user wrapper, the README's project): the first pays for pydantic and toolc.runtime,
-    the others reuse them."""
+    the others reuse them. The first is the gate's over the package when it is among the
+    tests (started ahead: mypy_ahead)."""
     return mypy_caches("strict")
