@@ -34,7 +34,7 @@ class _Forkserver:
             self.process = subprocess.Popen(
                 [sys.executable, str(SERVER), self.socket], cwd=self.folder,
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
-                preexec_fn=_ctrl_c_by_default)  # noqa: PLW1509  # one signal reset
+                preexec_fn=ctrl_c_by_default)  # noqa: PLW1509  # one signal reset
         self.process.wait()  # (it forks and leaves at once: the server is not our child)
         self.pid: int | None = None
         atexit.register(self.stop)
@@ -83,7 +83,9 @@ def python_args(*args: str) -> list[str]:
     return python_cmd(*args)[1:]
 
 
-def _ctrl_c_by_default() -> None:
-    # (a shell without job control starts the suite with SIGINT ignored; python then
-    # keeps ignoring it, and the workers would inherit that)
+def ctrl_c_by_default() -> None:
+    """``preexec_fn`` for a child that a test stops with SIGINT (and for the forkserver,
+    whose workers inherit its signals): a shell without job control starts background
+    jobs with SIGINT ignored (``nohup``, ``cmd &``), a process inherits that, and Python
+    then leaves Ctrl-C ignored, as it should."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -58,13 +58,11 @@ class MypyRun:
     def wait(self) -> int:
         """mypy's exit status (-1: its runner ended without saying it)."""
         if self._status is None:
-            ready, _, _ = select.select([self._told], [], [], LONGEST_S)
-            if not ready:
+            try:
+                self._status = self._told_status()
+            except TimeoutError:
                 self.stop()
-                raise TimeoutError(f"mypy ran longer than {LONGEST_S} s")
-            line = self._told.readline()
-            self._status = int(line) if line.strip() else -1
-            self._told.close()
+                raise
         return self._status
 
     def result(self) -> tuple[int, str]:
@@ -74,13 +72,20 @@ class MypyRun:
     def stop(self) -> None:
         """End the run if it is still going (a session stopped early), and wait for it."""
         if self._status is None:
+            self._status = -1
             with contextlib.suppress(ProcessLookupError):
                 if self._pid:
                     os.kill(self._pid, signal.SIGTERM)
-            self._status = -1
-            with contextlib.suppress(OSError):
-                self._told.read()
-            self._told.close()
+            with contextlib.suppress(TimeoutError, ValueError):
+                self._told_status()
+
+    def _told_status(self) -> int:
+        ready, _, _ = select.select([self._told], [], [], LONGEST_S)
+        if not ready:
+            raise TimeoutError(f"mypy ran longer than {LONGEST_S} s")
+        line = self._told.readline()
+        self._told.close()
+        return int(line) if line.strip() else -1
 
 
 def strict_command(mypy: str, cache: Path) -> list[str]:

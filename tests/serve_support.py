@@ -38,13 +38,6 @@ def toolc_cmd(*args: str) -> list[str]:
     return python_cmd("-m", "toolc", *args)
 
 
-def ctrl_c_by_default() -> None:
-    """``preexec_fn`` for a child that a test stops with SIGINT: a shell without job
-    control starts background jobs with SIGINT ignored (``nohup``, ``cmd &``), a process
-    inherits that, and Python then leaves Ctrl-C ignored, as it should."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def refused_start(project: Path, *args: str,
                   env: Mapping[str, str | None] | None = None) -> tuple[int, str]:
     """`toolc serve ARGS` from ``project`` that is expected to stop before serving (a

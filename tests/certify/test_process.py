@@ -25,8 +25,7 @@ import mcp  # noqa: F401 - imported once here, so that forked processes start wi
 import project_support
 import pytest
 from fork_support import wait_until_single_threaded
-from forkserver_support import python_cmd
-from serve_support import ctrl_c_by_default
+from forkserver_support import ctrl_c_by_default, python_cmd
 from toolc.certify import child
 from toolc.certify import compare as certify
 from toolc.certify import process as certifier

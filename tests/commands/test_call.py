@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from forkserver_support import ctrl_c_by_default
 from project_support import make_project
-from serve_support import ctrl_c_by_default
 from toolc.budget import definition_tokens, export_budget
 from toolc.cli import main
 from toolc.commands.call import run_call

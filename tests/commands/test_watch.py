@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from serve_support import SPEC, ctrl_c_by_default, make_project, toolc_cmd
+from forkserver_support import ctrl_c_by_default
+from serve_support import SPEC, make_project, toolc_cmd
 from toolc.commands.watch import InputFilter, Watcher, describe
 from toolc.config import load_config
 
